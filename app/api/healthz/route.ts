@@ -1,0 +1,7 @@
+import type { HealthResponse } from '@/lib/api';
+import { handle } from '@/server/http/handle';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = handle(async (): Promise<HealthResponse> => ({ status: 'ok' }));

@@ -1,0 +1,22 @@
+import type { Metadata } from 'next';
+import { AppShell } from '@/components/app-shell';
+import { themeBootScript } from '@/components/theme-toggle';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: { default: 'Autoscope', template: '%s · Autoscope' },
+  description: 'Triage and preview autoscalers across many Kubernetes clusters.',
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }): React.JSX.Element {
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+      </head>
+      <body>
+        <AppShell>{children}</AppShell>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { AppShellPage } from './pages/app-shell';
+
+test('the app shell navigates and switches theme, and the API answers JSON', async ({ page, request }) => {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`${msg.text()} (${msg.location().url})`);
+  });
+
+  await page.goto('/');
+  const shell = new AppShellPage(page);
+  await expect(shell.navLink('Overview')).toHaveAttribute('aria-current', 'page');
+
+  await shell.navLink('Previews').click();
+  await expect(page).toHaveURL(/\/preview$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Previews' })).toBeVisible();
+  await expect(shell.navLink('Previews')).toHaveAttribute('aria-current', 'page');
+
+  const before = await shell.theme();
+  await shell.themeToggle.click();
+  const after = await shell.theme();
+  expect(after).not.toBe(before);
+  await page.reload();
+  expect(await shell.theme()).toBe(after);
+
+  const health = await request.get('/api/healthz');
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toEqual({ status: 'ok' });
+
+  const missing = await request.get('/api/nope');
+  expect(missing.status()).toBe(404);
+  expect(await missing.json()).toEqual({ error: { code: 'not_found', message: 'no API route GET /api/nope' } });
+
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,88 @@
+// @ts-check
+import boundaries from 'eslint-plugin-boundaries';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of DESIGN.md and who may import whom:
+ *   app → components, server, lib;  components → lib;  server → lib;  sim → lib;
+ *   lib → nothing (zod, and type-only imports, aside).
+ */
+export const layers = [
+  { type: 'app', pattern: 'app' },
+  { type: 'components', pattern: 'components' },
+  { type: 'server', pattern: 'server' },
+  { type: 'lib', pattern: 'lib' },
+  { type: 'sim', pattern: 'sim' },
+  { type: 'e2e', pattern: 'e2e' },
+  { type: 'scripts', pattern: 'scripts' },
+  { type: 'bench', pattern: 'bench' },
+];
+
+const layerPolicy = {
+  default: 'disallow',
+  checkAllOrigins: true,
+  message: 'Import boundary: {{ from.element.type }} may not import {{ to.element.type }}{{ to.module.source }} (DESIGN.md, "Layers and the direction of imports").',
+  policies: [
+    // Files inside one layer import each other freely (the plugin skips internal dependencies).
+    { from: { element: { type: 'app' } }, allow: { to: { element: { type: '{components,server,lib}' } } } },
+    { from: { element: { type: 'components' } }, allow: { to: { element: { type: 'lib' } } } },
+    { from: { element: { type: 'server' } }, allow: { to: { element: { type: 'lib' } } } },
+    { from: { element: { type: 'sim' } }, allow: { to: { element: { type: 'lib' } } } },
+    // Tests and tooling drive the product from outside.
+    { from: { element: { type: 'e2e' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
+    { from: { element: { type: 'scripts' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
+    { from: { element: { type: 'bench' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
+    // Server integration tests run against the simulator.
+    { from: { file: { path: 'server/**/*.test.ts' } }, allow: { to: { element: { type: 'sim' } } } },
+    // Packages: every layer but lib may use them.
+    { from: { element: { type: '{app,components,server,sim,e2e,scripts,bench}' } }, allow: { to: { module: { origin: '{external,core}' } } } },
+    // lib is pure: zod only, plus type-only imports; its own tests may use test tooling.
+    { from: { element: { type: 'lib' } }, allow: { to: { module: { origin: 'external', source: 'zod' } } } },
+    { from: { element: { type: 'lib' } }, allow: { dependency: { kind: 'type' } } },
+    { from: { file: { path: 'lib/**/*.test.ts' } }, allow: { to: { module: { origin: '{external,core}' } } } },
+  ],
+};
+
+export default tseslint.config(
+  {
+    ignores: ['.next/**', 'node_modules/**', 'next-env.d.ts', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.autoscope/**', '.sim/**'],
+  },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,mjs,js}'],
+    plugins: { boundaries, 'react-hooks': reactHooks },
+    settings: {
+      'boundaries/elements': layers,
+      'boundaries/include': ['{app,components,server,lib,sim,e2e,scripts,bench}/**/*'],
+      'import/resolver': { typescript: { alwaysTryTypes: true, project: './tsconfig.json' }, node: true },
+    },
+    rules: {
+      'boundaries/dependencies': ['error', layerPolicy],
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
+    },
+  },
+  {
+    files: ['lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'lib/ takes time as an argument (`now`), never reads the clock.' },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'lib/ takes time as an argument (`now`), never reads the clock.' },
+        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'lib/ is deterministic; take randomness as an argument.' },
+      ],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'sim/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', '*.config.{ts,mjs,js}'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,2 @@
+export * from './error';
+export * from './health';

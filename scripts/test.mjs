@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// `npm test`: every check, in order, even after a failure; ends with one `N passed, N failed` line
+// that totals every runner (lint and typecheck count as one check each, the build as one).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const reports = path.join(root, '.test-reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
+
+function run(title, command, args, extraEnv = {}) {
+  console.info(`\n=== ${title}: ${[path.basename(command), ...args].join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.info(`=== ${title}: exit ${result.status ?? result.signal} in ${seconds}s`);
+  return result.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const rows = [];
+function check(name, ok) {
+  rows.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 });
+}
+
+check('lint', run('lint', bin('eslint'), ['--max-warnings', '0', '.']));
+check('typecheck', run('typecheck', bin('next'), ['typegen']) && run('typecheck', bin('tsc'), ['--noEmit']));
+
+const vitestOut = path.join(reports, 'vitest.json');
+const vitestOk = run('unit and integration (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestOut}`]);
+const vitest = readJson(vitestOut);
+if (vitest) {
+  rows.push({ name: 'vitest', passed: vitest.numPassedTests, failed: vitest.numFailedTests + (vitestOk || vitest.numFailedTests > 0 ? 0 : 1), skipped: vitest.numPendingTests + vitest.numTodoTests });
+} else {
+  rows.push({ name: 'vitest', passed: 0, failed: 1, skipped: 0 });
+}
+
+const buildOk = run('build', bin('next'), ['build']);
+check('build', buildOk);
+
+if (buildOk) {
+  const pwOut = path.join(reports, 'playwright.json');
+  const pwOk = run('e2e (playwright)', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwOut });
+  const pw = readJson(pwOut);
+  if (pw?.stats) {
+    const failed = pw.stats.unexpected + (pwOk || pw.stats.unexpected > 0 ? 0 : 1);
+    rows.push({ name: 'e2e', passed: pw.stats.expected + pw.stats.flaky, failed, skipped: pw.stats.skipped });
+  } else {
+    rows.push({ name: 'e2e', passed: 0, failed: 1, skipped: 0 });
+  }
+} else {
+  rows.push({ name: 'e2e (not run: build failed)', passed: 0, failed: 1, skipped: 0 });
+}
+
+console.info('\n=== summary');
+for (const r of rows) console.info(`${r.name.padEnd(32)} ${String(r.passed).padStart(5)} passed ${String(r.failed).padStart(4)} failed${r.skipped ? ` ${r.skipped} skipped` : ''}`);
+const passed = rows.reduce((n, r) => n + r.passed, 0);
+const failed = rows.reduce((n, r) => n + r.failed, 0);
+console.info(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,57 @@
+import 'server-only';
+import type { NextRequest } from 'next/server';
+import { ZodError } from 'zod';
+import type { ErrorBody, FieldIssue } from '@/lib/api';
+import { AppError, statusForCode } from './app-error';
+
+type Handler<C> = (req: NextRequest, context: C) => Promise<unknown> | unknown;
+
+/**
+ * Wraps a route handler: the handler returns plain data (or a Response it built itself, for
+ * downloads and streams); every failure leaves as the JSON error body with its status. Handlers
+ * hold no try/catch.
+ */
+export function handle<C = unknown>(handler: Handler<C>): (req: NextRequest, context: C) => Promise<Response> {
+  return async (req, context) => {
+    try {
+      const result = await handler(req, context);
+      if (result instanceof Response) return result;
+      return Response.json(result, { headers: { 'cache-control': 'no-store' } });
+    } catch (err) {
+      return errorResponse(err, req);
+    }
+  };
+}
+
+/** Turns anything thrown into the JSON error response; unknown errors become one log line and a 500. */
+export function errorResponse(err: unknown, req?: Request): Response {
+  const appError = toAppErrorForHttp(err);
+  if (appError.code === 'internal') {
+    const where = req ? `${req.method} ${new URL(req.url).pathname}` : 'request';
+    // One line, no stack in the response; the message is ours, never a credential.
+    console.error(`[autoscope] internal error on ${where}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const body: ErrorBody = {
+    error: {
+      code: appError.code,
+      message: appError.message,
+      ...(appError.cluster ? { cluster: appError.cluster } : {}),
+      ...(appError.issues ? { issues: appError.issues } : {}),
+    },
+  };
+  return Response.json(body, { status: statusForCode[appError.code], headers: { 'cache-control': 'no-store' } });
+}
+
+function toAppErrorForHttp(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) {
+    const issues: FieldIssue[] = err.issues.map((issue) => ({
+      path: issue.path.map(String).join('.') || '(root)',
+      message: issue.message,
+    }));
+    const first = issues[0];
+    const message = first ? `invalid ${first.path}: ${first.message}` : 'invalid request';
+    return new AppError('bad_request', message, { issues });
+  }
+  return new AppError('internal', 'internal error');
+}
