@@ -1,0 +1,197 @@
+import type { CapacityValue, MachineSetCapacity, MachineSetGroup } from './types';
+import type { InfrastructureTemplateObject } from './wire-types';
+import {
+  CAPACITY_CPU_ANNOTATION,
+  CAPACITY_EPHEMERAL_DISK_ANNOTATION,
+  CAPACITY_GPU_COUNT_ANNOTATION,
+  CAPACITY_GPU_TYPE_ANNOTATION,
+  CAPACITY_MAX_PODS_ANNOTATION,
+  CAPACITY_MEMORY_ANNOTATION,
+  CLUSTER_API_GROUP,
+  MACHINE_API_GPU_ANNOTATION,
+  MACHINE_API_MAX_PODS_ANNOTATION,
+  MACHINE_API_MEMORY_MB_ANNOTATION,
+  MACHINE_API_VCPU_ANNOTATION,
+} from './keys';
+import { parseAtoi, parseQuantity } from './quantity';
+
+export interface InfrastructureTemplateLookup {
+  /** `Kind namespace/name` of the referenced template, for messages; null when the set has no reference. */
+  describedAs: string | null;
+  /** The template when the caller had it; null when it was referenced but not supplied (not found). */
+  template: InfrastructureTemplateObject | null;
+}
+
+interface Candidate {
+  key: string;
+  source: CapacityValue['source'];
+  /** Converts the raw value to the quantity shown; null when it does not parse. */
+  read: (raw: string) => { value: string; amount: number } | null;
+}
+
+function quantityReader(raw: string): { value: string; amount: number } | null {
+  const amount = parseQuantity(raw);
+  return amount === null ? null : { value: raw, amount };
+}
+
+/** upstream: checkScaleFromZeroAnnotations (machinetarget.go) reads memoryMb with ParseInt and converts MiB. */
+function memoryMbReader(raw: string): { value: string; amount: number } | null {
+  const mib = parseAtoi(raw);
+  return mib === null ? null : { value: `${mib}Mi`, amount: mib * 2 ** 20 };
+}
+
+function annotation(key: string): Candidate {
+  return { key, source: 'annotation', read: quantityReader };
+}
+
+function deprecated(key: string, read: Candidate['read'] = quantityReader): Candidate {
+  return { key, source: 'deprecated-annotation', read };
+}
+
+/**
+ * The `openshift` provider reads upstream `capacity.*` keys first, then the deprecated
+ * `machine.openshift.io/*` keys (specs §4); the `clusterapi` provider never reads the deprecated ones.
+ */
+function candidatesFor(group: MachineSetGroup): Record<'cpu' | 'memory' | 'gpuCount' | 'maxPods', Candidate[]> {
+  if (group === CLUSTER_API_GROUP) {
+    return {
+      cpu: [annotation(CAPACITY_CPU_ANNOTATION)],
+      memory: [annotation(CAPACITY_MEMORY_ANNOTATION)],
+      gpuCount: [annotation(CAPACITY_GPU_COUNT_ANNOTATION)],
+      maxPods: [annotation(CAPACITY_MAX_PODS_ANNOTATION)],
+    };
+  }
+  return {
+    cpu: [annotation(CAPACITY_CPU_ANNOTATION), deprecated(MACHINE_API_VCPU_ANNOTATION)],
+    memory: [annotation(CAPACITY_MEMORY_ANNOTATION), deprecated(MACHINE_API_MEMORY_MB_ANNOTATION, memoryMbReader)],
+    gpuCount: [annotation(CAPACITY_GPU_COUNT_ANNOTATION), deprecated(MACHINE_API_GPU_ANNOTATION)],
+    maxPods: [annotation(CAPACITY_MAX_PODS_ANNOTATION), deprecated(MACHINE_API_MAX_PODS_ANNOTATION)],
+  };
+}
+
+interface Resolved {
+  value: CapacityValue | null;
+  /** Parsed and non-zero: what InstanceCapacity keeps from an annotation. */
+  positive: boolean;
+}
+
+function resolve(annotations: Record<string, string>, candidates: Candidate[], invalidKeys: string[]): Resolved {
+  let zero: CapacityValue | null = null;
+  for (const candidate of candidates) {
+    const raw = annotations[candidate.key];
+    if (raw === undefined) continue;
+    const parsed = candidate.read(raw);
+    if (parsed === null) {
+      invalidKeys.push(candidate.key);
+      continue;
+    }
+    const value: CapacityValue = { value: parsed.value, source: candidate.source, key: candidate.key };
+    // upstream: InstanceCapacity drops zero-valued annotations (`!cpu.IsZero()`), so a later source may still answer.
+    if (parsed.amount > 0) return { value, positive: true };
+    zero ??= value;
+  }
+  return { value: zero, positive: false };
+}
+
+function fromTemplate(template: InfrastructureTemplateObject | null, resource: string): CapacityValue | null {
+  const raw = template?.status?.capacity?.[resource];
+  if (typeof raw !== 'string' || parseQuantity(raw) === null) return null;
+  return { value: raw, source: 'infrastructure-template', key: `status.capacity.${resource}` };
+}
+
+/**
+ * The capacity the autoscaler would see for one copy of a MachineSet, and whether it can scale that node group
+ * from zero. upstream: kubernetes-autoscaler clusterapi_unstructured.go `InstanceCapacity`/`CanScaleFromZero`
+ * (annotations win over the infrastructure template's `status.capacity`; any unparsable capacity annotation
+ * makes InstanceCapacity fail, so the set cannot scale from zero).
+ */
+export function toMachineSetCapacity(
+  group: MachineSetGroup,
+  annotations: Record<string, string>,
+  infrastructure: InfrastructureTemplateLookup,
+): MachineSetCapacity {
+  const invalidKeys: string[] = [];
+  const candidates = candidatesFor(group);
+  const cpu = resolve(annotations, candidates.cpu, invalidKeys);
+  const memory = resolve(annotations, candidates.memory, invalidKeys);
+  const gpuCount = resolve(annotations, candidates.gpuCount, invalidKeys);
+  const maxPods = resolve(annotations, candidates.maxPods, invalidKeys);
+  const gpuTypeRaw = annotations[CAPACITY_GPU_TYPE_ANNOTATION];
+  const gpuType: CapacityValue | null =
+    gpuTypeRaw === undefined ? null : { value: gpuTypeRaw, source: 'annotation', key: CAPACITY_GPU_TYPE_ANNOTATION };
+
+  if (group !== CLUSTER_API_GROUP) {
+    return {
+      cpu: cpu.value,
+      memory: memory.value,
+      gpuCount: gpuCount.value,
+      gpuType,
+      maxPods: maxPods.value,
+      canScaleFromZero: cpu.positive && memory.positive,
+      invalidKeys,
+      checked: describeChecked(group, invalidKeys, annotations, infrastructure),
+    };
+  }
+
+  const disk = annotations[CAPACITY_EPHEMERAL_DISK_ANNOTATION];
+  if (disk !== undefined && parseQuantity(disk) === null) invalidKeys.push(CAPACITY_EPHEMERAL_DISK_ANNOTATION);
+  const cpuValue = cpu.positive ? cpu.value : (fromTemplate(infrastructure.template, 'cpu') ?? cpu.value);
+  const memoryValue = memory.positive ? memory.value : (fromTemplate(infrastructure.template, 'memory') ?? memory.value);
+  const known = (value: CapacityValue | null, positive: boolean): boolean =>
+    positive || value?.source === 'infrastructure-template';
+  return {
+    cpu: cpuValue,
+    memory: memoryValue,
+    gpuCount: gpuCount.value,
+    gpuType,
+    maxPods: maxPods.value,
+    canScaleFromZero: invalidKeys.length === 0 && known(cpuValue, cpu.positive) && known(memoryValue, memory.positive),
+    invalidKeys,
+    checked: describeChecked(group, invalidKeys, annotations, infrastructure),
+  };
+}
+
+function describeChecked(
+  group: MachineSetGroup,
+  invalidKeys: string[],
+  annotations: Record<string, string>,
+  infrastructure: InfrastructureTemplateLookup,
+): string {
+  const parts: string[] = [];
+  if (group === CLUSTER_API_GROUP) {
+    parts.push(`checked annotations ${CAPACITY_CPU_ANNOTATION} and ${CAPACITY_MEMORY_ANNOTATION}`);
+    if (infrastructure.describedAs === null) parts.push('no spec.template.spec.infrastructureRef');
+    else if (infrastructure.template === null) parts.push(`infrastructure template ${infrastructure.describedAs} not found`);
+    else parts.push(`status.capacity of ${infrastructure.describedAs}`);
+  } else {
+    parts.push(
+      `checked annotations ${CAPACITY_CPU_ANNOTATION}, ${CAPACITY_MEMORY_ANNOTATION}, ${MACHINE_API_VCPU_ANNOTATION} and ${MACHINE_API_MEMORY_MB_ANNOTATION}`,
+    );
+  }
+  if (invalidKeys.length > 0) {
+    parts.push(`unparsable: ${invalidKeys.map((key) => `${key}=${JSON.stringify(annotations[key] ?? '')}`).join(', ')}`);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * upstream: machinetarget.go `HasGPUCapacity`: only the deprecated `machine.openshift.io/GPU` key counts, and only
+ * when it converts to a whole number of at least 1 (`AsInt64`).
+ */
+export function hasMachineAPIGpuCapacity(annotations: Record<string, string>): boolean {
+  const raw = annotations[MACHINE_API_GPU_ANNOTATION];
+  if (raw === undefined) return false;
+  const count = parseQuantity(raw);
+  return count !== null && Number.isInteger(count) && count >= 1;
+}
+
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/**
+ * upstream: machinetarget.go `WarningForInvalidGPUAcceleratorLabel` + util `IsValidGPUAcceleratorLabel`: the
+ * operator warns when the label is absent, empty, or not a valid label value (apimachinery `IsValidLabelValue`).
+ */
+export function isValidGpuAcceleratorLabel(value: string | undefined): boolean {
+  if (value === undefined || value.length === 0) return false;
+  return value.length <= 63 && LABEL_VALUE.test(value);
+}

@@ -1,0 +1,12 @@
+export { assessMachineAutoscalers, authorityOf, toDerivedReady } from './assess';
+export type { AssessMachineAutoscalersInput } from './assess';
+export { hasMachineAPIGpuCapacity, isValidGpuAcceleratorLabel, toMachineSetCapacity } from './capacity';
+export { operatorSupportsClusterAPITargetsFromCrd } from './crd';
+export { MACHINE_FINDING_PRIORITY } from './findings';
+export * from './keys';
+export { describeInfrastructureRef, splitApiVersion, toMachineSetView } from './machine-set-view';
+export type { MachineSetViewOptions } from './machine-set-view';
+export { toOperatorReady } from './operator-ready';
+export { isSupportedTarget, parseTargetRef, supportedTargetList } from './target-ref';
+export type * from './types';
+export type * from './wire-types';
