@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '@/lib/k8s/types';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StoredEvent {
+  rv: number;
+  resource: string;
+  type: WatchEventType;
+  object: KubeObject;
+}
+
+export interface WatchSubscriber {
+  resource: string;
+  namespace?: string;
+  onEvent: (event: StoredEvent) => void;
+}
+
+interface StoreOptions {
+  /** How many watch events are kept for resuming; a watch from an older resourceVersion gets 410 Gone. */
+  retainedEvents?: number;
+  now?: () => Date;
+}
+
+/**
+ * One cluster's object storage, as etcd + the watch cache are to kube-apiserver: one monotonic
+ * resourceVersion for the whole cluster, objects keyed by resource and namespace/name, and a bounded
+ * window of past events to resume watches from. Stored objects are never mutated: a write stores a
+ * new object, so a snapshot handed to a watcher stays valid.
+ */
+export class ObjectStore {
+  private rv: number;
+  private readonly objects = new Map<string, Map<string, KubeObject>>();
+  private readonly history: StoredEvent[] = [];
+  private historyStart = 0;
+  private readonly retained: number;
+  private readonly subscribers = new Set<WatchSubscriber>();
+  private readonly now: () => Date;
+
+  constructor(options: StoreOptions = {}) {
+    this.rv = 1000;
+    this.retained = options.retainedEvents ?? 50_000;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  get resourceVersion(): string {
+    return String(this.rv);
+  }
+
+  /** The oldest resourceVersion a watch may resume from. */
+  get oldestResumable(): number {
+    const first = this.history[this.historyStart];
+    return first ? first.rv - 1 : this.rv;
+  }
+
+  list(resource: string, namespace?: string): KubeObject[] {
+    const bucket = this.objects.get(resource);
+    if (!bucket) return [];
+    const items = [...bucket.values()];
+    const filtered = namespace === undefined ? items : items.filter((o) => o.metadata.namespace === namespace);
+    return filtered.sort(compareObjects);
+  }
+
+  count(resource: string): number {
+    return this.objects.get(resource)?.size ?? 0;
+  }
+
+  get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.objects.get(resource)?.get(objectKey(namespace, name));
+  }
+
+  /** Creates an object, filling uid, creationTimestamp, generation and resourceVersion. */
+  create(resource: string, object: KubeObject, manager = 'autoscope-sim'): KubeObject {
+    const bucket = this.bucket(resource);
+    const key = objectKey(object.metadata.namespace, object.metadata.name);
+    if (bucket.has(key)) throw new Error(`${resource} ${key} already exists`);
+    const now = kubeTime(this.now());
+    const rv = ++this.rv;
+    const stored: KubeObject = {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        uid: object.metadata.uid ?? randomUUID(),
+        creationTimestamp: object.metadata.creationTimestamp ?? now,
+        generation: object.metadata.generation ?? 1,
+        resourceVersion: String(rv),
+        managedFields: object.metadata.managedFields ?? [managedFieldsEntry(manager, 'Update', object, now)],
+      },
+    };
+    bucket.set(key, stored);
+    this.record({ rv, resource, type: 'ADDED', object: stored });
+    return stored;
+  }
+
+  /**
+   * Replaces an object. `generation` moves when anything outside metadata and status changes, as
+   * kube-apiserver does for resources with a status subresource. A stale resourceVersion is a conflict.
+   */
+  update(resource: string, object: KubeObject, options: { manager?: string; subresource?: 'status' | 'scale' } = {}): KubeObject {
+    const bucket = this.bucket(resource);
+    const key = objectKey(object.metadata.namespace, object.metadata.name);
+    const current = bucket.get(key);
+    if (!current) throw new Error(`${resource} ${key} not found`);
+    if (object.metadata.resourceVersion && object.metadata.resourceVersion !== current.metadata.resourceVersion) {
+      throw new ConflictError(resource, key);
+    }
+    const now = kubeTime(this.now());
+    const specChanged = JSON.stringify(withoutMetaStatus(current)) !== JSON.stringify(withoutMetaStatus(object));
+    const rv = ++this.rv;
+    const manager = options.manager ?? 'autoscope-sim';
+    const stored: KubeObject = {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        uid: current.metadata.uid,
+        creationTimestamp: current.metadata.creationTimestamp,
+        generation: (current.metadata.generation ?? 1) + (specChanged ? 1 : 0),
+        resourceVersion: String(rv),
+        managedFields: mergeManagedFields(current.metadata.managedFields, managedFieldsEntry(manager, 'Update', object, now, options.subresource)),
+      },
+    };
+    bucket.set(key, stored);
+    this.record({ rv, resource, type: 'MODIFIED', object: stored });
+    return stored;
+  }
+
+  /** Applies a change function to the current object and stores the result when it differs. */
+  mutate(resource: string, namespace: string | undefined, name: string, change: (current: KubeObject) => KubeObject, options: { manager?: string; subresource?: 'status' | 'scale' } = {}): KubeObject | undefined {
+    const current = this.get(resource, namespace, name);
+    if (!current) return undefined;
+    const next = change(current);
+    if (next === current || JSON.stringify(next) === JSON.stringify(current)) return current;
+    return this.update(resource, { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion } }, options);
+  }
+
+  delete(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const bucket = this.objects.get(resource);
+    const key = objectKey(namespace, name);
+    const current = bucket?.get(key);
+    if (!bucket || !current) return undefined;
+    bucket.delete(key);
+    const rv = ++this.rv;
+    const tombstone: KubeObject = { ...current, metadata: { ...current.metadata, resourceVersion: String(rv) } };
+    this.record({ rv, resource, type: 'DELETED', object: tombstone });
+    return tombstone;
+  }
+
+  /** Events after `rv` for one resource, or null when `rv` is older than the retained window. */
+  eventsSince(resource: string, rv: number): StoredEvent[] | null {
+    if (rv < this.oldestResumable) return null;
+    const out: StoredEvent[] = [];
+    for (let i = this.historyStart; i < this.history.length; i++) {
+      const e = this.history[i];
+      if (e && e.rv > rv && e.resource === resource) out.push(e);
+    }
+    return out;
+  }
+
+  subscribe(subscriber: WatchSubscriber): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  get watcherCount(): number {
+    return this.subscribers.size;
+  }
+
+  private bucket(resource: string): Map<string, KubeObject> {
+    let bucket = this.objects.get(resource);
+    if (!bucket) {
+      bucket = new Map();
+      this.objects.set(resource, bucket);
+    }
+    return bucket;
+  }
+
+  private record(event: StoredEvent): void {
+    this.history.push(event);
+    if (this.history.length - this.historyStart > this.retained) {
+      this.historyStart += 1;
+      // Compact now and then instead of shifting on every write.
+      if (this.historyStart > 10_000) {
+        this.history.splice(0, this.historyStart);
+        this.historyStart = 0;
+      }
+    }
+    for (const s of this.subscribers) {
+      if (s.resource !== event.resource) continue;
+      if (s.namespace !== undefined && s.namespace !== event.object.metadata.namespace) continue;
+      s.onEvent(event);
+    }
+  }
+}
+
+export class ConflictError extends Error {
+  constructor(readonly resource: string, readonly key: string) {
+    super(`conflict on ${resource} ${key}`);
+  }
+}
+
+/** RFC 3339 with whole seconds, as metav1.Time serialises. */
+export function kubeTime(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+function compareObjects(a: KubeObject, b: KubeObject): number {
+  const ka = objectKey(a.metadata.namespace, a.metadata.name);
+  const kb = objectKey(b.metadata.namespace, b.metadata.name);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+function withoutMetaStatus(o: KubeObject): unknown {
+  const { metadata: _m, status: _s, ...rest } = o as KubeObject & { status?: unknown };
+  return rest;
+}
+
+/** A managedFields entry shaped like the API server's (fieldsV1 lists the top-level keys written). */
+function managedFieldsEntry(manager: string, operation: 'Update' | 'Apply', object: KubeObject, time: string, subresource?: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  const source = subresource === 'status' ? { status: (object as { status?: unknown }).status } : object;
+  for (const [k, v] of Object.entries(source)) {
+    if (k === 'apiVersion' || k === 'kind' || k === 'metadata' || v === undefined) continue;
+    fields[`f:${k}`] = v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).map((kk) => [`f:${kk}`, {}])) : {};
+  }
+  return {
+    manager,
+    operation,
+    apiVersion: object.apiVersion ?? 'v1',
+    time,
+    fieldsType: 'FieldsV1',
+    fieldsV1: fields,
+    ...(subresource ? { subresource } : {}),
+  };
+}
+
+function mergeManagedFields(existing: unknown[] | undefined, entry: Record<string, unknown>): unknown[] {
+  const others = (existing ?? []).filter((e) => {
+    const m = e as { manager?: unknown; subresource?: unknown };
+    return !(m.manager === entry.manager && m.subresource === entry.subresource);
+  });
+  return [...others, entry];
+}
