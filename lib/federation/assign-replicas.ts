@@ -1,0 +1,95 @@
+import {
+  AssignReplicasInputSchema,
+  type AssignReplicasInput,
+  type AssignReplicasResult,
+  type TargetCluster,
+} from '@/lib/api/federation';
+import { runDivide, type DivideOutcome, type NamedReplicas } from '@/lib/federation/divide-replicas';
+import { describeRandomTie, runTakeByWeight } from '@/lib/federation/take-by-weight-legacy';
+import { compareNames, runWebster, tieDirectionForUid } from '@/lib/federation/webster';
+
+/** upstream: `removeZeroReplicasCluster` (pkg/scheduler/core/common.go), then sorted by name for a stable display. */
+function toClusters(replicas: Iterable<readonly [string, number]>): TargetCluster[] {
+  return [...replicas]
+    .filter(([, n]) => n > 0)
+    .map(([name, n]) => ({ name, replicas: n }))
+    .sort((a, b) => compareNames(a.name, b.name));
+}
+
+/**
+ * Where karmada-scheduler puts `replicas` (pkg/scheduler/core/assignment.go, `assignFuncMap`):
+ * - Duplicated: every candidate gets all replicas.
+ * - StaticWeight: a fresh division of `replicas` by the candidates' static weights (weight 0 is ignored; all
+ *   zero means weight 1 for everyone).
+ * - DynamicWeight / Aggregated (`assignByDynamicStrategy`), Steady mode: scale-up divides only the increase by
+ *   the estimator headroom on top of the previous result; scale-down divides the new total by the previous
+ *   split; equal keeps the previous result. Fresh mode divides the total by headroom + previous replicas.
+ * Zero entries are dropped like `spec.clusters`. Failure returns Karmada's error text.
+ */
+export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult {
+  const parsed = AssignReplicasInputSchema.parse(input);
+  const divider = parsed.divider ?? 'webster';
+  const legacyVariant = parsed.legacyVariant ?? 'v1.8';
+  const direction = tieDirectionForUid(parsed.uid);
+  const { candidates, replicas } = parsed;
+
+  switch (parsed.strategy) {
+    case 'Duplicated':
+      return { clusters: toClusters(candidates.map((c) => [c.name, replicas] as const)), notes: [] };
+
+    case 'StaticWeight': {
+      // upstream: getStaticWeightInfoList — unmatched candidates (weight 0) are ignored unless nobody matched.
+      let weighted = candidates.filter((c) => (c.staticWeight ?? 0) > 0).map((c) => ({ name: c.name, weight: c.staticWeight ?? 0 }));
+      if (weighted.length === 0) weighted = candidates.map((c) => ({ name: c.name, weight: 1 }));
+      if (divider === 'webster') {
+        // upstream: NewDispenser(spec.Replicas, nil, uid).AllocateByWeight — a fresh division, no init result.
+        const seats = runWebster(replicas, weighted.map((w) => [w.name, w.weight] as const), [], direction);
+        return { clusters: toClusters(seats), notes: [] };
+      }
+      const last = new Map(parsed.previousClusters.map((c) => [c.name, c.replicas]));
+      const outcome = runTakeByWeight(
+        replicas,
+        weighted.map((w) => ({ ...w, lastReplicas: last.get(w.name) ?? 0 })),
+        [],
+        legacyVariant,
+      );
+      return { clusters: toClusters(outcome.replicas), notes: describeRandomTie(outcome) };
+    }
+
+    case 'DynamicWeight':
+    case 'Aggregated': {
+      const strategy: 'DynamicWeight' | 'Aggregated' = parsed.strategy;
+      const candidateNames = new Set(candidates.map((c) => c.name));
+      // upstream: assignState.buildScheduledClusters — previous entries that are no longer candidates are ignored.
+      const scheduled = parsed.previousClusters.filter((c) => candidateNames.has(c.name));
+      const assigned = scheduled.reduce((sum, c) => sum + c.replicas, 0);
+      // upstream: calAvailableReplicas — an estimator answer of MaxInt32 (no bound) becomes spec.replicas.
+      const headroom = (c: (typeof candidates)[number]): number => c.allocatableReplicas ?? replicas;
+      const divide = (available: NamedReplicas[], init: NamedReplicas[], target: number): DivideOutcome =>
+        runDivide({ strategy, targetReplicas: target, availableClusters: available, scheduledClusters: init, divider, legacyVariant, uid: parsed.uid });
+      const finish = (outcome: DivideOutcome, failure: string, notes: string[] = []): AssignReplicasResult =>
+        outcome.ok ? { clusters: toClusters(outcome.replicas), notes: [...notes, ...outcome.notes] } : { error: `${failure}: ${outcome.error}` };
+
+      if (parsed.mode === 'Fresh') {
+        const previous = new Map(scheduled.map((c) => [c.name, c.replicas]));
+        const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) + (previous.get(c.name) ?? 0) }));
+        return finish(divide(available, [], replicas), 'failed to do fresh scale');
+      }
+      if (assigned > replicas) {
+        // upstream: dynamicScaleDown weighs by the whole previous spec.clusters, not only the still-candidate ones.
+        const notes = parsed.previousClusters
+          .filter((c) => !candidateNames.has(c.name) && c.replicas > 0)
+          .map(
+            (c) =>
+              `${c.name} is no longer a candidate but upstream's dynamicScaleDown still divides by the whole previous spec.clusters, so it can keep replicas.`,
+          );
+        return finish(divide(parsed.previousClusters.slice(), [], replicas), 'failed to scale down', notes);
+      }
+      if (assigned < replicas) {
+        const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) }));
+        return finish(divide(available, scheduled, replicas - assigned), 'failed to scale up');
+      }
+      return { clusters: toClusters(scheduled.map((c) => [c.name, c.replicas] as const)), notes: [] };
+    }
+  }
+}

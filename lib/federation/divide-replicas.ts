@@ -1,0 +1,113 @@
+import {
+  DivideReplicasInputSchema,
+  type DivideReplicasInput,
+  type DivideReplicasResult,
+  type LegacyVariant,
+  type ReplicaDivider,
+} from '@/lib/api/federation';
+import { describeRandomTie, runTakeByWeight } from '@/lib/federation/take-by-weight-legacy';
+import { runWebster, tieDirectionForUid } from '@/lib/federation/webster';
+
+export interface NamedReplicas {
+  name: string;
+  replicas: number;
+}
+
+export interface DivideArgs {
+  strategy: 'DynamicWeight' | 'Aggregated';
+  targetReplicas: number;
+  /** Available replicas per cluster, in candidate order; sorted here as `buildAvailableClusters` does. */
+  availableClusters: readonly NamedReplicas[];
+  /** The init result: previously scheduled clusters that are still candidates. */
+  scheduledClusters: readonly NamedReplicas[];
+  divider: ReplicaDivider;
+  legacyVariant: LegacyVariant;
+  uid: string;
+}
+
+export type DivideOutcome = { ok: true; replicas: Map<string, number>; notes: string[] } | { ok: false; error: string };
+
+/** upstream: Go's sort.Sort falls back to insertion sort (stable) only for up to 12 elements. */
+const GO_INSERTION_SORT_LIMIT = 12;
+
+/**
+ * upstream: pkg/scheduler/core/division_algorithm.go `dynamicDivideReplicas`, preceded by the descending sort
+ * of `TargetClustersList` that every caller applies to the available clusters.
+ */
+export function runDivide(args: DivideArgs): DivideOutcome {
+  const notes: string[] = [];
+  // TargetClustersList.Less is `a.Replicas > b.Replicas`; Array#sort is stable, like sort.Sort for ≤ 12 items.
+  let available = args.availableClusters.slice().sort((a, b) => b.replicas - a.replicas);
+  const availableReplicas = available.reduce((sum, c) => sum + c.replicas, 0);
+  if (availableReplicas < args.targetReplicas) {
+    // upstream: framework.UnschedulableError message, verbatim.
+    return { ok: false, error: `Clusters available replicas ${availableReplicas} are not enough to schedule.` };
+  }
+
+  if (args.strategy === 'Aggregated') {
+    if (available.length > GO_INSERTION_SORT_LIMIT && new Set(available.map((c) => c.replicas)).size < available.length) {
+      notes.push(
+        `With more than ${GO_INSERTION_SORT_LIMIT} candidates upstream's sort.Sort is not stable, so clusters with equal available replicas may be tried in another order than shown.`,
+      );
+    }
+    // upstream: assignState.resortAvailableClusters — clusters that already run replicas go first, in available order.
+    const prior = new Set(args.scheduledClusters.filter((c) => c.replicas > 0).map((c) => c.name));
+    if (prior.size > 0) {
+      available = [...available.filter((c) => prior.has(c.name)), ...available.filter((c) => !prior.has(c.name))];
+    }
+    let sum = 0;
+    for (let i = 0; i < available.length; i++) {
+      sum += available[i]?.replicas ?? 0;
+      if (sum >= args.targetReplicas) {
+        available = available.slice(0, i + 1);
+        break;
+      }
+    }
+  }
+
+  // upstream: helper.SpreadReplicasByTargetClusters(target, availableClusters, scheduledClusters, uid).
+  const initial = args.scheduledClusters.map((c) => [c.name, c.replicas] as const);
+  if (args.divider === 'webster') {
+    // upstream: Dispenser.Done() and the zero weight-sum guard leave the init result untouched.
+    const weightSum = available.reduce((sum, c) => sum + c.replicas, 0);
+    if ((args.targetReplicas === 0 && initial.length !== 0) || weightSum === 0) {
+      return { ok: true, replicas: new Map(initial), notes };
+    }
+    const seats = runWebster(
+      args.targetReplicas,
+      available.map((c) => [c.name, c.replicas] as const),
+      initial,
+      tieDirectionForUid(args.uid),
+    );
+    return { ok: true, replicas: seats, notes };
+  }
+  const last = new Map(initial);
+  const outcome = runTakeByWeight(
+    args.targetReplicas,
+    available.map((c) => ({ name: c.name, weight: c.replicas, lastReplicas: last.get(c.name) ?? 0 })),
+    initial,
+    args.legacyVariant,
+  );
+  return { ok: true, replicas: outcome.replicas, notes: [...notes, ...describeRandomTie(outcome)] };
+}
+
+/**
+ * The scheduler's `dynamicDivideReplicas` step on its own: Aggregated keeps the shortest prefix of clusters
+ * (previously scheduled ones first) whose available replicas cover the target, then both strategies divide the
+ * target by available replicas on top of the scheduled clusters. Returns the merged replicas per cluster
+ * (zero entries included) or Karmada's unschedulable message.
+ */
+export function divideReplicas(input: DivideReplicasInput): DivideReplicasResult {
+  const parsed = DivideReplicasInputSchema.parse(input);
+  const outcome = runDivide({
+    strategy: parsed.strategy,
+    targetReplicas: parsed.targetReplicas,
+    availableClusters: parsed.availableClusters,
+    scheduledClusters: parsed.scheduledClusters,
+    divider: parsed.divider,
+    legacyVariant: parsed.legacyVariant ?? 'v1.8',
+    uid: parsed.uid ?? '',
+  });
+  if (!outcome.ok) return { error: outcome.error };
+  return { replicas: Object.fromEntries(outcome.replicas), notes: outcome.notes };
+}

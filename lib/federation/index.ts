@@ -1,0 +1,13 @@
+export { allocateWebsterSeats, resolveTieDirection, tieDirectionForUid } from '@/lib/federation/webster';
+export { takeByWeightLegacy } from '@/lib/federation/take-by-weight-legacy';
+export { divideReplicas } from '@/lib/federation/divide-replicas';
+export { assignReplicas } from '@/lib/federation/assign-replicas';
+export { estimateAvailableReplicas } from '@/lib/federation/estimate-available-replicas';
+export { fnv32a } from '@/lib/federation/fnv32a';
+export { previewInitialAssignment } from '@/lib/federation/preview-initial-assignment';
+export { previewScaleUp } from '@/lib/federation/preview-scale-up';
+export { previewPrioritizedScaleDown } from '@/lib/federation/preview-prioritized-scale-down';
+export { previewPeriodOptimization } from '@/lib/federation/preview-period-optimization';
+export { previewTriggerOptimization } from '@/lib/federation/preview-trigger-optimization';
+export { previewScaleToZero } from '@/lib/federation/preview-scale-to-zero';
+export { previewScaleFromZero } from '@/lib/federation/preview-scale-from-zero';

@@ -1,0 +1,73 @@
+import { ScaleToZeroInputSchema, type ScaleToZeroInput, type ScaleToZeroPreview, type SeedPolicy } from '@/lib/api/federation';
+import { formatSplit } from '@/lib/federation/format-split';
+import { compareNames } from '@/lib/federation/webster';
+
+interface ZeroCluster {
+  name: string;
+  replicas: number;
+  staticWeight?: number;
+  availableReplicas?: number;
+  priority?: number;
+}
+
+/** The key the seed sends clusters to sleep by, smallest first (§4.10). */
+export function sleepKey(policy: SeedPolicy, cluster: ZeroCluster): number {
+  switch (policy) {
+    case 'StaticWeighted':
+      return cluster.staticWeight ?? 0;
+    case 'DynamicWeighted':
+      return cluster.availableReplicas ?? 0;
+    case 'Aggregated':
+      return cluster.replicas;
+    case 'Prioritized':
+      return cluster.priority ?? Number.NEGATIVE_INFINITY;
+    case 'Duplicated':
+      return 0;
+  }
+}
+
+const SLEEP_KEY_LABEL: Record<SeedPolicy, string> = {
+  StaticWeighted: 'static weight',
+  DynamicWeighted: 'availableReplicas',
+  Aggregated: 'replicas',
+  Prioritized: 'priority',
+  Duplicated: '',
+};
+
+/**
+ * The seed's scale to zero (specs/federation.md §4.10, §5): clusters go to 0 in ascending order of the policy's
+ * key (ties by name descending) while the rest still covers federatedMinReplicas, i.e. while
+ * Σ replicas − replicas_k ≥ federatedMin. Duplicated never scales to zero.
+ */
+export function previewScaleToZero(input: ScaleToZeroInput): ScaleToZeroPreview {
+  const parsed = ScaleToZeroInputSchema.parse(input);
+  const { policy, clusters } = parsed;
+  const fmin = parsed.federatedMinReplicas;
+  const binding = new Map(clusters.map((c) => [c.name, c.replicas]));
+  const names = clusters.map((c) => c.name).sort(compareNames);
+  const explanation: string[] = [];
+  const notes = ['The proposal gives no stopping rule for scaling to zero; Autoscope zeroes clusters while the others still cover federatedMinReplicas.'];
+  const zeroed: string[] = [];
+
+  if (policy === 'Duplicated') {
+    explanation.push('Duplicated: the proposal scales nothing to zero.');
+  } else {
+    const order = clusters
+      .filter((c) => c.replicas > 0)
+      .sort((a, b) => sleepKey(policy, a) - sleepKey(policy, b) || compareNames(b.name, a.name));
+    explanation.push(`Order (${SLEEP_KEY_LABEL[policy]} ascending, ties by name descending): ${order.map((c) => c.name).join(' → ') || '(none)'}.`);
+    let total = clusters.reduce((acc, c) => acc + c.replicas, 0);
+    for (const c of order) {
+      if (total - c.replicas < fmin) {
+        explanation.push(`${c.name} stays: Σ ${total} − ${c.replicas} = ${total - c.replicas} < federatedMinReplicas ${fmin}.`);
+        break;
+      }
+      explanation.push(`${c.name} → 0: Σ ${total} − ${c.replicas} = ${total - c.replicas} ≥ ${fmin}.`);
+      total -= c.replicas;
+      binding.set(c.name, 0);
+      zeroed.push(c.name);
+    }
+  }
+  explanation.push(`Binding: ${formatSplit(names, binding)}.`);
+  return { zeroed, resourceBinding: names.map((name) => ({ name, replicas: binding.get(name) ?? 0 })), notes, explanation };
+}
