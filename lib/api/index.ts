@@ -1,2 +1,3 @@
 export * from './error';
 export * from './health';
+export * from './federation';
