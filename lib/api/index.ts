@@ -1,3 +1,4 @@
 export * from './error';
 export * from './health';
 export * from './federation';
+export * from './autoscaler';

@@ -1,0 +1,123 @@
+import type { AutoscalerCondition, AutoscalerKind, AutoscalerTarget, Problem } from '@/lib/api/autoscaler';
+import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
+import type { Condition, HorizontalPodAutoscaler } from '@/lib/k8s/types';
+import { conditionMeaning, findMeaningRow } from '@/lib/triage/condition-meaning';
+import { REPLICAS_MISMATCH_SECONDS, severityForHealth } from '@/lib/triage/health-rules';
+import { hintFor } from '@/lib/triage/hints';
+import type { HintFacts } from '@/lib/triage/hints';
+import { secondsSince } from '@/lib/triage/mapper-context';
+import type { MapperContext } from '@/lib/triage/mapper-context';
+
+/** The swimlane order of UI.md; other types follow in the order the API lists them. */
+const CONDITION_ORDER = ['AbleToScale', 'ScalingActive', 'ScalingLimited'];
+
+/**
+ * AbleToScale=False reasons that end the sync before metrics are computed (horizontal.go
+ * reconcileAutoscaler; Karmada federatedhpa_controller.go reconcileAutoscaler), so ScalingActive and
+ * ScalingLimited still describe an earlier sync. FailedUpdateScale is not one: it comes after the metrics.
+ */
+const EARLY_EXIT_REASONS = new Set(['FailedGetScale', 'FailedGetScaleTargetRef', 'FailedGetBinding', 'FailedGetTargetClusters']);
+
+export interface HpaAssessment {
+  conditions: AutoscalerCondition[];
+  problems: Problem[];
+  currentReplicas: number | null;
+  desiredReplicas: number | null;
+}
+
+function ordered(conditions: readonly Condition[]): Condition[] {
+  const rank = (t: string): number => {
+    const i = CONDITION_ORDER.indexOf(t);
+    return i === -1 ? CONDITION_ORDER.length : i;
+  };
+  return conditions
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c.type) - rank(b.c.type) || a.i - b.i)
+    .map(({ c }) => c);
+}
+
+/**
+ * `currentReplicas` is `omitempty` in autoscaling/v2 (types.go), so a synced HPA whose target is at 0
+ * has no field at all. Only a status with conditions proves the controller wrote it.
+ */
+function replicaCounts(hpa: HorizontalPodAutoscaler): { current: number | null; desired: number | null } {
+  const status = hpa.status;
+  const synced = (status?.conditions?.length ?? 0) > 0;
+  return {
+    current: status?.currentReplicas ?? (synced ? 0 : null),
+    desired: status?.desiredReplicas ?? (synced ? 0 : null),
+  };
+}
+
+/** Conditions with their meaning, and the problems the HPA rules of health-rules.ts find. */
+export function assessHpa(
+  kind: AutoscalerKind,
+  hpa: HorizontalPodAutoscaler,
+  facts: Omit<HintFacts, 'message' | 'currentReplicas' | 'desiredReplicas'>,
+  context: MapperContext,
+  nowMs: number,
+): HpaAssessment {
+  const raw = hpa.status?.conditions ?? [];
+  const { current, desired } = replicaCounts(hpa);
+  const hintFacts = (message: string): HintFacts => ({ ...facts, message, currentReplicas: current, desiredReplicas: desired });
+  const heldSeconds = (type: string): number | null => secondsSince(context.conditionSince?.[type], nowMs);
+
+  const conditions: AutoscalerCondition[] = ordered(raw).map((c) => ({
+    type: c.type,
+    status: toConditionStatus(c.status),
+    reason: c.reason || null,
+    message: c.message || null,
+    lastTransitionTime: c.lastTransitionTime || null,
+    meaning: conditionMeaning(kind, c, { currentReplicas: current, heldSeconds: heldSeconds(c.type) }),
+  }));
+
+  const problems: Problem[] = [];
+  if (conditions.length === 0) {
+    const message = `${kind} ${facts.namespace}/${facts.name} has no status conditions`;
+    const { title, hint } = hintFor('ConditionsAbsent', hintFacts(message));
+    problems.push({ code: 'ConditionsAbsent', severity: 'unknown', title, message, since: hpa.metadata.creationTimestamp ?? null, hint });
+    return { conditions, problems, currentReplicas: current, desiredReplicas: desired };
+  }
+
+  const ableToScale = findCondition(raw, 'AbleToScale');
+  const scalingActive = findCondition(raw, 'ScalingActive');
+  const leftOver = new Set<string>();
+  if (ableToScale?.status === 'False' && EARLY_EXIT_REASONS.has(ableToScale.reason ?? '')) {
+    leftOver.add('ScalingActive');
+    leftOver.add('ScalingLimited');
+  }
+  if (scalingActive?.status === 'False') leftOver.add('ScalingLimited');
+
+  for (const c of conditions) {
+    if (leftOver.has(c.type)) continue;
+    const row = findMeaningRow(kind, { type: c.type, status: c.status, reason: c.reason });
+    if (c.meaning === 'ok' && !(row?.notice && row.meaning === 'ok')) continue;
+    const code = c.status === 'Unknown' ? 'ConditionUnknown' : (c.reason ?? `${c.type}${c.status}`);
+    const message = c.status === 'Unknown' ? `${c.type} is Unknown${c.message ? `: ${c.message}` : ''}` : (c.message ?? `${c.type}=${c.status}`);
+    const { title, hint } = hintFor(code, hintFacts(message));
+    problems.push({
+      code,
+      severity: severityForHealth(c.meaning),
+      title,
+      message,
+      since: context.conditionSince?.[c.type] ?? c.lastTransitionTime,
+      hint,
+    });
+  }
+
+  if (current !== null && desired !== null && current !== desired) {
+    const since = context.replicasMismatchSince ?? hpa.status?.lastScaleTime ?? null;
+    const held = secondsSince(since, nowMs);
+    if (held !== null && held >= REPLICAS_MISMATCH_SECONDS) {
+      const message = `desiredReplicas ${desired} ≠ currentReplicas ${current} since ${since}`;
+      const { title, hint } = hintFor('ReplicasMismatch', hintFacts(message));
+      problems.push({ code: 'ReplicasMismatch', severity: 'warning', title, message, since, hint });
+    }
+  }
+  return { conditions, problems, currentReplicas: current, desiredReplicas: desired };
+}
+
+export function targetOf(hpa: HorizontalPodAutoscaler, namespace: string): AutoscalerTarget {
+  const ref = hpa.spec?.scaleTargetRef;
+  return { apiVersion: ref?.apiVersion ?? '', kind: ref?.kind ?? '', name: ref?.name ?? '', namespace };
+}

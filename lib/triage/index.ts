@@ -1,0 +1,15 @@
+export { conditionMeaning, CONDITION_MEANINGS, findMeaningRow, HPA_KINDS, SCALE_DOWN_STABILIZED_LONG_SECONDS } from './condition-meaning';
+export type { ConditionLike, MeaningFact, MeaningFacts, MeaningRow } from './condition-meaning';
+export { groupProblems, METRICS_OUTAGE_MIN_AUTOSCALERS } from './group-problems';
+export type { GroupProblemsOptions } from './group-problems';
+export { HEALTH_RULES, HEALTH_RANK, healthOfProblems, REPLICAS_MISMATCH_SECONDS, SEVERITY_RANK } from './health-rules';
+export type { HealthRule } from './health-rules';
+export { groupHintFor, groupTitleFor, hintFor, HINTS, separateCause } from './hints';
+export type { HintEntry, HintFacts, HintRefinement } from './hints';
+export type * from './karmada-types';
+export type { Instant, MapperContext } from './mapper-context';
+export { toMetricPairs } from './metric-pairs';
+export { toFederatedAutoscaler, toFederationMembers, toFederationStrategy } from './to-federated-autoscaler';
+export type { FederationContext } from './to-federated-autoscaler';
+export { toHpaAutoscaler } from './to-hpa-autoscaler';
+export { toMachineAutoscaler } from './to-machine-autoscaler';

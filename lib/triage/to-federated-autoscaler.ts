@@ -1,0 +1,117 @@
+import { KarmadaClusterSchema, ReplicaRequestSchema } from '@/lib/api/federation';
+import { toAutoscalerId } from '@/lib/api/autoscaler';
+import type { Autoscaler, FederationMember, FederationStrategy, Problem } from '@/lib/api/autoscaler';
+import { estimateAvailableReplicas } from '@/lib/federation/estimate-available-replicas';
+import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
+import { assessHpa, targetOf } from '@/lib/triage/assess-hpa';
+import { healthOfProblems, sortProblems } from '@/lib/triage/health-rules';
+import { hintFor } from '@/lib/triage/hints';
+import type { FederatedHPAObject, KarmadaClusterObject, KarmadaPlacement, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage/karmada-types';
+import { toEpochMs } from '@/lib/triage/mapper-context';
+import type { Instant, MapperContext } from '@/lib/triage/mapper-context';
+import { toMetricPairs } from '@/lib/triage/metric-pairs';
+
+export interface FederationContext {
+  /** The ResourceBinding of the FHPA's resource template (`<name>-<kind>`), null when there is none. */
+  binding: ResourceBindingObject | null;
+  /** The Karmada Cluster objects (all of them, or at least the binding's). */
+  clusters: readonly KarmadaClusterObject[];
+  /** The template's PropagationPolicy; its placement is used only when there is no binding. */
+  policy?: PropagationPolicyObject | null;
+}
+
+/**
+ * karmada-scheduler's strategy for a placement (pkg/scheduler/core/assignment.go newAssignState;
+ * `Placement.ReplicaSchedulingType()` reads a nil replicaScheduling as Duplicated). Divided with a
+ * preference other than Aggregated or Weighted gets no strategy upstream: `Unknown` here.
+ */
+export function toFederationStrategy(placement: KarmadaPlacement | null | undefined): FederationStrategy {
+  if (!placement) return 'Unknown';
+  const scheduling = placement.replicaScheduling;
+  if (!scheduling || scheduling.replicaSchedulingType === 'Duplicated') return 'Duplicated';
+  if (scheduling.replicaSchedulingType !== 'Divided') return 'Unknown';
+  if (scheduling.replicaDivisionPreference === 'Aggregated') return 'Aggregated';
+  if (scheduling.replicaDivisionPreference === 'Weighted') return scheduling.weightPreference?.dynamicWeight ? 'DynamicWeight' : 'StaticWeight';
+  return 'Unknown';
+}
+
+function availableReplicas(cluster: KarmadaClusterObject, binding: ResourceBindingObject | null): number | null {
+  const parsedCluster = KarmadaClusterSchema.safeParse(cluster);
+  const parsedRequest = ReplicaRequestSchema.safeParse(binding?.spec?.replicaRequirements?.resourceRequest ?? {});
+  if (!parsedCluster.success || !parsedRequest.success) return null;
+  return estimateAvailableReplicas(parsedCluster.data, parsedRequest.data);
+}
+
+/** One member per `binding.spec.clusters` entry, with the readiness karmada reads (`util.IsClusterReady`). */
+export function toFederationMembers(binding: ResourceBindingObject | null, clusters: readonly KarmadaClusterObject[]): FederationMember[] {
+  const byName = new Map(clusters.map((c) => [c.metadata.name, c]));
+  return (binding?.spec?.clusters ?? []).map((target) => {
+    const cluster = byName.get(target.name);
+    const ready = findCondition(cluster?.status?.conditions, 'Ready');
+    return {
+      cluster: target.name,
+      replicas: target.replicas ?? 0,
+      ready: cluster ? toConditionStatus(ready?.status) : 'Unknown',
+      readyReason: ready?.reason ?? null,
+      availableReplicas: cluster ? availableReplicas(cluster, binding) : null,
+    };
+  });
+}
+
+function memberProblem(members: readonly FederationMember[], clusters: readonly KarmadaClusterObject[], hint: (message: string) => { title: string; hint: string }, context: MapperContext): Problem | null {
+  const notReady = members.filter((m) => m.ready !== 'True');
+  if (notReady.length === 0) return null;
+  const byName = new Map(clusters.map((c) => [c.metadata.name, c]));
+  let since: string | null = null;
+  const parts = notReady.map((m) => {
+    const cluster = byName.get(m.cluster);
+    if (!cluster) return `${m.cluster} (no Karmada Cluster object)`;
+    const ready = findCondition(cluster.status?.conditions, 'Ready');
+    if (ready?.lastTransitionTime && (since === null || Date.parse(ready.lastTransitionTime) < Date.parse(since))) since = ready.lastTransitionTime;
+    if (!ready) return `${m.cluster} (no Ready condition)`;
+    return `${m.cluster} (Ready=${m.ready}${ready.reason ? `, ${ready.reason}` : ''}${ready.message ? `: ${ready.message}` : ''})`;
+  });
+  const message = `member cluster${notReady.length > 1 ? 's' : ''} not Ready: ${parts.join('; ')}`;
+  const { title, hint: text } = hint(message);
+  return { code: 'MemberClusterNotReady', severity: 'warning', title, message, since: context.problemSince?.MemberClusterNotReady ?? since, hint: text };
+}
+
+/** A Karmada FederatedHPA, with its ResourceBinding and member Clusters, as the Autoscaler DTO. */
+export function toFederatedAutoscaler(cluster: string, fhpa: FederatedHPAObject, federation: FederationContext, context: MapperContext, now: Instant): Autoscaler {
+  const kind = 'FederatedHPA';
+  const namespace = fhpa.metadata.namespace ?? 'default';
+  const name = fhpa.metadata.name;
+  const target = targetOf(fhpa, namespace);
+  // Karmada's webhook defaults minReplicas to 1 (lifted.SetDefaultsFederatedHPA).
+  const minReplicas = fhpa.spec?.minReplicas ?? 1;
+  const maxReplicas = fhpa.spec?.maxReplicas ?? null;
+  const facts = { kind, cluster, namespace, name, target, minReplicas, maxReplicas } as const;
+  const assessed = assessHpa(kind, fhpa, facts, context, toEpochMs(now));
+  const members = toFederationMembers(federation.binding, federation.clusters);
+  const notReady = memberProblem(members, federation.clusters, (message) => hintFor('MemberClusterNotReady', { ...facts, message }), context);
+  const problems = sortProblems(notReady ? [...assessed.problems, notReady] : assessed.problems);
+  return {
+    id: toAutoscalerId(cluster, kind, namespace, name),
+    cluster,
+    kind,
+    namespace,
+    name,
+    uid: fhpa.metadata.uid ?? '',
+    target,
+    minReplicas,
+    maxReplicas,
+    currentReplicas: assessed.currentReplicas,
+    desiredReplicas: assessed.desiredReplicas,
+    conditions: assessed.conditions,
+    metrics: toMetricPairs(fhpa.spec?.metrics, fhpa.status?.currentMetrics),
+    health: healthOfProblems(problems),
+    problems,
+    stale: context.stale,
+    createdAt: fhpa.metadata.creationTimestamp ?? null,
+    lastScaleTime: fhpa.status?.lastScaleTime ?? null,
+    federation: {
+      strategy: toFederationStrategy(federation.binding?.spec?.placement ?? federation.policy?.spec?.placement),
+      members,
+    },
+  };
+}
