@@ -389,7 +389,8 @@ export function quantityToString(q: ParsedQuantity): string {
     return `${negative ? '-' : ''}${amount}${suffix}`;
   }
   const negative = q.mantissa < 0n;
-  let [amount, times] = removeFactors(abs(q.mantissa), 10n);
+  const [reduced, times] = removeFactors(abs(q.mantissa), 10n);
+  let amount = reduced;
   let exponent = q.exponent + times;
   while (exponent % 3 !== 0) {
     amount *= 10n;
