@@ -43,12 +43,13 @@ export function supportedTargetList(supportsClusterAPITargets: boolean): string[
 }
 
 /**
- * upstream: machineautoscaler_controller.go `SupportedTarget` compares group, version and kind exactly, and
+ * upstream: machineautoscaler_controller.go `ValidateReference`/`SupportedTarget` compare group, version and kind exactly, and
  * `DefaultSupportedTargetGVKs` holds only machine.openshift.io/v1beta1 MachineSet. Cluster API refs are accepted
  * only from an enhancement-era operator, in either served version (specs §6 row 3, §10).
  */
 export function isSupportedTarget(ref: ParsedTargetRef, context: Pick<MachineAssessmentContext, 'operatorSupportsClusterAPITargets'>): boolean {
-  if (ref.kind !== MACHINE_SET_KIND) return false;
+  // upstream: `ValidateReference` rejects an empty name together with an unsupported GVK (both FailedGetTarget).
+  if (ref.name === '' || ref.kind !== MACHINE_SET_KIND) return false;
   if (ref.group === MACHINE_API_GROUP) return ref.version === MACHINE_API_VERSION;
   if (ref.group === CLUSTER_API_GROUP) {
     return context.operatorSupportsClusterAPITargets && CLUSTER_API_SERVED_VERSIONS.includes(ref.version);
