@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { tryParseQuantity } from '@/lib/k8s/quantity';
+
 /**
  * Wire contract of `lib/federation`: the seed proposal's FederatedHPA previews (specs/federation.md §5) and
  * Karmada's shipped replica division (§3). Every function there parses its input with one of these schemas,
@@ -49,8 +51,8 @@ export type LegacyVariant = z.infer<typeof LegacyVariantSchema>;
 export const TargetClusterSchema = z.object({ name: FederationClusterNameSchema, replicas });
 export type TargetCluster = z.infer<typeof TargetClusterSchema>;
 
-export const HpaBoundsSchema = z.object({ minReplicas: replicas, maxReplicas: replicas });
-export type HpaBounds = z.infer<typeof HpaBoundsSchema>;
+export const MemberHpaBoundsSchema = z.object({ minReplicas: replicas, maxReplicas: replicas });
+export type MemberHpaBounds = z.infer<typeof MemberHpaBoundsSchema>;
 
 type IssueSink = { addIssue: (issue: { code: 'custom'; message: string; path: (string | number)[] }) => void };
 
@@ -98,7 +100,7 @@ export const InitialAssignmentInputSchema = z
 export type InitialAssignmentInput = z.infer<typeof InitialAssignmentInputSchema>;
 
 export const InitialAssignmentPreviewSchema = z.object({
-  hpa: z.record(z.string(), HpaBoundsSchema),
+  hpa: z.record(z.string(), MemberHpaBoundsSchema),
   resourceBinding: z.array(TargetClusterSchema),
   excludedClusters: z.array(z.string()),
   removedFromBinding: z.array(z.string()),
@@ -402,13 +404,16 @@ export const AssignReplicasResultSchema = z.union([
 export type AssignReplicasResult = z.infer<typeof AssignReplicasResultSchema>;
 
 /** A Kubernetes quantity as JSON carries it (`"3800m"`, `"16Gi"`, `110`). */
-export const QuantitySchema = z.union([
-  z.string().regex(/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]{1,3})?$/, 'must be a Kubernetes quantity'),
-  z.number().finite(),
-]);
-export type Quantity = z.infer<typeof QuantitySchema>;
+/** Quantities past 10^±64 are not resources; bounding them keeps exact BigInt arithmetic cheap. */
+function isBoundedQuantity(value: string | number): boolean {
+  const parsed = tryParseQuantity(value);
+  return parsed !== null && Math.abs(parsed.exponent) <= 64;
+}
 
-const resourceList = z.record(z.string().min(1).max(253), QuantitySchema);
+export const FederationQuantitySchema = z.union([z.string().max(64), z.number().finite()]).refine(isBoundedQuantity, 'must be a Kubernetes quantity (e.g. "3800m", "16Gi", "110")');
+export type FederationQuantity = z.infer<typeof FederationQuantitySchema>;
+
+const resourceList = z.record(z.string().min(1).max(253), FederationQuantitySchema);
 
 /** The parts of a `cluster.karmada.io/v1alpha1` Cluster the general estimator reads (§3.8). */
 export const KarmadaClusterSchema = z.object({

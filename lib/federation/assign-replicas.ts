@@ -87,7 +87,18 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
       }
       if (assigned < replicas) {
         const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) }));
-        return finish(divide(available, scheduled, replicas - assigned), 'failed to scale up');
+        const outcome = divide(available, scheduled, replicas - assigned);
+        const before = new Map(scheduled.map((c) => [c.name, c.replicas]));
+        const notes = outcome.ok
+          ? available
+              .filter((c) => (outcome.replicas.get(c.name) ?? 0) - (before.get(c.name) ?? 0) > c.replicas)
+              .map(
+                (c) =>
+                  `${c.name} gains ${(outcome.replicas.get(c.name) ?? 0) - (before.get(c.name) ?? 0)} replicas, more than its estimated headroom ${c.replicas}: ` +
+                  'the divider weighs the new replicas together with the previous ones.',
+              )
+          : [];
+        return finish(outcome, 'failed to scale up', notes);
       }
       return { clusters: toClusters(scheduled.map((c) => [c.name, c.replicas] as const)), notes: [] };
     }

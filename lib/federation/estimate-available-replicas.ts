@@ -2,17 +2,17 @@ import {
   KarmadaClusterSchema,
   ReplicaRequestSchema,
   type KarmadaCluster,
-  type Quantity,
+  type FederationQuantity,
   type ReplicaRequest,
 } from '@/lib/api/federation';
-import { ceilMilliValue, ceilValue, parseQuantity, subtract, type Rational } from '@/lib/federation/quantity';
+import { ceilMilliValue, ceilValue, subtract, toRational, type Rational } from '@/lib/federation/quantity';
 
 const INT32_MAX = 2_147_483_647n;
 const ZERO: Rational = { numerator: 0n, denominator: 1n };
 
-function quantityOf(list: Record<string, Quantity> | undefined, resource: string): Rational | undefined {
+function quantityOf(list: Record<string, FederationQuantity> | undefined, resource: string): Rational | undefined {
   const value = list?.[resource];
-  return value === undefined ? undefined : parseQuantity(value);
+  return value === undefined ? undefined : toRational(value);
 }
 
 /**
@@ -29,13 +29,13 @@ export function estimateAvailableReplicas(cluster: KarmadaCluster, request: Repl
   if (!summary) return 0;
 
   // upstream: getAllowedPodNumber — Pods().Value() of each list, a missing list counting as 0.
-  const pods = (list: Record<string, Quantity> | undefined): bigint => ceilValue(quantityOf(list, 'pods') ?? ZERO);
+  const pods = (list: Record<string, FederationQuantity> | undefined): bigint => ceilValue(quantityOf(list, 'pods') ?? ZERO);
   let maximum = pods(summary.allocatable) - pods(summary.allocated) - pods(summary.allocating);
   if (maximum <= 0n) return 0;
 
   // upstream: getMaximumReplicasBasedOnClusterSummary.
   for (const [resource, requested] of Object.entries(parsedRequest)) {
-    const request = parseQuantity(requested);
+    const request = toRational(requested);
     let requestedQuantity = ceilValue(request);
     if (requestedQuantity <= 0n) continue;
     const allocatable = quantityOf(summary.allocatable, resource);

@@ -1,6 +1,6 @@
 import {
   InitialAssignmentInputSchema,
-  type HpaBounds,
+  type MemberHpaBounds,
   type InitialAssignmentInput,
   type InitialAssignmentPreview,
   type SeedPolicy,
@@ -20,7 +20,7 @@ interface NotesContext {
   plan: SeedSplitPlan;
   rawMin: SplitResult;
   rawMax: SplitResult;
-  hpa: Map<string, HpaBounds>;
+  hpa: Map<string, MemberHpaBounds>;
   included: string[];
   binding: Map<string, number>;
   scaleToZero: boolean;
@@ -204,7 +204,7 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
   const explanation = [plan.rule, `maxReplicas ${fmax}: ${rawMax.how}.`, `minReplicas ${fmin}: ${rawMin.how}.`];
 
   const excluded: ExcludedCluster[] = [...plan.excluded];
-  const hpa = new Map<string, HpaBounds>();
+  const hpa = new Map<string, MemberHpaBounds>();
   const included: string[] = [];
   for (const name of plan.participants.slice().sort(compareNames)) {
     const max = rawMax.values.get(name) ?? 0;

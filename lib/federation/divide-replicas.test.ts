@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+
+import { divideReplicas } from '@/lib/federation/divide-replicas';
+
+const members = (...replicas: number[]) => replicas.map((r, i) => ({ name: `member${i + 1}`, replicas: r }));
+
+// upstream: pkg/scheduler/core/division_algorithm_test.go Test_divideReplicasByPreference (pre-Webster tables; the
+// legacy column is upstream's `want`, the Webster column is specs/federation.md §3.3).
+describe('divideReplicas — upstream Test_divideReplicasByPreference', () => {
+  it.each([
+    ['replica 12, dynamic weight 18:12:6', 'DynamicWeight', members(18, 12, 6), { member1: 6, member2: 4, member3: 2 }, { member1: 6, member2: 4, member3: 2 }],
+    ['replica 12, dynamic weight 20:12:6', 'DynamicWeight', members(20, 12, 6), { member1: 7, member2: 4, member3: 1 }, { member1: 6, member2: 4, member3: 2 }],
+    ['replica 12, dynamic weight 6:12:6', 'DynamicWeight', members(6, 12, 6), { member1: 3, member2: 6, member3: 3 }, { member1: 3, member2: 6, member3: 3 }],
+    [
+      'replica 12, aggregated 12:6:6',
+      'Aggregated',
+      [{ name: 'member2', replicas: 12 }, { name: 'member1', replicas: 6 }, { name: 'member3', replicas: 6 }],
+      { member2: 12 },
+      { member2: 12 },
+    ],
+    ['replica 12, aggregated 6:6:6', 'Aggregated', members(6, 6, 6), { member1: 6, member2: 6 }, { member1: 6, member2: 6 }],
+  ] as const)('Test_divideReplicasByPreference/%s', (_name, strategy, availableClusters, legacy, webster) => {
+    const base = { strategy, targetReplicas: 12, availableClusters: [...availableClusters], scheduledClusters: [] };
+    expect(divideReplicas({ ...base, divider: 'legacy', legacyVariant: 'v1.5' })).toEqual({ replicas: legacy, notes: [] });
+    expect(divideReplicas({ ...base, divider: 'webster' })).toEqual({ replicas: webster, notes: [] });
+  });
+});
+
+describe('divideReplicas — dynamicDivideReplicas behaviour', () => {
+  it('fails with the scheduler\'s UnschedulableError message when Σ available < target', () => {
+    expect(divideReplicas({ strategy: 'DynamicWeight', targetReplicas: 12, availableClusters: members(3, 3, 3), scheduledClusters: [], divider: 'webster' })).toEqual({
+      error: 'Clusters available replicas 9 are not enough to schedule.',
+    });
+  });
+
+  it('Aggregated puts previously scheduled clusters first, then keeps the shortest prefix that fits', () => {
+    const input = {
+      strategy: 'Aggregated' as const,
+      targetReplicas: 5,
+      availableClusters: members(10, 8, 4),
+      scheduledClusters: [{ name: 'member3', replicas: 2 }],
+    };
+    // Order member3 (scheduled), member1, member2; prefix member3 4 + member1 10 ≥ 5. member2 is never tried.
+    // Webster seats start at member3's 2: member1 (10 votes) takes all 5 new seats.
+    expect(divideReplicas({ ...input, divider: 'webster' })).toEqual({ replicas: { member1: 5, member3: 2 }, notes: [] });
+    // Legacy: 5 by 10:4 → floor 3/1, remainder to member1; merged onto member3's 2.
+    expect(divideReplicas({ ...input, divider: 'legacy', legacyVariant: 'v1.5' })).toEqual({ replicas: { member3: 3, member1: 4 }, notes: [] });
+  });
+
+  it('specs §5 counter-example: proportional-within-prefix Aggregated can give min 10 > max 8 (available 10/10/10)', () => {
+    const divide = (targetReplicas: number) =>
+      divideReplicas({ strategy: 'Aggregated', targetReplicas, availableClusters: members(10, 10, 10), scheduledClusters: [], divider: 'webster' });
+    expect(divide(10)).toEqual({ replicas: { member1: 10 }, notes: [] });
+    expect(divide(15)).toEqual({ replicas: { member1: 8, member2: 7 }, notes: [] });
+  });
+
+  it('sorts candidates by available replicas descending, keeping candidate order among equals', () => {
+    const result = divideReplicas({
+      strategy: 'Aggregated',
+      targetReplicas: 6,
+      availableClusters: [{ name: 'b', replicas: 6 }, { name: 'a', replicas: 6 }, { name: 'c', replicas: 9 }],
+      scheduledClusters: [],
+      divider: 'webster',
+    });
+    expect(result).toEqual({ replicas: { c: 6 }, notes: [] });
+  });
+
+  it('the binding UID picks Webster\'s tie direction (odd FNV-32a → descending)', () => {
+    const input = { strategy: 'DynamicWeight' as const, targetReplicas: 5, availableClusters: members(5, 5), scheduledClusters: [], divider: 'webster' as const };
+    expect(divideReplicas({ ...input, uid: 'd43fdeeb-d750-4e2b-bee3-64eb94534f4c' })).toEqual({ replicas: { member1: 2, member2: 3 }, notes: [] });
+    expect(divideReplicas({ ...input, uid: '4858ca61-3ff8-4095-8267-f3d059d8074c' })).toEqual({ replicas: { member1: 3, member2: 2 }, notes: [] });
+  });
+
+  it('legacy v1.8 lists the random outcomes in notes', () => {
+    const result = divideReplicas({ strategy: 'DynamicWeight', targetReplicas: 12, availableClusters: members(8, 8, 10), scheduledClusters: [], divider: 'legacy' });
+    expect(result).toMatchObject({ replicas: { member1: 4, member2: 3, member3: 5 } });
+    expect('notes' in result && result.notes[0]).toContain('member1 4, member2 3 | member1 3, member2 4');
+  });
+
+  it('warns that sort.Sort is unstable for more than 12 Aggregated candidates with equal availability', () => {
+    const result = divideReplicas({
+      strategy: 'Aggregated',
+      targetReplicas: 3,
+      availableClusters: Array.from({ length: 13 }, (_, i) => ({ name: `m${String(i).padStart(2, '0')}`, replicas: 2 })),
+      scheduledClusters: [],
+      divider: 'webster',
+    });
+    expect(result).toMatchObject({ replicas: { m00: 2, m01: 1 } });
+    expect('notes' in result && result.notes[0]).toContain('not stable');
+  });
+
+  it('rejects duplicate cluster names, naming the field', () => {
+    expect(() =>
+      divideReplicas({ strategy: 'Aggregated', targetReplicas: 1, availableClusters: [{ name: 'a', replicas: 1 }, { name: 'a', replicas: 2 }], scheduledClusters: [], divider: 'webster' }),
+    ).toThrow(/availableClusters/);
+  });
+});
