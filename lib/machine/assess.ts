@@ -42,7 +42,7 @@ import { splitApiVersion, toMachineSetView } from './machine-set-view';
 import { eventsAbout, indexOperatorEvents } from './operator-events';
 import type { EventSubject, OperatorEventIndex } from './operator-events';
 import { toOperatorReady } from './operator-ready';
-import { parseAtoi, readInteger } from './quantity';
+import { parseAtoi, readInteger } from './parse-int';
 import { expectedNamespaceFor, isMachineSetGroup, isSupportedTarget, parseTargetRef, supportedTargetList } from './target-ref';
 import type { ParsedTargetRef } from './target-ref';
 

@@ -1,3 +1,4 @@
+import { asApproximateFloat64, tryParseQuantity } from '@/lib/k8s/quantity';
 import type { CapacityValue, MachineSetCapacity, MachineSetGroup } from './types';
 import type { InfrastructureTemplateObject } from './wire-types';
 import {
@@ -13,7 +14,7 @@ import {
   MACHINE_API_MEMORY_MB_ANNOTATION,
   MACHINE_API_VCPU_ANNOTATION,
 } from './keys';
-import { parseAtoi, parseQuantity } from './quantity';
+import { parseAtoi } from './parse-int';
 
 export interface InfrastructureTemplateLookup {
   /** `Kind namespace/name` of the referenced template, for messages; null when the set has no reference. */
@@ -29,9 +30,10 @@ interface Candidate {
   read: (raw: string) => { value: string; amount: number } | null;
 }
 
+/** upstream: `resource.ParseQuantity`; only the sign matters here, so the approximate float is enough. */
 function quantityReader(raw: string): { value: string; amount: number } | null {
-  const amount = parseQuantity(raw);
-  return amount === null ? null : { value: raw, amount };
+  const parsed = tryParseQuantity(raw);
+  return parsed === null ? null : { value: raw, amount: asApproximateFloat64(parsed) };
 }
 
 /** upstream: checkScaleFromZeroAnnotations (machinetarget.go) reads memoryMb with ParseInt and converts MiB. */
@@ -95,7 +97,7 @@ function resolve(annotations: Record<string, string>, candidates: Candidate[], i
 
 function fromTemplate(template: InfrastructureTemplateObject | null, resource: string): CapacityValue | null {
   const raw = template?.status?.capacity?.[resource];
-  if (typeof raw !== 'string' || parseQuantity(raw) === null) return null;
+  if (typeof raw !== 'string' || tryParseQuantity(raw) === null) return null;
   return { value: raw, source: 'infrastructure-template', key: `status.capacity.${resource}` };
 }
 
@@ -134,7 +136,7 @@ export function toMachineSetCapacity(
   }
 
   const disk = annotations[CAPACITY_EPHEMERAL_DISK_ANNOTATION];
-  if (disk !== undefined && parseQuantity(disk) === null) invalidKeys.push(CAPACITY_EPHEMERAL_DISK_ANNOTATION);
+  if (disk !== undefined && tryParseQuantity(disk) === null) invalidKeys.push(CAPACITY_EPHEMERAL_DISK_ANNOTATION);
   const cpuValue = cpu.positive ? cpu.value : (fromTemplate(infrastructure.template, 'cpu') ?? cpu.value);
   const memoryValue = memory.positive ? memory.value : (fromTemplate(infrastructure.template, 'memory') ?? memory.value);
   const known = (value: CapacityValue | null, positive: boolean): boolean =>
@@ -181,8 +183,10 @@ function describeChecked(
 export function hasMachineAPIGpuCapacity(annotations: Record<string, string>): boolean {
   const raw = annotations[MACHINE_API_GPU_ANNOTATION];
   if (raw === undefined) return false;
-  const count = parseQuantity(raw);
-  return count !== null && Number.isInteger(count) && count >= 1;
+  const parsed = tryParseQuantity(raw);
+  if (parsed === null) return false;
+  const count = asApproximateFloat64(parsed);
+  return Number.isInteger(count) && count >= 1;
 }
 
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;

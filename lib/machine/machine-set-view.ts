@@ -20,7 +20,7 @@ import {
   PAUSED_CONDITION,
   SYNCHRONIZED_CONDITION,
 } from './keys';
-import { readInteger } from './quantity';
+import { readInteger } from './parse-int';
 
 export interface MachineSetViewOptions {
   /** The group the caller listed the object under; wins over the object's own apiVersion. */
@@ -165,7 +165,8 @@ export function toMachineSetView(obj: MachineSetObject, options: MachineSetViewO
     clusterName: readString(ms.spec?.clusterName) ?? labels[CLUSTER_API_CLUSTER_NAME_LABEL] ?? null,
     replicas: {
       desired: readInteger(ms.spec?.replicas),
-      current: readInteger(status?.replicas),
+      // v1beta1 `status.replicas` is a plain omitempty int32 (absent = 0); v1beta2 made it a pointer (absent = unknown).
+      current: readInteger(status?.replicas) ?? (v1beta1 && status ? 0 : null),
       ready: counter(newSemantics?.readyReplicas, legacy?.readyReplicas),
       available: counter(newSemantics?.availableReplicas, legacy?.availableReplicas),
       upToDate: readInteger(newSemantics?.upToDateReplicas),
