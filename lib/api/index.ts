@@ -2,3 +2,4 @@ export * from './error';
 export * from './health';
 export * from './federation';
 export * from './autoscaler';
+export * from './machine';

@@ -411,6 +411,28 @@ const cases: Case[] = [
     ready: READY,
   },
   {
+    name: 'a stale MAPI Paused=True condition on a MachineAPI-authoritative set is not the cluster.x-k8s.io/paused annotation',
+    input: () =>
+      cluster({
+        mapi: (ms) => {
+          ms.status = {
+            ...ms.status,
+            conditions: [
+              {
+                type: 'Paused',
+                status: 'True',
+                reason: 'AuthoritativeAPINotMachineAPI',
+                message: "The AuthoritativeAPI status is set to 'Migrating'",
+                lastTransitionTime: '2026-08-05T09:59:58Z',
+              },
+            ],
+          };
+        },
+      }),
+    findings: [],
+    ready: READY,
+  },
+  {
     name: 'an empty cluster.x-k8s.io/paused value still pauses (the autoscaler checks the key only)',
     input: () =>
       cluster({
