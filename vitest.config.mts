@@ -1,11 +1,14 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^server-only$/, replacement: path.resolve(__dirname, 'test/empty-module.ts') },
-      { find: /^@\//, replacement: `${path.resolve(__dirname)}/` },
+      { find: /^server-only$/, replacement: path.resolve(root, 'test/empty-module.ts') },
+      { find: /^@\//, replacement: `${root}/` },
     ],
   },
   test: {

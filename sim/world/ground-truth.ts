@@ -1,0 +1,44 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Condition } from '@/lib/k8s/types';
+
+export interface Transition {
+  at: string;
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
+
+/**
+ * Every condition transition the simulator makes, appended as JSON lines, so a reliability test can
+ * compare what Autoscope recorded with what happened. A transition is a change of type, status or reason.
+ */
+export class GroundTruth {
+  readonly file: string;
+  readonly recent: Transition[] = [];
+
+  constructor(dataDir: string) {
+    mkdirSync(dataDir, { recursive: true });
+    this.file = path.join(dataDir, 'transitions.jsonl');
+  }
+
+  compare(base: Omit<Transition, 'type' | 'status' | 'reason' | 'message' | 'at'>, before: readonly Condition[] | null | undefined, after: readonly Condition[] | null | undefined, at: string): void {
+    const old = new Map((before ?? []).map((c) => [c.type, c]));
+    const lines: string[] = [];
+    for (const c of after ?? []) {
+      const prev = old.get(c.type);
+      if (prev && prev.status === c.status && (prev.reason ?? '') === (c.reason ?? '')) continue;
+      const t: Transition = { ...base, at, type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' };
+      this.recent.push(t);
+      lines.push(JSON.stringify(t));
+    }
+    if (this.recent.length > 10_000) this.recent.splice(0, this.recent.length - 10_000);
+    if (lines.length) appendFileSync(this.file, `${lines.join('\n')}\n`);
+  }
+}
