@@ -65,19 +65,24 @@ export function metricKey(identity: MetricIdentity): string {
 /**
  * Pairs each spec metric with its status entry by identity, never by list position: the controller
  * leaves an empty entry for a failed metric, and other writers reorder (Headlamp #7736, Lens #6110).
- * The described object of an Object metric is compared without its apiVersion when only one side has it.
+ * The described object of an Object metric is compared without its apiVersion when only one side has it, and
+ * is not required when the status has none (released controllers omit it for AverageValue targets).
  * Status entries that match no spec metric come last with `spec: null`.
  */
 export function pairMetrics(specMetrics: readonly MetricSpec[] | null | undefined, currentMetrics: readonly MetricStatus[] | null | undefined): MetricPair[] {
   const remaining = (currentMetrics ?? []).map((status) => ({ status, identity: toMetricIdentity(status), used: false }));
-  const looseKey = (id: MetricIdentity): string =>
-    metricKey({ ...id, describedObject: id.describedObject?.replace(/^[^/]*\/(?=[^/]+\/[^/]+$)/, '') });
+  // kind and name never contain '/', so the last two segments are the object without its apiVersion
+  // (which may itself be "v1" or "apps/v1")
+  const looseKey = (id: MetricIdentity): string => metricKey({ ...id, describedObject: id.describedObject?.split('/').slice(-2).join('/') });
+  const withoutObject = (id: MetricIdentity): string => metricKey({ ...id, describedObject: undefined });
   const pairs: MetricPair[] = (specMetrics ?? []).map((spec) => {
     const identity = toMetricIdentity(spec);
     const key = metricKey(identity);
     const match =
       remaining.find((r) => !r.used && metricKey(r.identity) === key) ??
-      remaining.find((r) => !r.used && looseKey(r.identity) === looseKey(identity));
+      remaining.find((r) => !r.used && looseKey(r.identity) === looseKey(identity)) ??
+      // released controllers write no describedObject for an Object metric with an AverageValue target
+      remaining.find((r) => !r.used && r.identity.type === 'Object' && r.identity.describedObject === undefined && withoutObject(r.identity) === withoutObject(identity));
     if (match) match.used = true;
     return { identity, key, spec, status: match?.status ?? null };
   });
