@@ -3,3 +3,5 @@ export * from './health';
 export * from './federation';
 export * from './autoscaler';
 export * from './machine';
+export * from './fleet';
+export * from './hpa';

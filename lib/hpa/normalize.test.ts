@@ -46,7 +46,7 @@ describe('convertDesiredReplicasWithRules — TestConvertDesiredReplicasWithRule
     [1, 0, 0, 10, 0, 'DesiredWithinRange', 'prenormalized desired zeroed replicas within range'],
     [20, 1000, 1, 10, 10, 'TooManyReplicas', 'maxReplicas is the limit because maxReplicas < scaleUpLimit'],
     [3, 1000, 1, 2000, calculateScaleUpLimit(3, FACTOR, MINIMUM), 'ScaleUpLimit', 'scaleUpLimit is the limit because scaleUpLimit < maxReplicas'],
-  ] as const)('TestConvertDesiredReplicasWithRules: current %i desired %i min %i max %i → %i %s (%s)', (current, desired, min, max, expected, reason) => {
+  ] as const)('TestConvertDesiredReplicasWithRules: current %i desired %i min %i max %i → %i %s (%s)', (current, desired, min, max, expected, reason, _annotation) => {
     const r = convertDesiredReplicasWithRules(current, desired, min, max, FACTOR, MINIMUM);
     expect([r.replicas, r.reason]).toEqual([expected, reason]);
   });
