@@ -38,15 +38,13 @@ function ordered(conditions: readonly Condition[]): Condition[] {
 
 /**
  * `currentReplicas` is `omitempty` in autoscaling/v2 (types.go), so a synced HPA whose target is at 0
- * has no field at all. Only a status with conditions proves the controller wrote it.
+ * has no field at all; `desiredReplicas` is always serialized, as 0 before the first sync. Only a status
+ * with conditions proves the controller wrote the counts.
  */
 function replicaCounts(hpa: HorizontalPodAutoscaler): { current: number | null; desired: number | null } {
   const status = hpa.status;
-  const synced = (status?.conditions?.length ?? 0) > 0;
-  return {
-    current: status?.currentReplicas ?? (synced ? 0 : null),
-    desired: status?.desiredReplicas ?? (synced ? 0 : null),
-  };
+  if ((status?.conditions?.length ?? 0) === 0) return { current: null, desired: null };
+  return { current: status?.currentReplicas ?? 0, desired: status?.desiredReplicas ?? 0 };
 }
 
 /** Conditions with their meaning, and the problems the HPA rules of health-rules.ts find. */

@@ -1,6 +1,6 @@
-import type { Autoscaler, AutoscalerKind, ProblemGroup, ProblemSeverity } from '@/lib/api/autoscaler';
+import type { Autoscaler, AutoscalerKind, Problem, ProblemGroup, ProblemSeverity } from '@/lib/api/autoscaler';
 import { SEVERITY_RANK } from '@/lib/triage/health-rules';
-import { groupHintFor, groupTitleFor, separateCause } from '@/lib/triage/hints';
+import { groupHintFor, groupTitleFor, hasSeparateCauses, separateCause } from '@/lib/triage/hints';
 import { toEpochMs } from '@/lib/triage/mapper-context';
 import type { Instant } from '@/lib/triage/mapper-context';
 
@@ -11,9 +11,16 @@ export interface GroupProblemsOptions {
   sampleSize?: number;
 }
 
-const METRIC_OUTAGE_CODES = new Set(['FailedGetResourceMetric', 'FailedGetContainerResourceMetric']);
+const METRIC_OUTAGE_CODES: ReadonlySet<string> = new Set(['FailedGetResourceMetric', 'FailedGetContainerResourceMetric']);
 /** The outage rule needs at least this many Resource-metric autoscalers in the cluster, all failing. */
 export const METRICS_OUTAGE_MIN_AUTOSCALERS = 2;
+/** Group key part for problems without a separate cause. */
+const NO_CAUSE = '';
+
+interface Sample {
+  ms: number;
+  id: string;
+}
 
 interface Accumulator {
   kind: AutoscalerKind;
@@ -22,47 +29,105 @@ interface Accumulator {
   count: number;
   lastId: string;
   clusters: Set<string>;
+  lastCluster: string;
   namespaces: Set<string>;
+  lastNamespace: string;
   oldestMs: number;
   oldestSince: string | null;
   worst: ProblemSeverity;
-  hint: string | null;
+  hint: string;
   sameHint: boolean;
   outageClusters: Set<string>;
-  samples: { ms: number; id: string }[];
-}
-
-function hasResourceMetric(a: Autoscaler): boolean {
-  return a.metrics.some((m) => m.type === 'Resource' || m.type === 'ContainerResource');
+  samples: Sample[];
 }
 
 /**
- * Clusters where every autoscaler (of one kind) with a Resource or ContainerResource metric fails to read
+ * Per-call memo of the two per-problem costs, reading messages and parsing timestamps: across a fleet the
+ * same messages and times repeat (an outage writes one message into every HPA it breaks). Only codes with
+ * separate causes have their messages read at all.
+ */
+class ProblemFacts {
+  private readonly causes = new Map<string, Map<string, string>>();
+  private readonly times = new Map<string, number>();
+
+  cause(p: Problem): string {
+    if (!hasSeparateCauses(p.code)) return NO_CAUSE;
+    let byMessage = this.causes.get(p.code);
+    if (!byMessage) {
+      byMessage = new Map();
+      this.causes.set(p.code, byMessage);
+    }
+    let cause = byMessage.get(p.message);
+    if (cause === undefined) {
+      cause = separateCause(p.code, p.message) ?? NO_CAUSE;
+      byMessage.set(p.message, cause);
+    }
+    return cause;
+  }
+
+  ms(since: string | null): number {
+    if (!since) return Number.NaN;
+    let ms = this.times.get(since);
+    if (ms === undefined) {
+      ms = Date.parse(since);
+      this.times.set(since, ms);
+    }
+    return ms;
+  }
+}
+
+function hasResourceMetric(a: Autoscaler): boolean {
+  for (const m of a.metrics) if (m.type === 'Resource' || m.type === 'ContainerResource') return true;
+  return false;
+}
+
+function failsToReadResourceMetric(a: Autoscaler, facts: ProblemFacts): boolean {
+  for (const p of a.problems) if (METRIC_OUTAGE_CODES.has(p.code) && facts.cause(p) === NO_CAUSE) return true;
+  return false;
+}
+
+/**
+ * Per kind, the clusters where every autoscaler with a Resource or ContainerResource metric fails to read
  * it, at least METRICS_OUTAGE_MIN_AUTOSCALERS of them: one metrics API outage, not N broken workloads.
  * Failures explained by the workload's own configuration (a missing request) do not count.
  */
-function metricsOutages(autoscalers: readonly Autoscaler[]): Set<string> {
-  const tally = new Map<string, { total: number; failing: number }>();
+function metricsOutages(autoscalers: readonly Autoscaler[], facts: ProblemFacts): Map<AutoscalerKind, Set<string>> {
+  const tally = new Map<AutoscalerKind, Map<string, { total: number; failing: number }>>();
   for (const a of autoscalers) {
     if (a.kind === 'MachineAutoscaler' || !hasResourceMetric(a)) continue;
-    const key = `${a.kind}\u0000${a.cluster}`;
-    const t = tally.get(key) ?? { total: 0, failing: 0 };
+    let byCluster = tally.get(a.kind);
+    if (!byCluster) {
+      byCluster = new Map();
+      tally.set(a.kind, byCluster);
+    }
+    let t = byCluster.get(a.cluster);
+    if (!t) {
+      t = { total: 0, failing: 0 };
+      byCluster.set(a.cluster, t);
+    }
     t.total++;
-    if (a.problems.some((p) => METRIC_OUTAGE_CODES.has(p.code) && separateCause(p.code, p.message) === null)) t.failing++;
-    tally.set(key, t);
+    if (failsToReadResourceMetric(a, facts)) t.failing++;
   }
-  const outages = new Set<string>();
-  for (const [key, t] of tally) if (t.total >= METRICS_OUTAGE_MIN_AUTOSCALERS && t.failing === t.total) outages.add(key);
+  const outages = new Map<AutoscalerKind, Set<string>>();
+  for (const [kind, byCluster] of tally) {
+    for (const [cluster, t] of byCluster) {
+      if (t.total < METRICS_OUTAGE_MIN_AUTOSCALERS || t.failing !== t.total) continue;
+      const set = outages.get(kind) ?? new Set<string>();
+      set.add(cluster);
+      outages.set(kind, set);
+    }
+  }
   return outages;
 }
 
-function list(names: readonly string[]): string {
+function clusterList(names: readonly string[]): string {
   return names.length === 1 ? `cluster ${names[0]}` : `clusters ${names.join(', ')}`;
 }
 
 function outageCause(kind: AutoscalerKind, clusters: readonly string[]): string {
-  const api = kind === 'FederatedHPA' ? 'served by karmada-metrics-adapter' : 'served by metrics-server';
-  return `metrics API unavailable in ${list(clusters)}: every ${kind === 'FederatedHPA' ? 'FederatedHPA' : 'HPA'} with a resource metric there fails to read it (check the v1beta1.metrics.k8s.io APIService, ${api})`;
+  const who = kind === 'FederatedHPA' ? 'FederatedHPA' : 'HPA';
+  const server = kind === 'FederatedHPA' ? 'karmada-metrics-adapter' : 'metrics-server';
+  return `metrics API unavailable in ${clusterList(clusters)}: every ${who} with a resource metric there fails to read it (check the v1beta1.metrics.k8s.io APIService, served by ${server})`;
 }
 
 function outageHint(kind: AutoscalerKind, clusters: readonly string[]): string {
@@ -72,16 +137,83 @@ function outageHint(kind: AutoscalerKind, clusters: readonly string[]): string {
     : `${where}get apiservice v1beta1.metrics.k8s.io; if it is not Available, check the metrics-server Deployment in kube-system (pods, logs, and the APIService's service endpoints)`;
 }
 
-function addSample(samples: { ms: number; id: string }[], ms: number, id: string, size: number): void {
-  const before = (s: { ms: number; id: string }): boolean => ms < s.ms || (ms === s.ms && id < s.id);
+function before(ms: number, id: string, s: Sample): boolean {
+  return ms < s.ms || (ms === s.ms && id < s.id);
+}
+
+/** Keeps the `size` oldest (then smallest id) samples, sorted. */
+function addSample(samples: Sample[], ms: number, id: string, size: number): void {
   if (samples.length >= size) {
     const last = samples[samples.length - 1];
-    if (!last || !before(last)) return;
+    if (!last || !before(ms, id, last)) return;
     samples.pop();
   }
   let i = samples.length;
-  while (i > 0 && before(samples[i - 1] as { ms: number; id: string })) i--;
+  while (i > 0 && before(ms, id, samples[i - 1] as Sample)) i--;
   samples.splice(i, 0, { ms, id });
+}
+
+function newAccumulator(kind: AutoscalerKind, p: Problem, cause: string): Accumulator {
+  return {
+    kind,
+    reason: p.code,
+    cause: cause === NO_CAUSE ? null : cause,
+    count: 0,
+    lastId: '',
+    clusters: new Set(),
+    lastCluster: '',
+    namespaces: new Set(),
+    lastNamespace: '',
+    oldestMs: Number.POSITIVE_INFINITY,
+    oldestSince: null,
+    worst: p.severity,
+    hint: p.hint,
+    sameHint: true,
+    outageClusters: new Set(),
+    samples: [],
+  };
+}
+
+/** kind → code → cause → group, so that the hot loop builds no key strings. */
+type GroupIndex = Map<AutoscalerKind, Map<string, Map<string, Accumulator>>>;
+
+function accumulatorFor(index: GroupIndex, kind: AutoscalerKind, p: Problem, cause: string): Accumulator {
+  let byCode = index.get(kind);
+  if (!byCode) {
+    byCode = new Map();
+    index.set(kind, byCode);
+  }
+  let byCause = byCode.get(p.code);
+  if (!byCause) {
+    byCause = new Map();
+    byCode.set(p.code, byCause);
+  }
+  let acc = byCause.get(cause);
+  if (!acc) {
+    acc = newAccumulator(kind, p, cause);
+    byCause.set(cause, acc);
+  }
+  return acc;
+}
+
+function toGroup(acc: Accumulator): ProblemGroup & { oldestMs: number } {
+  const outageClusters = [...acc.outageClusters].sort();
+  const group: ProblemGroup & { oldestMs: number } = {
+    key: acc.cause ? `${acc.kind}/${acc.reason}/${acc.cause}` : `${acc.kind}/${acc.reason}`,
+    kind: acc.kind,
+    reason: acc.reason,
+    title: groupTitleFor(acc.reason, acc.cause),
+    count: acc.count,
+    clusters: [...acc.clusters].sort(),
+    namespaces: [...acc.namespaces].sort(),
+    oldestSince: acc.oldestSince,
+    worstSeverity: acc.worst,
+    hint: outageClusters.length > 0 ? outageHint(acc.kind, outageClusters) : acc.sameHint ? acc.hint : groupHintFor(acc.reason, acc.cause),
+    sampleIds: acc.samples.map((s) => s.id),
+    oldestMs: acc.oldestMs,
+  };
+  if (outageClusters.length > 0) group.likelyCause = outageCause(acc.kind, outageClusters);
+  return group;
 }
 
 /**
@@ -93,74 +225,43 @@ function addSample(samples: { ms: number; id: string }[], ms: number, id: string
 export function groupProblems(autoscalers: readonly Autoscaler[], now: Instant, options: GroupProblemsOptions = {}): ProblemGroup[] {
   const nowMs = toEpochMs(now);
   const sampleSize = options.sampleSize ?? 5;
-  const outages = metricsOutages(autoscalers);
-  const groups = new Map<string, Accumulator>();
+  const includeInfo = options.includeInfo ?? false;
+  const facts = new ProblemFacts();
+  const outages = metricsOutages(autoscalers, facts);
+  const index: GroupIndex = new Map();
 
   for (const a of autoscalers) {
-    const inOutage = outages.size > 0 && outages.has(`${a.kind}\u0000${a.cluster}`);
+    const inOutage = outages.get(a.kind)?.has(a.cluster) ?? false;
     for (const p of a.problems) {
-      if (p.severity === 'info' && !options.includeInfo) continue;
-      const cause = separateCause(p.code, p.message);
-      const key = cause ? `${a.kind}/${p.code}/${cause}` : `${a.kind}/${p.code}`;
-      let acc = groups.get(key);
-      if (!acc) {
-        acc = {
-          kind: a.kind,
-          reason: p.code,
-          cause,
-          count: 0,
-          lastId: '',
-          clusters: new Set(),
-          namespaces: new Set(),
-          oldestMs: Number.POSITIVE_INFINITY,
-          oldestSince: null,
-          worst: p.severity,
-          hint: p.hint,
-          sameHint: true,
-          outageClusters: new Set(),
-          samples: [],
-        };
-        groups.set(key, acc);
-      }
+      if (p.severity === 'info' && !includeInfo) continue;
+      const cause = facts.cause(p);
+      const acc = accumulatorFor(index, a.kind, p, cause);
       if (acc.lastId === a.id) continue;
       acc.lastId = a.id;
       acc.count++;
-      acc.clusters.add(a.cluster);
-      acc.namespaces.add(a.namespace);
+      if (acc.lastCluster !== a.cluster) {
+        acc.clusters.add(a.cluster);
+        acc.lastCluster = a.cluster;
+      }
+      if (acc.lastNamespace !== a.namespace) {
+        acc.namespaces.add(a.namespace);
+        acc.lastNamespace = a.namespace;
+      }
       if (SEVERITY_RANK[p.severity] > SEVERITY_RANK[acc.worst]) acc.worst = p.severity;
       if (acc.sameHint && acc.hint !== p.hint) acc.sameHint = false;
-      let ms = p.since ? Date.parse(p.since) : Number.NaN;
-      if (Number.isNaN(ms)) ms = Number.POSITIVE_INFINITY;
-      else if (ms > nowMs) ms = nowMs;
+      const parsed = facts.ms(p.since);
+      const ms = Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : Math.min(parsed, nowMs);
       if (ms < acc.oldestMs) {
         acc.oldestMs = ms;
-        acc.oldestSince = p.since && Date.parse(p.since) <= nowMs ? p.since : new Date(nowMs).toISOString();
+        acc.oldestSince = parsed <= nowMs ? p.since : new Date(nowMs).toISOString();
       }
-      if (inOutage && METRIC_OUTAGE_CODES.has(p.code) && cause === null) acc.outageClusters.add(a.cluster);
+      if (inOutage && cause === NO_CAUSE && METRIC_OUTAGE_CODES.has(p.code)) acc.outageClusters.add(a.cluster);
       addSample(acc.samples, ms, a.id, sampleSize);
     }
   }
 
   const result: (ProblemGroup & { oldestMs: number })[] = [];
-  for (const [key, acc] of groups) {
-    const outageClusters = [...acc.outageClusters].sort();
-    const group: ProblemGroup & { oldestMs: number } = {
-      key,
-      kind: acc.kind,
-      reason: acc.reason,
-      title: groupTitleFor(acc.reason, acc.cause),
-      count: acc.count,
-      clusters: [...acc.clusters].sort(),
-      namespaces: [...acc.namespaces].sort(),
-      oldestSince: acc.oldestSince,
-      worstSeverity: acc.worst,
-      hint: outageClusters.length > 0 ? outageHint(acc.kind, outageClusters) : acc.sameHint && acc.hint !== null ? acc.hint : groupHintFor(acc.reason, acc.cause),
-      sampleIds: acc.samples.map((s) => s.id),
-      oldestMs: acc.oldestMs,
-    };
-    if (outageClusters.length > 0) group.likelyCause = outageCause(acc.kind, outageClusters);
-    result.push(group);
-  }
+  for (const byCode of index.values()) for (const byCause of byCode.values()) for (const acc of byCause.values()) result.push(toGroup(acc));
   result.sort(
     (a, b) =>
       SEVERITY_RANK[b.worstSeverity] - SEVERITY_RANK[a.worstSeverity] ||

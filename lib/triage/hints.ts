@@ -131,7 +131,7 @@ const CUSTOM_METRIC_REFINEMENTS: readonly HintRefinement[] = [
   {
     cause: 'custom-metrics-api-unavailable',
     grouping: 'with-reason',
-    pattern: /\(get [a-z]+\.custom\.metrics\.k8s\.io\)|no custom metrics API|unable to fetch metrics from custom metrics API: the server is currently unable/,
+    pattern: /\(get [^)]*custom\.metrics\.k8s\.io[^)]*\)|no custom metrics API|unable to fetch metrics from custom metrics API: the server is currently unable/,
     hint: (_m, f) => `the custom metrics API is down: check kubectl ${ctx(f.cluster)} get apiservice v1beta1.custom.metrics.k8s.io and its adapter's pods`,
   },
 ];
@@ -181,7 +181,9 @@ export const HINTS: Readonly<Record<string, HintEntry>> = {
         grouping: 'with-reason',
         // federatedhpa_controller.go scaleForTargetCluster
         pattern: /failed to get replicas in any of clusters/,
-        hint: (_m, f) => `no Ready member cluster returned the workload's scale: kubectl ${ctx(f.cluster)} get clusters, and check ${targetRef(f)} exists in the members`,
+        // The member sum is 0 when no target cluster is Ready, and also when the template is at 0
+        // replicas: Karmada then never reaches its ScalingDisabled branch.
+        hint: (_m, f) => `no member cluster reported replicas of ${targetRef(f)}: either none of the binding's clusters is Ready (kubectl ${ctx(f.cluster)} get clusters) or the template is at 0 replicas`,
       },
     ],
   },
@@ -555,8 +557,21 @@ export function hintFor(code: string, facts: HintFacts): { title: string; hint: 
   return { title: entry.title, hint: entry.hint(facts) };
 }
 
+/** Codes with at least one `separate` refinement: only their messages need reading when grouping. */
+const CODES_WITH_SEPARATE_CAUSES: ReadonlySet<string> = new Set(
+  Object.entries(HINTS)
+    .filter(([, entry]) => entry.refinements?.some((r) => r.grouping === 'separate'))
+    .map(([code]) => code),
+);
+
+/** Whether any message of `code` can carry a separate cause; the others never need reading when grouping. */
+export function hasSeparateCauses(code: string): boolean {
+  return CODES_WITH_SEPARATE_CAUSES.has(code);
+}
+
 /** The cause that gives a problem its own group (`grouping: 'separate'`), or null when it groups with its reason. */
 export function separateCause(code: string, message: string): string | null {
+  if (!CODES_WITH_SEPARATE_CAUSES.has(code)) return null;
   const refined = findRefinement(code, message);
   return refined && refined.refinement.grouping === 'separate' ? refined.refinement.cause : null;
 }

@@ -99,11 +99,11 @@ function label(pair: MetricPair): string {
 
 /** e.g. "cpu 92% / 60%", "queue_depth{queue=a} 30 / 10 (avg)"; kubectl's `<unknown>` when there is no value. */
 function summaryOf(pair: MetricPair, basis: Basis | null, target: MetricTarget | null, current: MetricValueStatus | null): string {
-  if (!target) {
+  if (!pair.spec) {
     const only = current?.averageUtilization !== undefined ? `${current.averageUtilization}%` : quantityString(current?.averageValue ?? current?.value);
     return `${label(pair)} ${only ?? '<unknown>'} (not in spec)`;
   }
-  if (!basis) return `${label(pair)} <unknown> / <no usable target>`;
+  if (!basis || !target) return `${label(pair)} ${current ? '?' : '<unknown>'} / <no usable target>`;
   const avg = basis === 'averageValue' && (pair.identity.type === 'Object' || pair.identity.type === 'External') ? ' (avg)' : '';
   return `${label(pair)} ${display(basis, current)} / ${display(basis, target)}${avg}`;
 }

@@ -30,7 +30,7 @@ export function toMachineAutoscaler(
     apiVersion: verdict.target.apiVersion,
     kind: verdict.target.kind,
     name: verdict.target.name,
-    namespace: verdict.target.authoritativeCopy?.namespace ?? verdict.target.expectedNamespace,
+    namespace: verdict.target.expectedNamespace,
   };
   const minReplicas = ma.spec?.minReplicas ?? null;
   const maxReplicas = ma.spec?.maxReplicas ?? null;
