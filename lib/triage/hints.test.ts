@@ -143,3 +143,34 @@ describe('group titles and hints', () => {
     expect(groupHintFor(code, cause)).toContain(hint);
   });
 });
+
+// The upstream error strings these hints parse, as the replica calculator's own tests expect them.
+describe('hints parse the error strings of replica_calculator_test.go', () => {
+  it.each([
+    [
+      'TestCalculatePodRequests/container missing requests',
+      'FailedGetResourceMetric',
+      'missing request for cpu in container container1 of Pod test-pod',
+      'missing-request',
+      'set resources.requests.cpu on container container1',
+    ],
+    [
+      'TestCalculateRequests/Fail if at least one of the containers is missing requests and pod-level feature/requests are not set',
+      'FailedGetResourceMetric',
+      'missing request for cpu in container container1 of Pod test-pod',
+      'missing-request',
+      '(seen on Pod test-pod)',
+    ],
+    [
+      'TestCalculatePodRequestsFromContainers_NonExistentContainer',
+      'FailedGetContainerResourceMetric',
+      'container non-existent-container not found in Pod test-pod',
+      'container-not-found',
+      'container non-existent-container does not exist in Pod test-pod',
+    ],
+  ])('%s', (_upstream, code, error, cause, hint) => {
+    const message = `the HPA was unable to compute the replica count: failed to get cpu utilization: ${error}`;
+    expect(separateCause(code, message)).toBe(cause);
+    expect(hintFor(code, facts('HorizontalPodAutoscaler', message)).hint).toContain(hint);
+  });
+});
