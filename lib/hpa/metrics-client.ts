@@ -3,7 +3,8 @@ import type { ParsedSelector } from '@/lib/k8s/selector';
 import type { HpaMetricsInput, PodsMetricSample } from '@/lib/hpa/types';
 import { matchesSelector } from '@/lib/k8s/selector';
 import { milliValue } from '@/lib/k8s/quantity';
-import { CalcError, GO_ZERO_TIME_MS } from '@/lib/hpa/replica-calculator';
+import { CalcError } from '@/lib/hpa/replica-calculator';
+import { GO_ZERO_TIME_MS, parseGoDuration, parseTimeMs } from '@/lib/hpa/time';
 import type { PodMetricsInfo } from '@/lib/hpa/replica-calculator';
 
 /**
@@ -13,24 +14,8 @@ import type { PodMetricsInfo } from '@/lib/hpa/replica-calculator';
 
 const DEFAULT_WINDOW_MS = 60_000;
 
-const GO_DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** time.ParseDuration ("1m0s", "30s", "1.5h"), in milliseconds; null when it does not parse. */
-export function parseGoDuration(text: string): number | null {
-  if (text === '0') return 0;
-  const match = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(text);
-  if (!match) return null;
-  let total = 0;
-  for (const part of text.replace(/^[+-]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
-    total += Number(part[1]) * (GO_DURATION_UNITS[part[2] ?? ''] ?? 0);
-  }
-  return match[1] === '-' ? -total : total;
-}
-
 function timestampMs(text: string | null | undefined): number {
-  if (!text) return GO_ZERO_TIME_MS;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? GO_ZERO_TIME_MS : ms;
+  return text ? parseTimeMs(text) : GO_ZERO_TIME_MS;
 }
 
 function windowMs(window: string | number | null | undefined): number {

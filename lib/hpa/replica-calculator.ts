@@ -1,5 +1,6 @@
 import type { Pod } from '@/lib/k8s/types';
 import { milliValue } from '@/lib/k8s/quantity';
+import { GO_ZERO_TIME_MS, parseTimeMs } from '@/lib/hpa/time';
 
 /**
  * The replica calculator, ported from pkg/controller/podautoscaler/replica_calculator.go and
@@ -11,8 +12,7 @@ export const INT64_MAX = (1n << 63n) - 1n;
 export const INT32_MAX = 2147483647;
 const INT32_MIN = -2147483648;
 
-/** The zero time.Time, which a missing timestamp reads as in Go. */
-export const GO_ZERO_TIME_MS = Date.parse('0001-01-01T00:00:00Z');
+export { GO_ZERO_TIME_MS };
 
 const wrap64 = (x: bigint): bigint => BigInt.asIntN(64, x);
 
@@ -68,9 +68,7 @@ export interface PodGroups {
 }
 
 function timeMs(value: string | null | undefined): number | null {
-  if (value === null || value === undefined) return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? GO_ZERO_TIME_MS : ms;
+  return value === null || value === undefined ? null : parseTimeMs(value);
 }
 
 function readyCondition(pod: Pod): { status: string; lastTransitionMs: number } | null {

@@ -327,9 +327,20 @@ export function scaledValue(q: ParsedQuantity, scale: number): bigint {
   return remainder !== 0n ? wrap64(wrap64(quotient) + 1n) : wrap64(quotient);
 }
 
+// Parsing is pure, so a bounded cache only saves time: an HPA sync reads the same few strings ("500m") per pod.
+const MILLI_CACHE = new Map<string, bigint>();
+const MILLI_CACHE_LIMIT = 4096;
+
 /** `Quantity.MilliValue()`: ceil(q × 1000) as an int64 (BigInt). Accepts a string, number or parsed quantity. */
 export function milliValue(q: ParsedQuantity | string | number): bigint {
-  return scaledValue(typeof q === 'object' ? q : parseQuantity(q), -3);
+  if (typeof q === 'object') return scaledValue(q, -3);
+  const key = typeof q === 'number' ? String(q) : q;
+  const cached = MILLI_CACHE.get(key);
+  if (cached !== undefined) return cached;
+  const value = scaledValue(parseQuantity(key), -3);
+  if (MILLI_CACHE.size >= MILLI_CACHE_LIMIT) MILLI_CACHE.clear();
+  MILLI_CACHE.set(key, value);
+  return value;
 }
 
 /** `Quantity.Value()`: the value rounded up (away from zero) to an integer, as an int64 (BigInt). */
