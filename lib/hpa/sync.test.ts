@@ -240,6 +240,19 @@ const CASES: ReconcileCase[] = [
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
   },
+  {
+    // released controllers compute metrics at 0 replicas when minReplicas is 0: Object/External scale from zero
+    test: 'TestScaleUpCMObject/scale up from zero (released controller, minReplicas 0)',
+    scenario: { minReplicas: 0, maxReplicas: 6, specReplicas: 0, statusReplicas: 0, metricsTarget: [objectQps({ type: 'Value', value: '15.0' })], reportedLevels: [20000] },
+    expectedDesiredReplicas: 2,
+    expectedConditions: [...STATUS_OK],
+  },
+  {
+    test: 'TestScaleUpCMObject/scale up from zero ignores tolerance (released controller, minReplicas 0)',
+    scenario: { minReplicas: 0, maxReplicas: 6, specReplicas: 0, statusReplicas: 0, metricsTarget: [objectQps({ type: 'Value', value: '1.0' })], reportedLevels: [1000] },
+    expectedDesiredReplicas: 1,
+    expectedConditions: [...STATUS_OK],
+  },
   // TestScaleUpCMExternal
   {
     test: 'TestScaleUpCMExternal/scale up external metric with value target',
@@ -944,6 +957,57 @@ describe('simulateHpaSync — explanation', () => {
       '7 replicas capped at maxReplicas 6 (ScalingLimited/TooManyReplicas)',
       'scale 4 → 6 (SuccessfulRescale: cpu resource utilization (percentage of request) above target)',
     ]);
+  });
+});
+
+describe('simulateHpaSync — more explanation', () => {
+  it('explains the rebalancing of missing pods and the behavior rate limit', () => {
+    const input = buildSyncInput({
+      minReplicas: 1,
+      maxReplicas: 50,
+      specReplicas: 4,
+      statusReplicas: 4,
+      CPUTarget: 50,
+      scaleUpRules: { policies: [{ type: 'Pods', value: 2, periodSeconds: 60 }] },
+      reportedLevels: [2000, 2000, 2000],
+      reportedCPURequests: req(4),
+      recommendations: [],
+    });
+    const result = simulateHpaSync(input);
+    expect(result.desiredReplicas).toBe(6);
+    expect(result.explanation).toEqual([
+      'cpu resource utilization 200% of request vs target 50% (3 ready, 1 without metrics) → ratio 4, rebalanced to 3 (pods without metrics counted as 0 on a scale-up) × 4 samples → 12 replicas',
+      '12 replicas limited to 6 by behavior.scaleUp (selectPolicy Max, Pods 2/60s) (ScalingLimited/ScaleUpLimit)',
+      'scale 4 → 6 (SuccessfulRescale: cpu resource utilization (percentage of request) above target)',
+    ]);
+  });
+
+  it('explains a metric that cannot be computed and the partial-failure rule', () => {
+    const input = buildSyncInput({
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      CPUTarget: 50,
+      metricsTarget: [externalQps({ type: 'Value', value: '1000m' })],
+      reportedLevels: [100, 300, 500, 250, 250],
+      reportedCPURequests: req(5),
+      recommendations: [],
+    });
+    input.metrics.errors = { external: 'connection refused' };
+    const lines = simulateHpaSync(input).explanation;
+    expect(lines[1]).toBe(
+      'external metric qps: cannot compute (FailedGetExternalMetric): unable to get external metric test-namespace/qps/&LabelSelector{MatchLabels:map[string]string{},MatchExpressions:[]LabelSelectorRequirement{},}: unable to fetch metrics from external metrics API: connection refused',
+    );
+    expect(lines[2]).toBe('1 of 2 metrics failed and the others would scale down to 3: the controller refuses to act on partial data (ScalingActive/FailedGetExternalMetric)');
+  });
+
+  it('accepts other HPAs’ selectors as bare strings', () => {
+    const input = buildSyncInput(
+      { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [300, 500, 700], reportedCPURequests: req(3) },
+      { otherHpaSelectors: ['name in (test-pod,other)', 'not a selector (', ''] },
+    );
+    expect(simulateHpaSync(input).events[0]?.message).toBe('pods by selector name=test-pod are controlled by multiple HPAs: [test-namespace/other-hpa-1 test-namespace/test-hpa]');
   });
 });
 

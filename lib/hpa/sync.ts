@@ -141,15 +141,15 @@ function podsOutcomeText(d: PodsProposalDetail, replicas: number, current: numbe
   }
   const fill =
     d.missingFill === 'zero'
-      ? 'pods without metrics counted as 0 (scale-up)'
+      ? 'pods without metrics counted as 0 on a scale-up'
       : d.missingFill === 'request'
-        ? 'pods without metrics counted at max(100%, target) of request (scale-down)'
+        ? 'pods without metrics counted at max(100%, target) of their request on a scale-down'
         : d.missingFill === 'target'
-          ? 'pods without metrics counted at the target (scale-down)'
+          ? 'pods without metrics counted at the target on a scale-down'
           : '';
-  const unready = d.unreadyPods && d.ratio > 1 ? 'unready pods counted as 0 (scale-up)' : '';
+  const unready = d.unreadyPods && d.ratio > 1 ? 'unready pods counted as 0 on a scale-up' : '';
   const how = [fill, unready].filter(Boolean).join('; ');
-  const rebalanced = `ratio ${fixed(d.ratio)}, rebalanced${how ? ` (${how})` : ''} to ${fixed(d.rebalancedRatio ?? d.ratio)}`;
+  const rebalanced = `ratio ${fixed(d.ratio)}, rebalanced to ${fixed(d.rebalancedRatio ?? d.ratio)}${how ? ` (${how})` : ''}`;
   switch (d.rebalance) {
     case 'within-tolerance':
       return `${rebalanced}: within ${toleranceNote(t)} → keep ${current} replicas`;
