@@ -4,9 +4,9 @@ import type {
   MachineAssessmentContext,
   MachineAutoscalerVerdict,
   MachineFinding,
+  MachineSetCapacity,
   MachineSetGroup,
   MachineSetRef,
-  MachineSetView,
   MachineTargetResolution,
   ReadyVerdict,
 } from './types';
@@ -18,7 +18,7 @@ import type {
   MachineEventObject,
   MachineSetObject,
 } from './wire-types';
-import { hasMachineAPIGpuCapacity, isValidGpuAcceleratorLabel } from './capacity';
+import { hasMachineAPIGpuCapacity, isValidGpuAcceleratorLabel, toMachineSetCapacity } from './capacity';
 import * as finding from './findings';
 import {
   CLUSTER_API_GROUP,
@@ -38,7 +38,8 @@ import {
   MACHINE_SET_KIND,
   MACHINE_TARGET_OWNER_ANNOTATION,
 } from './keys';
-import { splitApiVersion, toMachineSetView } from './machine-set-view';
+import { describeInfrastructureRef, machineSetApiVersion, readMachineSetFacts, splitApiVersion, stringValue } from './machine-set-view';
+import type { MachineSetFacts } from './machine-set-view';
 import { eventsAbout, indexOperatorEvents } from './operator-events';
 import type { EventSubject, OperatorEventIndex } from './operator-events';
 import { toOperatorReady } from './operator-ready';
@@ -82,12 +83,10 @@ function timeOf(timestamp: unknown): number {
 /** The MachineSets of one group, by name (all namespaces, so WrongNamespace can be told from NotFound). */
 class MachineSetIndex {
   private readonly byName = new Map<string, MachineSetObject[]>();
-  private readonly views = new Map<MachineSetObject, MachineSetView>();
 
   constructor(
     private readonly group: MachineSetGroup,
     objects: readonly MachineSetObject[],
-    private readonly templates: ReadonlyMap<string, InfrastructureTemplateObject>,
   ) {
     for (const obj of objects) {
       const name = obj?.metadata?.name;
@@ -98,9 +97,19 @@ class MachineSetIndex {
     }
   }
 
-  find(name: string, namespace: string): MachineSetView | null {
-    const match = this.byName.get(name)?.find((obj) => (obj.metadata.namespace ?? '') === namespace);
-    return match ? this.view(match) : null;
+  find(name: string, namespace: string): MachineSetObject | null {
+    const bucket = this.byName.get(name);
+    if (!bucket) return null;
+    for (const obj of bucket) if ((obj.metadata.namespace ?? '') === namespace) return obj;
+    return null;
+  }
+
+  factsOf(obj: MachineSetObject): MachineSetFacts {
+    return readMachineSetFacts(obj, this.group);
+  }
+
+  refOf(obj: MachineSetObject): MachineSetRef {
+    return { apiVersion: machineSetApiVersion(obj, this.group), kind: obj.kind ?? MACHINE_SET_KIND, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name };
   }
 
   /** The first namespace (in byte order) other than `except` holding a set of this name. */
@@ -112,20 +121,15 @@ class MachineSetIndex {
     }
     return found;
   }
+}
 
-  private view(obj: MachineSetObject): MachineSetView {
-    let view = this.views.get(obj);
-    if (!view) {
-      view = toMachineSetView(obj, { group: this.group });
-      if (view.infrastructureRef) {
-        const ref = view.infrastructureRef;
-        const template = this.templates.get(templateKey(ref.apiGroup, ref.kind, ref.namespace, ref.name));
-        if (template) view = toMachineSetView(obj, { group: this.group, infrastructureTemplate: template });
-      }
-      this.views.set(obj, view);
-    }
-    return view;
-  }
+/** Capacity is the one costly read, needed only for the authoritative copy of a set some MA resolves to. */
+function capacityOf(facts: MachineSetFacts, templates: ReadonlyMap<string, InfrastructureTemplateObject>): MachineSetCapacity {
+  const ref = facts.infrastructureRef;
+  return toMachineSetCapacity(facts.group, facts.annotations, {
+    describedAs: ref ? describeInfrastructureRef(ref) : null,
+    template: ref ? (templates.get(templateKey(ref.apiGroup, ref.kind, ref.namespace, ref.name)) ?? null) : null,
+  });
 }
 
 function templateKey(group: string, kind: string, namespace: string, name: string): string {
@@ -143,8 +147,8 @@ function indexTemplates(templates: readonly InfrastructureTemplateObject[] | und
   return index;
 }
 
-function toRef(view: MachineSetView | null): MachineSetRef | null {
-  return view ? { apiVersion: view.apiVersion, kind: view.kind, namespace: view.namespace, name: view.name } : null;
+function toRef(facts: MachineSetFacts | null): MachineSetRef | null {
+  return facts ? { apiVersion: facts.apiVersion, kind: facts.kind, namespace: facts.namespace, name: facts.name } : null;
 }
 
 /** Per-MachineAutoscaler state between the passes. */
@@ -161,11 +165,11 @@ interface Work {
   supported: boolean;
   findings: MachineFinding[];
   /** The referenced copy, when found in the namespace its group implies. */
-  target: MachineSetView | null;
-  mapiCopy: MachineSetView | null;
-  capiCopy: MachineSetView | null;
+  target: MachineSetFacts | null;
+  mapiCopy: MachineSetFacts | null;
+  capiCopy: MachineSetFacts | null;
   authority: AuthoritativeAPI | null;
-  authoritative: MachineSetView | null;
+  authoritative: MachineSetFacts | null;
   resolution: MachineTargetResolution;
   duplicateOf: string | null;
 }
@@ -175,7 +179,10 @@ interface Work {
  * `spec.authoritativeAPI`, else MachineAPI; a CAPI set without a MAPI copy is standalone and authoritative.
  * Values outside the API's enum are ignored like an empty string.
  */
-export function authorityOf(mapiCopy: MachineSetView | null, capiCopy: MachineSetView | null): AuthoritativeAPI | null {
+export function authorityOf(
+  mapiCopy: Pick<MachineSetFacts, 'authoritativeAPI' | 'requestedAuthoritativeAPI'> | null,
+  capiCopy: object | null,
+): AuthoritativeAPI | null {
   if (mapiCopy) return mapiCopy.authoritativeAPI ?? mapiCopy.requestedAuthoritativeAPI ?? 'MachineAPI';
   return capiCopy ? 'ClusterAPI' : null;
 }
@@ -212,6 +219,20 @@ function firstPass(
   }
 
   const expectedNamespace = expectedNamespaceFor(ref.group, context);
+  const isMachineSetRef = ref.kind === MACHINE_SET_KIND && isMachineSetGroup(ref.group);
+  // Resolution is shown even for an unsupported ref to a MachineSet group, so the UI can say which copy exists.
+  const mapiObject = isMachineSetRef ? mapi.find(ref.name, context.machineAPINamespace) : null;
+  const capiObject = isMachineSetRef ? capi.find(ref.name, context.clusterAPINamespace) : null;
+  const refIsMAPI = ref.group === MACHINE_API_GROUP;
+  const mapiCopy = mapiObject ? mapi.factsOf(mapiObject) : null;
+  const authority = isMachineSetRef ? authorityOf(mapiCopy, capiObject) : null;
+  // The CAPI copy of a MachineAPI-authoritative set referenced through MAPI is only ever shown as the mirror.
+  const capiCopy = capiObject && (!refIsMAPI || authority !== 'MachineAPI') ? capi.factsOf(capiObject) : null;
+  const target = refIsMAPI ? mapiCopy : capiCopy;
+  const authoritative = authority === 'MachineAPI' ? mapiCopy : authority === 'ClusterAPI' ? capiCopy : null;
+  const requested = mapiCopy?.requestedAuthoritativeAPI ?? null;
+  const effective = mapiCopy?.authoritativeAPI ?? null;
+  const mirrorObject = refIsMAPI ? capiObject : mapiObject;
   const work: Work = {
     ma,
     key: `${namespace}/${name}`,
@@ -224,67 +245,45 @@ function firstPass(
     ref,
     supported,
     findings,
-    target: null,
-    mapiCopy: null,
-    capiCopy: null,
-    authority: null,
-    authoritative: null,
+    target,
+    mapiCopy,
+    capiCopy,
+    authority,
+    authoritative,
     resolution: {
       apiVersion: ref.apiVersion,
       kind: ref.kind,
       name: ref.name,
       expectedNamespace,
-      found: false,
-      authoritativeAPI: null,
-      refIsAuthoritative: null,
-      authoritativeCopy: null,
-      mirror: null,
-      requestedAuthoritativeAPI: null,
-      migrationPending: false,
+      found: target !== null,
+      authoritativeAPI: authority,
+      refIsAuthoritative:
+        target !== null && (authority === 'MachineAPI' || authority === 'ClusterAPI') ? groupOfAuthority(authority) === ref.group : null,
+      authoritativeCopy: toRef(authoritative),
+      mirror: mirrorObject ? (refIsMAPI ? capi : mapi).refOf(mirrorObject) : null,
+      requestedAuthoritativeAPI: requested,
+      migrationPending: requested !== null && effective !== null && requested !== effective,
     },
     duplicateOf: null,
   };
 
-  // Resolution is shown even for an unsupported ref to a MachineSet group, so the UI can say which copy exists.
-  if (ref.kind !== MACHINE_SET_KIND || !isMachineSetGroup(ref.group)) return work;
-  const mapiCopy = mapi.find(ref.name, context.machineAPINamespace);
-  const capiCopy = capi.find(ref.name, context.clusterAPINamespace);
-  const refIsMAPI = ref.group === MACHINE_API_GROUP;
-  const target = refIsMAPI ? mapiCopy : capiCopy;
-  const authority = authorityOf(mapiCopy, capiCopy);
-  const authoritative =
-    authority === 'MachineAPI' ? mapiCopy : authority === 'ClusterAPI' ? capiCopy : null;
-  Object.assign(work, { target, mapiCopy, capiCopy, authority, authoritative });
-  const requested = mapiCopy?.requestedAuthoritativeAPI ?? null;
-  const effective = mapiCopy?.authoritativeAPI ?? null;
-  work.resolution = {
-    ...work.resolution,
-    found: target !== null,
-    authoritativeAPI: authority,
-    refIsAuthoritative:
-      target !== null && (authority === 'MachineAPI' || authority === 'ClusterAPI') ? groupOfAuthority(authority) === ref.group : null,
-    authoritativeCopy: toRef(authoritative),
-    mirror: toRef(refIsMAPI ? capiCopy : mapiCopy),
-    requestedAuthoritativeAPI: requested,
-    migrationPending: requested !== null && effective !== null && requested !== effective,
-  };
-
-  if (!supported || target !== null) return work;
+  if (!supported || !isMachineSetRef || target !== null) return work;
   const ownIndex = refIsMAPI ? mapi : capi;
   const elsewhere = ownIndex.otherNamespace(ref.name, expectedNamespace);
   if (elsewhere !== null) {
     findings.push(finding.targetWrongNamespace(ref.name, ref.group, elsewhere, expectedNamespace));
     return work;
   }
-  const other = refIsMAPI ? capiCopy : mapiCopy;
+  const other = work.resolution.mirror;
+  const otherGroup = refIsMAPI ? CLUSTER_API_GROUP : MACHINE_API_GROUP;
   // No hint towards a Cluster API ref the operator would reject as unsupported.
-  const hintUsable = other !== null && (other.group === MACHINE_API_GROUP || context.operatorSupportsClusterAPITargets);
+  const hintUsable = other !== null && (otherGroup === MACHINE_API_GROUP || context.operatorSupportsClusterAPITargets);
   findings.push(
     finding.targetNotFound(
       ref.name,
       expectedNamespace,
       ref.group,
-      other && hintUsable ? { otherGroup: other.group, otherNamespace: other.namespace, otherApiVersion: other.apiVersion } : null,
+      other && hintUsable ? { otherGroup, otherNamespace: other.namespace, otherApiVersion: other.apiVersion } : null,
     ),
   );
   return work;
@@ -304,7 +303,7 @@ function pickWinner(members: Work[]): Work {
   const sample = members[0] as Work;
   const sources = sample.authoritative ? [sample.authoritative] : [sample.mapiCopy, sample.capiCopy];
   for (const source of sources) {
-    const owner = source?.annotations[MACHINE_TARGET_OWNER_ANNOTATION];
+    const owner = source ? stringValue(source.annotations, MACHINE_TARGET_OWNER_ANNOTATION) : undefined;
     const named = owner === undefined ? undefined : members.find((member) => member.key === owner);
     if (named) return named;
   }
@@ -338,10 +337,10 @@ function annotationKeysFor(group: MachineSetGroup): { min: string; max: string }
 }
 
 /** specs §6 rows 12–13; parsing follows parseScalingBounds/GetLimits (`strconv.Atoi`, negatives rejected). */
-function checkAnnotations(authoritative: MachineSetView, spec: { min: number; max: number } | null): MachineFinding | null {
+function checkAnnotations(authoritative: MachineSetFacts, spec: { min: number; max: number } | null): MachineFinding | null {
   const keys = annotationKeysFor(authoritative.group);
-  const min = authoritative.annotations[keys.min];
-  const max = authoritative.annotations[keys.max];
+  const min = stringValue(authoritative.annotations, keys.min);
+  const max = stringValue(authoritative.annotations, keys.max);
   if (min === undefined || max === undefined) {
     const missing = [min === undefined ? keys.min : null, max === undefined ? keys.max : null].filter((key): key is string => key !== null);
     return finding.targetAnnotationsMissing(authoritative.namespace, authoritative.name, missing);
@@ -354,7 +353,12 @@ function checkAnnotations(authoritative: MachineSetView, spec: { min: number; ma
   return finding.targetAnnotationsMismatch(authoritative.namespace, authoritative.name, { min, max }, spec);
 }
 
-function secondPass(work: Work, maKeys: ReadonlySet<string>, hasClusterAutoscaler: boolean): void {
+function secondPass(
+  work: Work,
+  maKeys: ReadonlySet<string>,
+  hasClusterAutoscaler: boolean,
+  templates: ReadonlyMap<string, InfrastructureTemplateObject>,
+): void {
   const { target, ref, findings, authority, authoritative, mapiCopy, capiCopy } = work;
   if (!work.supported || target === null) return;
 
@@ -379,13 +383,14 @@ function secondPass(work: Work, maKeys: ReadonlySet<string>, hasClusterAutoscale
     if (authoritative.group === CLUSTER_API_GROUP && authoritative.paused) {
       findings.push(finding.targetPaused(authoritative.namespace, authoritative.name));
     }
-    const owner = authoritative.annotations[MACHINE_TARGET_OWNER_ANNOTATION];
+    const owner = stringValue(authoritative.annotations, MACHINE_TARGET_OWNER_ANNOTATION);
     if (owner !== undefined && !maKeys.has(owner)) findings.push(finding.targetOwnedByAnother(ref.name, owner));
     const annotationProblem = checkAnnotations(authoritative, work.spec);
     if (annotationProblem) findings.push(annotationProblem);
-    const zeroReplicas = authoritative.replicas.desired === 0;
-    if ((zeroReplicas || work.spec?.min === 0) && !authoritative.capacity.canScaleFromZero) {
-      findings.push(finding.scaleFromZeroUnsupported(ref.name, authoritative.capacity.checked, zeroReplicas));
+    const zeroReplicas = authoritative.desiredReplicas === 0;
+    if (zeroReplicas || work.spec?.min === 0) {
+      const capacity = capacityOf(authoritative, templates);
+      if (!capacity.canScaleFromZero) findings.push(finding.scaleFromZeroUnsupported(ref.name, capacity.checked, zeroReplicas));
     }
     if (
       authoritative.group === MACHINE_API_GROUP &&
@@ -408,9 +413,11 @@ function secondPass(work: Work, maKeys: ReadonlySet<string>, hasClusterAutoscale
 
 /** specs §7 step 8. */
 export function toDerivedReady(findings: readonly MachineFinding[]): ReadyVerdict {
-  const error = findings.find((item) => item.severity === 'error');
-  if (error) return { status: 'False', reason: error.code, message: error.message };
-  const unknown = findings.find((item) => item.severity === 'unknown');
+  let unknown: MachineFinding | null = null;
+  for (const item of findings) {
+    if (item.severity === 'error') return { status: 'False', reason: item.code, message: item.message };
+    if (item.severity === 'unknown') unknown ??= item;
+  }
   if (unknown) return { status: 'Unknown', reason: unknown.code, message: unknown.message };
   return { status: 'True', reason: MACHINE_AUTOSCALER_READY_REASON, message: MACHINE_AUTOSCALER_READY_MESSAGE };
 }
@@ -433,8 +440,8 @@ function eventsFor(work: Work, index: OperatorEventIndex): MachineAutoscalerVerd
 export function assessMachineAutoscalers(input: AssessMachineAutoscalersInput): MachineAutoscalerVerdict[] {
   const { context } = input;
   const templates = indexTemplates(input.infrastructureTemplates);
-  const mapi = new MachineSetIndex(MACHINE_API_GROUP, input.machineSets.machineAPI, templates);
-  const capi = new MachineSetIndex(CLUSTER_API_GROUP, input.machineSets.clusterAPI, templates);
+  const mapi = new MachineSetIndex(MACHINE_API_GROUP, input.machineSets.machineAPI);
+  const capi = new MachineSetIndex(CLUSTER_API_GROUP, input.machineSets.clusterAPI);
   const events = indexOperatorEvents(input.events);
   const hasClusterAutoscaler = input.clusterAutoscalers.some((ca) => ca?.metadata?.name === CLUSTER_AUTOSCALER_NAME);
 
@@ -447,7 +454,7 @@ export function assessMachineAutoscalers(input: AssessMachineAutoscalersInput): 
   const works = machineAutoscalers.map((ma) => firstPass(ma, context, mapi, capi));
   markDuplicates(works);
   return works.map((work) => {
-    secondPass(work, maKeys, hasClusterAutoscaler);
+    secondPass(work, maKeys, hasClusterAutoscaler, templates);
     const findings = work.findings.sort(finding.compareFindings);
     return {
       machineAutoscaler: work.key,

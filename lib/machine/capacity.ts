@@ -50,26 +50,23 @@ function deprecated(key: string, read: Candidate['read'] = quantityReader): Cand
   return { key, source: 'deprecated-annotation', read };
 }
 
-/**
- * The `openshift` provider reads upstream `capacity.*` keys first, then the deprecated
- * `machine.openshift.io/*` keys (specs §4); the `clusterapi` provider never reads the deprecated ones.
- */
-function candidatesFor(group: MachineSetGroup): Record<'cpu' | 'memory' | 'gpuCount' | 'maxPods', Candidate[]> {
-  if (group === CLUSTER_API_GROUP) {
-    return {
-      cpu: [annotation(CAPACITY_CPU_ANNOTATION)],
-      memory: [annotation(CAPACITY_MEMORY_ANNOTATION)],
-      gpuCount: [annotation(CAPACITY_GPU_COUNT_ANNOTATION)],
-      maxPods: [annotation(CAPACITY_MAX_PODS_ANNOTATION)],
-    };
-  }
-  return {
-    cpu: [annotation(CAPACITY_CPU_ANNOTATION), deprecated(MACHINE_API_VCPU_ANNOTATION)],
-    memory: [annotation(CAPACITY_MEMORY_ANNOTATION), deprecated(MACHINE_API_MEMORY_MB_ANNOTATION, memoryMbReader)],
-    gpuCount: [annotation(CAPACITY_GPU_COUNT_ANNOTATION), deprecated(MACHINE_API_GPU_ANNOTATION)],
-    maxPods: [annotation(CAPACITY_MAX_PODS_ANNOTATION), deprecated(MACHINE_API_MAX_PODS_ANNOTATION)],
-  };
-}
+type CandidateTable = Record<'cpu' | 'memory' | 'gpuCount' | 'maxPods', readonly Candidate[]>;
+
+/** The `clusterapi` provider reads only the upstream `capacity.*` keys. */
+const CLUSTER_API_CANDIDATES: CandidateTable = {
+  cpu: [annotation(CAPACITY_CPU_ANNOTATION)],
+  memory: [annotation(CAPACITY_MEMORY_ANNOTATION)],
+  gpuCount: [annotation(CAPACITY_GPU_COUNT_ANNOTATION)],
+  maxPods: [annotation(CAPACITY_MAX_PODS_ANNOTATION)],
+};
+
+/** The `openshift` provider reads upstream `capacity.*` keys first, then the deprecated `machine.openshift.io/*` (specs §4). */
+const MACHINE_API_CANDIDATES: CandidateTable = {
+  cpu: [annotation(CAPACITY_CPU_ANNOTATION), deprecated(MACHINE_API_VCPU_ANNOTATION)],
+  memory: [annotation(CAPACITY_MEMORY_ANNOTATION), deprecated(MACHINE_API_MEMORY_MB_ANNOTATION, memoryMbReader)],
+  gpuCount: [annotation(CAPACITY_GPU_COUNT_ANNOTATION), deprecated(MACHINE_API_GPU_ANNOTATION)],
+  maxPods: [annotation(CAPACITY_MAX_PODS_ANNOTATION), deprecated(MACHINE_API_MAX_PODS_ANNOTATION)],
+};
 
 interface Resolved {
   value: CapacityValue | null;
@@ -77,10 +74,17 @@ interface Resolved {
   positive: boolean;
 }
 
-function resolve(annotations: Record<string, string>, candidates: Candidate[], invalidKeys: string[]): Resolved {
+type Annotations = Readonly<Record<string, unknown>>;
+
+function stringAt(annotations: Annotations, key: string): string | undefined {
+  const value = annotations[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function resolve(annotations: Annotations, candidates: readonly Candidate[], invalidKeys: string[]): Resolved {
   let zero: CapacityValue | null = null;
   for (const candidate of candidates) {
-    const raw = annotations[candidate.key];
+    const raw = stringAt(annotations, candidate.key);
     if (raw === undefined) continue;
     const parsed = candidate.read(raw);
     if (parsed === null) {
@@ -109,16 +113,16 @@ function fromTemplate(template: InfrastructureTemplateObject | null, resource: s
  */
 export function toMachineSetCapacity(
   group: MachineSetGroup,
-  annotations: Record<string, string>,
+  annotations: Annotations,
   infrastructure: InfrastructureTemplateLookup,
 ): MachineSetCapacity {
   const invalidKeys: string[] = [];
-  const candidates = candidatesFor(group);
+  const candidates = group === CLUSTER_API_GROUP ? CLUSTER_API_CANDIDATES : MACHINE_API_CANDIDATES;
   const cpu = resolve(annotations, candidates.cpu, invalidKeys);
   const memory = resolve(annotations, candidates.memory, invalidKeys);
   const gpuCount = resolve(annotations, candidates.gpuCount, invalidKeys);
   const maxPods = resolve(annotations, candidates.maxPods, invalidKeys);
-  const gpuTypeRaw = annotations[CAPACITY_GPU_TYPE_ANNOTATION];
+  const gpuTypeRaw = stringAt(annotations, CAPACITY_GPU_TYPE_ANNOTATION);
   const gpuType: CapacityValue | null =
     gpuTypeRaw === undefined ? null : { value: gpuTypeRaw, source: 'annotation', key: CAPACITY_GPU_TYPE_ANNOTATION };
 
@@ -135,28 +139,31 @@ export function toMachineSetCapacity(
     };
   }
 
-  const disk = annotations[CAPACITY_EPHEMERAL_DISK_ANNOTATION];
+  const disk = stringAt(annotations, CAPACITY_EPHEMERAL_DISK_ANNOTATION);
   if (disk !== undefined && tryParseQuantity(disk) === null) invalidKeys.push(CAPACITY_EPHEMERAL_DISK_ANNOTATION);
   const cpuValue = cpu.positive ? cpu.value : (fromTemplate(infrastructure.template, 'cpu') ?? cpu.value);
   const memoryValue = memory.positive ? memory.value : (fromTemplate(infrastructure.template, 'memory') ?? memory.value);
-  const known = (value: CapacityValue | null, positive: boolean): boolean =>
-    positive || value?.source === 'infrastructure-template';
   return {
     cpu: cpuValue,
     memory: memoryValue,
     gpuCount: gpuCount.value,
     gpuType,
     maxPods: maxPods.value,
-    canScaleFromZero: invalidKeys.length === 0 && known(cpuValue, cpu.positive) && known(memoryValue, memory.positive),
+    canScaleFromZero: invalidKeys.length === 0 && isKnown(cpuValue, cpu.positive) && isKnown(memoryValue, memory.positive),
     invalidKeys,
     checked: describeChecked(group, invalidKeys, annotations, infrastructure),
   };
 }
 
+/** A template value counts even when zero (upstream keeps any parsable status.capacity entry). */
+function isKnown(value: CapacityValue | null, positive: boolean): boolean {
+  return positive || value?.source === 'infrastructure-template';
+}
+
 function describeChecked(
   group: MachineSetGroup,
   invalidKeys: string[],
-  annotations: Record<string, string>,
+  annotations: Annotations,
   infrastructure: InfrastructureTemplateLookup,
 ): string {
   const parts: string[] = [];
@@ -171,7 +178,7 @@ function describeChecked(
     );
   }
   if (invalidKeys.length > 0) {
-    parts.push(`unparsable: ${invalidKeys.map((key) => `${key}=${JSON.stringify(annotations[key] ?? '')}`).join(', ')}`);
+    parts.push(`unparsable: ${invalidKeys.map((key) => `${key}=${JSON.stringify(stringAt(annotations, key) ?? '')}`).join(', ')}`);
   }
   return parts.join('; ');
 }
@@ -180,8 +187,8 @@ function describeChecked(
  * upstream: machinetarget.go `HasGPUCapacity`: only the deprecated `machine.openshift.io/GPU` key counts, and only
  * when it converts to a whole number of at least 1 (`AsInt64`).
  */
-export function hasMachineAPIGpuCapacity(annotations: Record<string, string>): boolean {
-  const raw = annotations[MACHINE_API_GPU_ANNOTATION];
+export function hasMachineAPIGpuCapacity(annotations: Annotations): boolean {
+  const raw = stringAt(annotations, MACHINE_API_GPU_ANNOTATION);
   if (raw === undefined) return false;
   const parsed = tryParseQuantity(raw);
   if (parsed === null) return false;
@@ -195,7 +202,7 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
  * upstream: machinetarget.go `WarningForInvalidGPUAcceleratorLabel` + util `IsValidGPUAcceleratorLabel`: the
  * operator warns when the label is absent, empty, or not a valid label value (apimachinery `IsValidLabelValue`).
  */
-export function isValidGpuAcceleratorLabel(value: string | undefined): boolean {
-  if (value === undefined || value.length === 0) return false;
+export function isValidGpuAcceleratorLabel(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length === 0) return false;
   return value.length <= 63 && LABEL_VALUE.test(value);
 }

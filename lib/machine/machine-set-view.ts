@@ -1,5 +1,5 @@
 import type { Condition } from '@/lib/k8s/types';
-import type { AuthoritativeAPI, MachineSetGroup, MachineSetSynchronized, MachineSetView } from './types';
+import type { AuthoritativeAPI, MachineSetGroup, MachineSetReplicas, MachineSetSynchronized, MachineSetView } from './types';
 import type {
   ClusterAPIMachineSetObject,
   InfrastructureRef,
@@ -50,7 +50,9 @@ function readString(value: unknown): string | null {
 }
 
 function findCondition(conditions: Condition[] | null | undefined, type: string): Condition | undefined {
-  return Array.isArray(conditions) ? conditions.find((condition) => condition?.type === type) : undefined;
+  if (!Array.isArray(conditions)) return undefined;
+  for (const condition of conditions) if (condition?.type === type) return condition;
+  return undefined;
 }
 
 function readAuthority(value: unknown): AuthoritativeAPI | null {
@@ -99,18 +101,88 @@ export function describeInfrastructureRef(ref: NonNullable<MachineSetView['infra
 }
 
 /**
- * Normalises a MachineSet of either API group and any served version (MAPI v1beta1, CAPI v1beta1 and v1beta2)
- * into one shape. Ready/available use the Cluster API v1beta2 semantics for both CAPI versions: v1beta1 objects
- * carry them under `status.v1beta2`, and fall back to their legacy counters only when that block is absent.
+ * What `assessMachineAutoscalers` reads of one MachineSet, taken without copying: `annotations` and
+ * `templateLabels` are the object's own records (values unchecked, hence `unknown`). `toMachineSetView` turns
+ * it into the DTO by adding copies, the replica counters and capacity.
  */
-export function toMachineSetView(obj: MachineSetObject, options: MachineSetViewOptions = {}): MachineSetView {
-  const group = groupOf(obj, options.group);
+export interface MachineSetFacts {
+  object: MachineSetObject;
+  group: MachineSetGroup;
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid: string | null;
+  creationTimestamp: string | null;
+  deletionTimestamp: string | null;
+  annotations: Readonly<Record<string, unknown>>;
+  labels: Readonly<Record<string, unknown>>;
+  templateLabels: Readonly<Record<string, unknown>>;
+  /** `spec.replicas`; MAPI defaults an absent value to 1 (openshift/api types_machineset.go). */
+  desiredReplicas: number | null;
+  paused: boolean;
+  authoritativeAPI: AuthoritativeAPI | null;
+  requestedAuthoritativeAPI: 'MachineAPI' | 'ClusterAPI' | null;
+  synchronizedAPI: 'MachineAPI' | 'ClusterAPI' | null;
+  synchronized: MachineSetSynchronized | null;
+  infrastructureRef: MachineSetView['infrastructureRef'];
+}
+
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function record(value: unknown): Readonly<Record<string, unknown>> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : EMPTY;
+}
+
+/** A string annotation or label value; anything else (malformed JSON) reads as absent. */
+export function stringValue(values: Readonly<Record<string, unknown>>, key: string): string | undefined {
+  const value = values[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `apiVersion` as served, or the group's version inferred from the shape when a list item lacks it. */
+export function machineSetApiVersion(obj: MachineSetObject, group: MachineSetGroup): string {
+  if (obj.apiVersion) return obj.apiVersion;
+  return group === MACHINE_API_GROUP
+    ? `${MACHINE_API_GROUP}/${MACHINE_API_VERSION}`
+    : `${CLUSTER_API_GROUP}/${clusterAPIVersionOf(obj as ClusterAPIMachineSetObject)}`;
+}
+
+export function readMachineSetFacts(obj: MachineSetObject, group?: MachineSetGroup): MachineSetFacts {
+  const resolvedGroup = groupOf(obj, group);
   const metadata = obj.metadata;
   const namespace = metadata.namespace ?? '';
-  const annotations = stringRecord(metadata.annotations);
-  const labels = stringRecord(metadata.labels);
-  const base = {
-    group,
+  const annotations = record(metadata.annotations);
+  if (resolvedGroup === MACHINE_API_GROUP) {
+    const ms = obj as MachineAPIMachineSetObject;
+    const status = ms.status;
+    return {
+      object: obj,
+      group: resolvedGroup,
+      apiVersion: machineSetApiVersion(obj, resolvedGroup),
+      kind: obj.kind ?? MACHINE_SET_KIND,
+      namespace,
+      name: metadata.name,
+      uid: readString(metadata.uid),
+      creationTimestamp: readString(metadata.creationTimestamp),
+      deletionTimestamp: readString(metadata.deletionTimestamp),
+      annotations,
+      labels: record(metadata.labels),
+      templateLabels: record(ms.spec?.template?.spec?.metadata?.labels),
+      desiredReplicas: readInteger(ms.spec?.replicas) ?? 1,
+      paused: findCondition(status?.conditions, PAUSED_CONDITION)?.status === 'True',
+      authoritativeAPI: readAuthority(status?.authoritativeAPI),
+      requestedAuthoritativeAPI: readStableAuthority(ms.spec?.authoritativeAPI),
+      synchronizedAPI: readStableAuthority(status?.synchronizedAPI),
+      synchronized: toSynchronized(findCondition(status?.conditions, SYNCHRONIZED_CONDITION)),
+      infrastructureRef: null,
+    };
+  }
+  const ms = obj as ClusterAPIMachineSetObject;
+  return {
+    object: obj,
+    group: resolvedGroup,
+    apiVersion: machineSetApiVersion(obj, resolvedGroup),
     kind: obj.kind ?? MACHINE_SET_KIND,
     namespace,
     name: metadata.name,
@@ -118,70 +190,97 @@ export function toMachineSetView(obj: MachineSetObject, options: MachineSetViewO
     creationTimestamp: readString(metadata.creationTimestamp),
     deletionTimestamp: readString(metadata.deletionTimestamp),
     annotations,
-  };
-
-  if (group === MACHINE_API_GROUP) {
-    const ms = obj as MachineAPIMachineSetObject;
-    const status = ms.status;
-    const hasStatus = status !== undefined && status !== null;
-    const counter = (value: unknown): number | null => readInteger(value) ?? (hasStatus ? 0 : null);
-    return {
-      ...base,
-      apiVersion: obj.apiVersion ?? `${MACHINE_API_GROUP}/${MACHINE_API_VERSION}`,
-      clusterName: labels[MACHINE_API_CLUSTER_LABEL] ?? null,
-      replicas: {
-        // openshift/api types_machineset.go: `replicas` defaults to 1 when unset.
-        desired: readInteger(ms.spec?.replicas) ?? 1,
-        current: counter(status?.replicas),
-        ready: counter(status?.readyReplicas),
-        available: counter(status?.availableReplicas),
-        upToDate: null,
-      },
-      paused: findCondition(status?.conditions, PAUSED_CONDITION)?.status === 'True',
-      templateLabels: stringRecord(ms.spec?.template?.spec?.metadata?.labels),
-      authoritativeAPI: readAuthority(status?.authoritativeAPI),
-      requestedAuthoritativeAPI: readStableAuthority(ms.spec?.authoritativeAPI),
-      synchronizedAPI: readStableAuthority(status?.synchronizedAPI),
-      synchronizedGeneration: readInteger(status?.synchronizedGeneration),
-      synchronized: toSynchronized(findCondition(status?.conditions, SYNCHRONIZED_CONDITION)),
-      capacity: toMachineSetCapacity(group, annotations, { describedAs: null, template: null }),
-      infrastructureRef: null,
-    };
-  }
-
-  const ms = obj as ClusterAPIMachineSetObject;
-  const version = clusterAPIVersionOf(ms);
-  const status = ms.status;
-  const infrastructureRef = toInfrastructureRef(ms.spec?.template?.spec?.infrastructureRef, namespace);
-  const v1beta1 = version === 'v1beta1';
-  const newSemantics = v1beta1 ? status?.v1beta2 : status;
-  const legacy = v1beta1 ? status : status?.deprecated?.v1beta1;
-  const counter = (next: unknown, old: unknown): number | null =>
-    // v1beta1 legacy counters are `omitempty` int32s: absent means 0 once a status exists.
-    readInteger(next) ?? (v1beta1 && status?.v1beta2 === undefined && status ? (readInteger(old) ?? 0) : null);
-  return {
-    ...base,
-    apiVersion: obj.apiVersion ?? `${CLUSTER_API_GROUP}/${version}`,
-    clusterName: readString(ms.spec?.clusterName) ?? labels[CLUSTER_API_CLUSTER_NAME_LABEL] ?? null,
-    replicas: {
-      desired: readInteger(ms.spec?.replicas),
-      // v1beta1 `status.replicas` is a plain omitempty int32 (absent = 0); v1beta2 made it a pointer (absent = unknown).
-      current: readInteger(status?.replicas) ?? (v1beta1 && status ? 0 : null),
-      ready: counter(newSemantics?.readyReplicas, legacy?.readyReplicas),
-      available: counter(newSemantics?.availableReplicas, legacy?.availableReplicas),
-      upToDate: readInteger(newSemantics?.upToDateReplicas),
-    },
+    labels: record(metadata.labels),
+    templateLabels: record(ms.spec?.template?.metadata?.labels),
+    desiredReplicas: readInteger(ms.spec?.replicas),
+    // upstream: clusterapi_controller.go skips a set carrying the key, whatever its value.
     paused: CLUSTER_API_PAUSED_ANNOTATION in annotations,
-    templateLabels: stringRecord(ms.spec?.template?.metadata?.labels),
     authoritativeAPI: null,
     requestedAuthoritativeAPI: null,
     synchronizedAPI: null,
-    synchronizedGeneration: null,
     synchronized: null,
-    capacity: toMachineSetCapacity(group, annotations, {
-      describedAs: infrastructureRef ? describeInfrastructureRef(infrastructureRef) : null,
+    infrastructureRef: toInfrastructureRef(ms.spec?.template?.spec?.infrastructureRef, namespace),
+  };
+}
+
+function counter(value: unknown, absentIsZero: boolean): number | null {
+  return readInteger(value) ?? (absentIsZero ? 0 : null);
+}
+
+function toReplicas(facts: MachineSetFacts): MachineSetReplicas {
+  if (facts.group === MACHINE_API_GROUP) {
+    const status = (facts.object as MachineAPIMachineSetObject).status;
+    // MAPI status counters are omitempty int32s: absent means 0 once a status exists.
+    const hasStatus = status !== undefined && status !== null;
+    return {
+      desired: facts.desiredReplicas,
+      current: counter(status?.replicas, hasStatus),
+      ready: counter(status?.readyReplicas, hasStatus),
+      available: counter(status?.availableReplicas, hasStatus),
+      upToDate: null,
+    };
+  }
+  const status = (facts.object as ClusterAPIMachineSetObject).status;
+  const v1beta1 = splitApiVersion(facts.apiVersion).version === 'v1beta1';
+  if (!v1beta1) {
+    // v1beta2 made every counter a pointer: absent means unknown.
+    return {
+      desired: facts.desiredReplicas,
+      current: readInteger(status?.replicas),
+      ready: readInteger(status?.readyReplicas),
+      available: readInteger(status?.availableReplicas),
+      upToDate: readInteger(status?.upToDateReplicas),
+    };
+  }
+  const hasStatus = status !== undefined && status !== null;
+  const next = status?.v1beta2;
+  // v1beta1 keeps the v1beta2 semantics under status.v1beta2; its legacy counters are omitempty int32s.
+  return {
+    desired: facts.desiredReplicas,
+    current: counter(status?.replicas, hasStatus),
+    ready: next ? readInteger(next.readyReplicas) : counter(status?.readyReplicas, hasStatus),
+    available: next ? readInteger(next.availableReplicas) : counter(status?.availableReplicas, hasStatus),
+    upToDate: next ? readInteger(next.upToDateReplicas) : null,
+  };
+}
+
+/**
+ * Normalises a MachineSet of either API group and any served version (MAPI v1beta1, CAPI v1beta1 and v1beta2)
+ * into one shape. Ready/available use the Cluster API v1beta2 semantics for both CAPI versions: v1beta1 objects
+ * carry them under `status.v1beta2`, and fall back to their legacy counters only when that block is absent.
+ */
+export function toMachineSetView(obj: MachineSetObject, options: MachineSetViewOptions = {}): MachineSetView {
+  const facts = readMachineSetFacts(obj, options.group);
+  const labels = stringRecord(facts.labels);
+  const clusterName =
+    facts.group === MACHINE_API_GROUP
+      ? (labels[MACHINE_API_CLUSTER_LABEL] ?? null)
+      : (readString((obj as ClusterAPIMachineSetObject).spec?.clusterName) ?? labels[CLUSTER_API_CLUSTER_NAME_LABEL] ?? null);
+  const synchronizedGeneration =
+    facts.group === MACHINE_API_GROUP ? readInteger((obj as MachineAPIMachineSetObject).status?.synchronizedGeneration) : null;
+  return {
+    group: facts.group,
+    apiVersion: facts.apiVersion,
+    kind: facts.kind,
+    namespace: facts.namespace,
+    name: facts.name,
+    uid: facts.uid,
+    creationTimestamp: facts.creationTimestamp,
+    deletionTimestamp: facts.deletionTimestamp,
+    clusterName,
+    replicas: toReplicas(facts),
+    paused: facts.paused,
+    annotations: stringRecord(facts.annotations),
+    templateLabels: stringRecord(facts.templateLabels),
+    authoritativeAPI: facts.authoritativeAPI,
+    requestedAuthoritativeAPI: facts.requestedAuthoritativeAPI,
+    synchronizedAPI: facts.synchronizedAPI,
+    synchronizedGeneration,
+    synchronized: facts.synchronized,
+    capacity: toMachineSetCapacity(facts.group, facts.annotations, {
+      describedAs: facts.infrastructureRef ? describeInfrastructureRef(facts.infrastructureRef) : null,
       template: options.infrastructureTemplate ?? null,
     }),
-    infrastructureRef,
+    infrastructureRef: facts.infrastructureRef,
   };
 }

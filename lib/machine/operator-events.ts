@@ -10,14 +10,10 @@ interface IndexedEvent {
   name: string;
 }
 
-/** Operator events grouped by the object they are about (`kind`, `namespace`, `name`). */
-export type OperatorEventIndex = Map<string, IndexedEvent[]>;
+/** Operator events grouped by the object they are about: kind → namespace → name. */
+export type OperatorEventIndex = Map<string, Map<string, Map<string, IndexedEvent[]>>>;
 
 const OPERATOR_REASONS = new Set(MACHINE_AUTOSCALER_EVENT_REASONS);
-
-function objectKey(kind: string, namespace: string, name: string): string {
-  return `${kind}\u0000${namespace}\u0000${name}`;
-}
 
 function firstString(...values: unknown[]): string | null {
   for (const value of values) if (typeof value === 'string' && value.length > 0) return value;
@@ -33,7 +29,7 @@ function isEventsV1(event: MachineEventObject): event is EventsV1Event {
  * `note` = `message` (specs §2); its last occurrence is `series.lastObservedTime`, else `eventTime`, else the
  * deprecated core timestamps the apiserver fills in when a core/v1 client wrote it.
  */
-function normalise(raw: MachineEventObject): { key: string; entry: IndexedEvent } | null {
+function normalise(raw: MachineEventObject): { kind: string; namespace: string; name: string; entry: IndexedEvent } | null {
   if (raw === null || typeof raw !== 'object') return null;
   const reason = typeof raw.reason === 'string' ? raw.reason : '';
   if (!OPERATOR_REASONS.has(reason)) return null;
@@ -57,7 +53,9 @@ function normalise(raw: MachineEventObject): { key: string; entry: IndexedEvent 
   timestamp ??= firstString(raw.metadata?.creationTimestamp);
   const parsed = timestamp === null ? Number.NaN : Date.parse(timestamp);
   return {
-    key: objectKey(about.kind, about.namespace ?? raw.metadata?.namespace ?? '', about.name),
+    kind: about.kind,
+    namespace: about.namespace ?? raw.metadata?.namespace ?? '',
+    name: about.name,
     entry: {
       event: {
         type: typeof raw.type === 'string' ? raw.type : '',
@@ -79,17 +77,26 @@ function newestFirst(a: IndexedEvent, b: IndexedEvent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Indexes the operator's events (reasons of specs §2) once, so each lookup is a map hit. */
+function bucketFor(index: OperatorEventIndex, kind: string, namespace: string, name: string): IndexedEvent[] {
+  let byNamespace = index.get(kind);
+  if (!byNamespace) index.set(kind, (byNamespace = new Map()));
+  let byName = byNamespace.get(namespace);
+  if (!byName) byNamespace.set(namespace, (byName = new Map()));
+  let bucket = byName.get(name);
+  if (!bucket) byName.set(name, (bucket = []));
+  return bucket;
+}
+
+/** Indexes the operator's events (reasons of specs §2) once, so each lookup is three map hits and no string building. */
 export function indexOperatorEvents(events: readonly MachineEventObject[] | undefined): OperatorEventIndex {
   const index: OperatorEventIndex = new Map();
   for (const raw of events ?? []) {
     const normalised = normalise(raw);
-    if (!normalised) continue;
-    const bucket = index.get(normalised.key);
-    if (bucket) bucket.push(normalised.entry);
-    else index.set(normalised.key, [normalised.entry]);
+    if (normalised) bucketFor(index, normalised.kind, normalised.namespace, normalised.name).push(normalised.entry);
   }
-  for (const bucket of index.values()) bucket.sort(newestFirst);
+  for (const byNamespace of index.values()) {
+    for (const byName of byNamespace.values()) for (const bucket of byName.values()) bucket.sort(newestFirst);
+  }
   return index;
 }
 
@@ -103,20 +110,33 @@ export interface EventSubject {
   reasons?: ReadonlySet<string>;
 }
 
-/** The events about any of `subjects`, newest first. */
+function sameSubject(a: EventSubject, b: EventSubject): boolean {
+  return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
+}
+
+/**
+ * The events about any of `subjects`, newest first. The event objects are fresh from `indexOperatorEvents` and
+ * shared, not copied, when one event concerns several verdicts (a MachineSet warning under two MachineAutoscalers).
+ */
 export function eventsAbout(index: OperatorEventIndex, subjects: readonly EventSubject[]): MachineAutoscalerEvent[] {
   const picked: IndexedEvent[] = [];
-  const seen = new Set<string>();
-  for (const subject of subjects) {
-    const key = objectKey(subject.kind, subject.namespace, subject.name);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    for (const entry of index.get(key) ?? []) {
+  let sources = 0;
+  for (let i = 0; i < subjects.length; i++) {
+    const subject = subjects[i] as EventSubject;
+    let repeated = false;
+    for (let j = 0; j < i && !repeated; j++) repeated = sameSubject(subjects[j] as EventSubject, subject);
+    if (repeated) continue;
+    const bucket = index.get(subject.kind)?.get(subject.namespace)?.get(subject.name);
+    if (!bucket) continue;
+    sources++;
+    for (const entry of bucket) {
       if (subject.uid && entry.uid && subject.uid !== entry.uid) continue;
       if (subject.reasons && !subject.reasons.has(entry.event.reason)) continue;
       picked.push(entry);
     }
   }
-  if (subjects.length > 1) picked.sort(newestFirst);
-  return picked.map((entry) => ({ ...entry.event }));
+  if (sources > 1) picked.sort(newestFirst);
+  const events: MachineAutoscalerEvent[] = [];
+  for (const entry of picked) events.push(entry.event);
+  return events;
 }
