@@ -57,7 +57,34 @@ if (!values.dev) {
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 if (!clusterConfigured()) {
-  log('no kubeconfig configured (KUBECONFIG unset, no ~/.kube/config): the dashboard shows that no cluster is configured.');
+  const dataDir = path.resolve(process.env.AUTOSCOPE_DATA_DIR ?? path.join(root, '.autoscope'));
+  log('no kubeconfig configured (KUBECONFIG unset, no ~/.kube/config): starting the built-in demo fleet (sim/, scenario "demo").');
+  env.KUBECONFIG = await startDemo(path.join(dataDir, 'sim'));
+  env.AUTOSCOPE_DATA_DIR = path.join(dataDir, 'demo');
+  env.AUTOSCOPE_DEMO_FLEET = '1';
+}
+
+/** Starts the simulator as a child and resolves with the kubeconfig path it prints. */
+function startDemo(simDataDir) {
+  const args = [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'sim', 'cli.ts'), '--scenario', process.env.AUTOSCOPE_DEMO_SCENARIO ?? 'demo', '--data-dir', simDataDir];
+  if (process.env.AUTOSCOPE_DEMO_SPEED) args.push('--speed', process.env.AUTOSCOPE_DEMO_SPEED);
+  const sim = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(sim);
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    sim.stdout.on('data', (chunk) => {
+      const text = chunk.toString();
+      buffered += text;
+      process.stdout.write(text);
+      const match = /^\[sim\] kubeconfig: (.+)$/m.exec(buffered);
+      if (match) resolve(match[1].trim());
+    });
+    sim.on('exit', (code) => {
+      children.delete(sim);
+      reject(new Error(`the demo simulator exited (${code}) before it was ready`));
+      stopAll(code ?? 1);
+    });
+  });
 }
 
 // node_modules/.bin/next itself becomes next-server; it stays in our process group, so whoever stops
@@ -65,6 +92,21 @@ if (!clusterConfigured()) {
 const server = spawn(nextBin, [values.dev ? 'dev' : 'start', '-H', host, '-p', port], { cwd: root, env, stdio: 'inherit' });
 children.add(server);
 log(`dashboard on http://${host}:${port}`);
+void warmUp();
+
+/** Starts the backend (informers, history) as soon as the server answers, not on the first page view. */
+async function warmUp() {
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  for (let i = 0; i < 240; i++) {
+    try {
+      const res = await fetch(`${base}/api/readyz`);
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
 server.on('exit', (code, signal) => {
   children.delete(server);
   stopAll(code ?? (signal ? 1 : 0));

@@ -2,6 +2,7 @@ import 'server-only';
 import type { NextRequest } from 'next/server';
 import { ZodError } from 'zod';
 import type { ErrorBody, FieldIssue } from '@/lib/api';
+import { log } from '../log';
 import { AppError, statusForCode } from './app-error';
 
 type Handler<C> = (req: NextRequest, context: C) => Promise<unknown> | unknown;
@@ -28,8 +29,8 @@ export function errorResponse(err: unknown, req?: Request): Response {
   const appError = toAppErrorForHttp(err);
   if (appError.code === 'internal') {
     const where = req ? `${req.method} ${new URL(req.url).pathname}` : 'request';
-    // One line, no stack in the response; the message is ours, never a credential.
-    console.error(`[autoscope] internal error on ${where}: ${err instanceof Error ? err.message : String(err)}`);
+    // One line, no stack in the response; the log line is redacted.
+    log.error(`internal error on ${where}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const body: ErrorBody = {
     error: {

@@ -1,0 +1,292 @@
+import 'server-only';
+import type { Autoscaler, AutoscalerKind, EventDto } from '@/lib/api';
+import { toAutoscalerId } from '@/lib/api';
+import type { CoreEvent, HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
+import type { ClusterAPIMachineSetObject, MachineAPIMachineSetObject, MachineAutoscalerObject, MachineSetObject } from '@/lib/machine';
+import { assessMachineAutoscalers, operatorSupportsClusterAPITargetsFromCrd } from '@/lib/machine';
+import type { FederatedHPAObject, KarmadaClusterObject, MapperContext, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage';
+import { toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
+import type { HistoryStore } from '../history/history-store';
+import { log } from '../log';
+import type { ObjectChange } from '../watch/cluster-watcher';
+import type { ResourceKey } from '../watch/resources';
+
+/** What the index needs from the watchers: the informer caches of one cluster. */
+export interface ClusterObjects {
+  objects(resource: ResourceKey): KubeObject[];
+  serves(resource: ResourceKey): boolean;
+}
+
+export interface IndexEntry {
+  dto: Autoscaler;
+  /** The object as the API served it (for YAML, behavior and explain). */
+  raw: KubeObject;
+  /** JSON of the DTO minus `stale`, to tell a real change from a re-map. */
+  fingerprint: string;
+}
+
+const machineResources = new Set<ResourceKey>(['machineAutoscalers', 'clusterAutoscalers', 'mapiMachineSets', 'capiMachineSets', 'machineAutoscalerCrd', 'machineAutoscalerEvents', 'machineSetEvents']);
+const federationResources = new Set<ResourceKey>(['federatedHpas', 'resourceBindings', 'karmadaClusters', 'propagationPolicies']);
+const eventResources = new Set<ResourceKey>(['hpaEvents', 'machineAutoscalerEvents', 'machineSetEvents', 'federatedHpaEvents']);
+
+function fingerprintOf(dto: Autoscaler): string {
+  const { stale: _stale, ...rest } = dto;
+  return JSON.stringify(rest);
+}
+
+const kindOfEvent: Partial<Record<string, AutoscalerKind>> = {
+  HorizontalPodAutoscaler: 'HorizontalPodAutoscaler',
+  MachineAutoscaler: 'MachineAutoscaler',
+  FederatedHPA: 'FederatedHPA',
+};
+
+/**
+ * The in-memory index of every autoscaler in the fleet, keyed `cluster/kind/namespace/name`. Every object
+ * goes through the `lib/` mappers into an `Autoscaler` DTO. Only what changed is recomputed: an HPA on
+ * its own change; a cluster's MachineAutoscaler verdicts when any MachineAutoscaler, MachineSet,
+ * ClusterAutoscaler (or their events) of that cluster changes; its FederatedHPAs when a binding, Karmada
+ * Cluster or policy changes. Changes are recorded in history and announced to listeners.
+ */
+export class FleetIndex {
+  readonly entries = new Map<string, IndexEntry>();
+  private readonly byCluster = new Map<string, Set<string>>();
+  private readonly pendingClusterWork = new Map<string, Set<'machine' | 'federation'>>();
+  private readonly stale = new Set<string>();
+  private pendingTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly history: HistoryStore,
+    private readonly sources: (cluster: string) => ClusterObjects | undefined,
+    private readonly onChanged: (ids: string[]) => void,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  private nowIso(): string {
+    return this.clock().toISOString();
+  }
+
+  private context(id: string, cluster: string): MapperContext {
+    return {
+      stale: this.stale.has(cluster),
+      conditionSince: this.history.conditionSince(id),
+      replicasMismatchSince: this.history.replicasMismatchSince(id),
+      problemSince: this.history.problemSince(id),
+    };
+  }
+
+  /** One watched object changed. */
+  apply(cluster: string, resource: ResourceKey, change: ObjectChange, object: KubeObject): void {
+    if (eventResources.has(resource)) this.recordEvent(cluster, object);
+    if (resource === 'hpas') {
+      if (change === 'delete') this.remove(toAutoscalerId(cluster, 'HorizontalPodAutoscaler', object.metadata.namespace ?? '', object.metadata.name));
+      else this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
+      return;
+    }
+    if (machineResources.has(resource)) this.schedule(cluster, 'machine');
+    if (federationResources.has(resource)) this.schedule(cluster, 'federation');
+  }
+
+  /** A resource finished a full list: anything of that kind the list no longer has is gone. */
+  resync(cluster: string, resource: ResourceKey, objects: KubeObject[]): void {
+    if (resource === 'hpas') {
+      const present = new Set(objects.map((o) => toAutoscalerId(cluster, 'HorizontalPodAutoscaler', o.metadata.namespace ?? '', o.metadata.name)));
+      for (const id of this.idsOf(cluster, 'HorizontalPodAutoscaler')) if (!present.has(id)) this.remove(id);
+      for (const o of objects) this.upsertHpa(cluster, o as HorizontalPodAutoscaler);
+      return;
+    }
+    if (eventResources.has(resource)) for (const o of objects) this.recordEvent(cluster, o);
+    if (machineResources.has(resource)) this.schedule(cluster, 'machine');
+    if (federationResources.has(resource)) this.schedule(cluster, 'federation');
+  }
+
+  /** The cluster became unreachable (its items are served from the last sync, marked stale) or came back. */
+  setStale(cluster: string, stale: boolean): void {
+    if (stale === this.stale.has(cluster)) return;
+    if (stale) this.stale.add(cluster);
+    else this.stale.delete(cluster);
+    const changed: string[] = [];
+    for (const id of this.byCluster.get(cluster) ?? []) {
+      const entry = this.entries.get(id);
+      if (!entry) continue;
+      entry.dto = { ...entry.dto, stale };
+      changed.push(id);
+    }
+    if (changed.length) this.onChanged(changed);
+  }
+
+  /** A cluster is no longer configured (a Karmada member removed): its autoscalers leave the index. */
+  dropCluster(cluster: string): void {
+    for (const id of [...(this.byCluster.get(cluster) ?? [])]) this.remove(id);
+    this.byCluster.delete(cluster);
+    this.stale.delete(cluster);
+  }
+
+  /** Re-maps every autoscaler: time-based rules (mismatch ≥ 15 min, stabilization held long) move with the clock. */
+  refreshAll(): void {
+    for (const cluster of this.byCluster.keys()) {
+      const source = this.sources(cluster);
+      if (!source) continue;
+      for (const hpa of source.objects('hpas')) this.upsertHpa(cluster, hpa as HorizontalPodAutoscaler);
+      this.recomputeMachine(cluster);
+      this.recomputeFederation(cluster);
+    }
+  }
+
+  private idsOf(cluster: string, kind: AutoscalerKind): string[] {
+    return [...(this.byCluster.get(cluster) ?? [])].filter((id) => this.entries.get(id)?.dto.kind === kind);
+  }
+
+  private schedule(cluster: string, work: 'machine' | 'federation'): void {
+    const set = this.pendingClusterWork.get(cluster) ?? new Set();
+    set.add(work);
+    this.pendingClusterWork.set(cluster, set);
+    // Debounced: a relist of 500 MachineSets recomputes the verdicts once, not 500 times.
+    this.pendingTimer ??= setTimeout(() => this.runPending(), 50);
+  }
+
+  /** Runs the debounced cross-object recomputations now (tests and shutdown call it). */
+  runPending(): void {
+    if (this.pendingTimer) clearTimeout(this.pendingTimer);
+    this.pendingTimer = null;
+    const work = [...this.pendingClusterWork.entries()];
+    this.pendingClusterWork.clear();
+    for (const [cluster, kinds] of work) {
+      try {
+        if (kinds.has('machine')) this.recomputeMachine(cluster);
+        if (kinds.has('federation')) this.recomputeFederation(cluster);
+      } catch (err) {
+        log.error(`recomputing ${[...kinds].join(', ')} of ${cluster} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  private upsertHpa(cluster: string, hpa: HorizontalPodAutoscaler): void {
+    const id = toAutoscalerId(cluster, 'HorizontalPodAutoscaler', hpa.metadata.namespace ?? '', hpa.metadata.name);
+    this.put(id, cluster, (ctx) => toHpaAutoscaler(cluster, hpa, ctx, this.nowIso()), hpa);
+  }
+
+  private recomputeMachine(cluster: string): void {
+    const source = this.sources(cluster);
+    if (!source?.serves('machineAutoscalers')) return;
+    const machineAutoscalers = source.objects('machineAutoscalers') as unknown as MachineAutoscalerObject[];
+    const mapi = source.objects('mapiMachineSets') as unknown as MachineAPIMachineSetObject[];
+    const capi = source.objects('capiMachineSets') as unknown as ClusterAPIMachineSetObject[];
+    const crd = source.objects('machineAutoscalerCrd')[0];
+    const verdicts = assessMachineAutoscalers({
+      machineAutoscalers,
+      machineSets: { machineAPI: mapi, clusterAPI: capi },
+      clusterAutoscalers: source.objects('clusterAutoscalers'),
+      events: [...source.objects('machineAutoscalerEvents'), ...source.objects('machineSetEvents')] as never[],
+      context: {
+        operatorNamespace: 'openshift-machine-api',
+        machineAPINamespace: 'openshift-machine-api',
+        clusterAPINamespace: 'openshift-cluster-api',
+        operatorSupportsClusterAPITargets: crd ? operatorSupportsClusterAPITargetsFromCrd(crd as never) : false,
+      },
+    });
+    const byKey = new Map(machineAutoscalers.map((ma) => [`${ma.metadata.namespace ?? ''}/${ma.metadata.name}`, ma]));
+    const setsByRef = new Map<string, MachineSetObject>([
+      ...mapi.map((m) => [`machine.openshift.io/${m.metadata.namespace ?? ''}/${m.metadata.name}`, m as MachineSetObject] as const),
+      ...capi.map((c) => [`cluster.x-k8s.io/${c.metadata.namespace ?? ''}/${c.metadata.name}`, c as MachineSetObject] as const),
+    ]);
+    const seen = new Set<string>();
+    for (const verdict of verdicts) {
+      const ma = byKey.get(verdict.machineAutoscaler);
+      if (!ma) continue;
+      const copy = verdict.target.authoritativeCopy;
+      const target = copy ? (setsByRef.get(`${copy.apiVersion.split('/')[0]}/${copy.namespace}/${copy.name}`) ?? null) : null;
+      const id = toAutoscalerId(cluster, 'MachineAutoscaler', ma.metadata.namespace ?? 'default', ma.metadata.name);
+      seen.add(id);
+      this.put(id, cluster, (ctx) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, this.nowIso()), ma as unknown as KubeObject);
+    }
+    for (const id of this.idsOf(cluster, 'MachineAutoscaler')) if (!seen.has(id)) this.remove(id);
+  }
+
+  private recomputeFederation(cluster: string): void {
+    const source = this.sources(cluster);
+    if (!source?.serves('federatedHpas')) return;
+    const bindings = source.objects('resourceBindings') as unknown as ResourceBindingObject[];
+    const clusters = source.objects('karmadaClusters') as unknown as KarmadaClusterObject[];
+    const policies = source.objects('propagationPolicies') as unknown as PropagationPolicyObject[];
+    const seen = new Set<string>();
+    for (const fhpa of source.objects('federatedHpas') as unknown as FederatedHPAObject[]) {
+      const ns = fhpa.metadata.namespace ?? 'default';
+      const ref = fhpa.spec?.scaleTargetRef;
+      const binding = bindings.find((b) => b.metadata.namespace === ns && b.spec?.resource?.kind === ref?.kind && b.spec?.resource?.name === ref?.name) ?? null;
+      const selects = (p: PropagationPolicyObject): boolean => {
+        const selectors = (p.spec?.resourceSelectors ?? []) as { kind?: string; name?: string }[];
+        return selectors.some((sel) => sel.kind === ref?.kind && (!sel.name || sel.name === ref?.name));
+      };
+      const policy = policies.find((p) => p.metadata.namespace === ns && selects(p)) ?? null;
+      const id = toAutoscalerId(cluster, 'FederatedHPA', ns, fhpa.metadata.name);
+      seen.add(id);
+      this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa as unknown as KubeObject);
+    }
+    for (const id of this.idsOf(cluster, 'FederatedHPA')) if (!seen.has(id)) this.remove(id);
+  }
+
+  /**
+   * Maps and stores one autoscaler. History is observed first, then the DTO is re-mapped when what
+   * history knows (when a condition's reason began, when a problem appeared) moved with it.
+   */
+  private put(id: string, cluster: string, map: (context: MapperContext) => Autoscaler, raw: KubeObject): void {
+    const before = this.context(id, cluster);
+    let dto = map(before);
+    const previous = this.entries.get(id);
+    if (previous && previous.fingerprint === fingerprintOf(dto)) {
+      previous.raw = raw;
+      return;
+    }
+    this.history.observe(dto, this.nowIso());
+    const after = this.context(id, cluster);
+    if (JSON.stringify(after) !== JSON.stringify(before)) dto = map(after);
+    const fingerprint = fingerprintOf(dto);
+    if (previous && previous.fingerprint === fingerprint) {
+      previous.raw = raw;
+      return;
+    }
+    this.entries.set(id, { dto, raw, fingerprint });
+    let ids = this.byCluster.get(cluster);
+    if (!ids) {
+      ids = new Set();
+      this.byCluster.set(cluster, ids);
+    }
+    ids.add(id);
+    this.onChanged([id]);
+  }
+
+  private remove(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.byCluster.get(entry.dto.cluster)?.delete(id);
+    this.history.observeDeleted(id, this.nowIso());
+    this.onChanged([id]);
+  }
+
+  private recordEvent(cluster: string, object: KubeObject): void {
+    const e = object as CoreEvent & { note?: string; regarding?: CoreEvent['involvedObject']; deprecatedCount?: number };
+    const involved = e.involvedObject ?? e.regarding;
+    const kind = involved?.kind ? kindOfEvent[involved.kind] : undefined;
+    const dto: EventDto = {
+      uid: e.metadata.uid ?? `${cluster}/${e.metadata.namespace ?? ''}/${e.metadata.name}`,
+      type: e.type ?? 'Normal',
+      reason: e.reason ?? '',
+      message: e.message ?? e.note ?? '',
+      count: e.count ?? e.deprecatedCount ?? 1,
+      firstSeen: e.firstTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? null,
+      lastSeen: e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? null,
+      source: e.source?.component ?? e.reportingComponent ?? null,
+      regarding: `${involved?.kind ?? ''}/${involved?.name ?? ''}`,
+    };
+    if (kind && involved?.name) {
+      this.history.recordEvent(toAutoscalerId(cluster, kind, involved.namespace ?? e.metadata.namespace ?? 'default', involved.name), dto);
+    } else if (involved?.kind === 'MachineSet' && involved.name) {
+      // The operator's GPU warning is about the MachineSet: file it under the MachineAutoscalers targeting it.
+      for (const id of this.byCluster.get(cluster) ?? []) {
+        const entry = this.entries.get(id);
+        if (entry?.dto.kind === 'MachineAutoscaler' && entry.dto.target.name === involved.name) this.history.recordEvent(id, dto);
+      }
+    }
+  }
+}

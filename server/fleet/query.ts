@@ -1,0 +1,76 @@
+import 'server-only';
+import type { Autoscaler, AutoscalerFilter, AutoscalerSort, Health } from '@/lib/api';
+
+const healthRank: Record<Health, number> = { failing: 0, degraded: 1, unknown: 2, ok: 3 };
+
+/** The earliest `since` of the autoscaler's problems: how long it has been broken. */
+export function problemSince(a: Autoscaler): string | null {
+  let oldest: string | null = null;
+  for (const p of a.problems) if (p.since && (!oldest || p.since < oldest)) oldest = p.since;
+  return oldest;
+}
+
+export function matchesFilter(a: Autoscaler, f: AutoscalerFilter): boolean {
+  if (f.kind?.length && !f.kind.includes(a.kind)) return false;
+  if (f.cluster?.length && !f.cluster.includes(a.cluster)) return false;
+  if (f.namespace?.length && !f.namespace.includes(a.namespace)) return false;
+  if (f.health?.length && !f.health.includes(a.health)) return false;
+  if (f.reason?.length && !f.reason.some((r) => a.problems.some((p) => p.code === r) || a.conditions.some((c) => c.reason === r))) return false;
+  if (f.q) {
+    const q = f.q.toLowerCase();
+    const hay = [a.name, a.namespace, a.cluster, a.kind, a.target.name, ...a.problems.map((p) => `${p.code} ${p.title}`)].join(' ').toLowerCase();
+    if (!q.split(/\s+/).filter(Boolean).every((term) => hay.includes(term))) return false;
+  }
+  return true;
+}
+
+const byString = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+
+/** Sorts in place; every order ends with cluster/kind/namespace/name so pages are stable. */
+export function sortAutoscalers(items: Autoscaler[], sort: AutoscalerSort, order: 'asc' | 'desc' | undefined): Autoscaler[] {
+  const tie = (a: Autoscaler, b: Autoscaler): number => byString(a.id, b.id);
+  const compare: Record<AutoscalerSort, (a: Autoscaler, b: Autoscaler) => number> = {
+    // Worst first, and among equals the longest broken first: "Ready=False for 2 d" above "for 3 min".
+    health: (a, b) => healthRank[a.health] - healthRank[b.health] || byString(problemSince(a) ?? '~', problemSince(b) ?? '~'),
+    since: (a, b) => byString(problemSince(a) ?? '~', problemSince(b) ?? '~'),
+    name: (a, b) => byString(a.name, b.name),
+    namespace: (a, b) => byString(a.namespace, b.namespace) || byString(a.name, b.name),
+    cluster: (a, b) => byString(a.cluster, b.cluster) || byString(a.namespace, b.namespace) || byString(a.name, b.name),
+    kind: (a, b) => byString(a.kind, b.kind),
+    replicas: (a, b) => (b.currentReplicas ?? -1) - (a.currentReplicas ?? -1),
+  };
+  const direction = order === 'desc' ? -1 : 1;
+  return items.sort((a, b) => direction * (compare[sort](a, b) || tie(a, b)));
+}
+
+export function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+}
+
+/** A cursor this server did not make is a 400, not a silent first page. */
+export function decodeCursor(cursor: string): number | null {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown };
+    return typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0 ? parsed.o : null;
+  } catch {
+    return null;
+  }
+}
+
+const csvColumns = ['cluster', 'kind', 'namespace', 'name', 'health', 'problems', 'since', 'currentReplicas', 'desiredReplicas', 'minReplicas', 'maxReplicas', 'target', 'stale'] as const;
+
+function csvCell(value: unknown): string {
+  const s = value === null || value === undefined ? '' : String(value);
+  // Quote per RFC 4180; a leading =,+,-,@ is prefixed so a spreadsheet does not run it as a formula.
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function toCsv(items: readonly Autoscaler[]): string {
+  const rows = items.map((a) =>
+    [a.cluster, a.kind, a.namespace, a.name, a.health, a.problems.map((p) => p.code).join(';'), problemSince(a), a.currentReplicas, a.desiredReplicas, a.minReplicas, a.maxReplicas, `${a.target.kind}/${a.target.name}`, a.stale]
+      .map(csvCell)
+      .join(','),
+  );
+  return `${csvColumns.join(',')}\n${rows.join('\n')}${rows.length ? '\n' : ''}`;
+}

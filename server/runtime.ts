@@ -1,0 +1,137 @@
+import 'server-only';
+import type { AutoscalerKind, ClusterStatus, ClusterSummary, Health } from '@/lib/api';
+import type { KubeObject } from '@/lib/k8s/types';
+import type { ClusterConnection } from './clusters/connections';
+import { loadConnections, memberConnection } from './clusters/connections';
+import type { AutoscopeConfig } from './config';
+import { readConfig } from './config';
+import { ChangeBus } from './fleet/change-bus';
+import { FleetIndex } from './fleet/fleet-index';
+import { HistoryStore } from './history/history-store';
+import { log } from './log';
+import type { ClusterWatcherListener } from './watch/cluster-watcher';
+import { ClusterWatcher } from './watch/cluster-watcher';
+
+/**
+ * The backend's one running instance: a watcher per cluster, the fleet index, history and the change
+ * bus. Kept on `globalThis` so `next dev` hot reloads do not start a second set of watches.
+ */
+export class Autoscope {
+  readonly watchers = new Map<string, ClusterWatcher>();
+  readonly history: HistoryStore;
+  readonly index: FleetIndex;
+  readonly bus = new ChangeBus();
+  readonly startedAt = new Date().toISOString();
+  readonly configuredFrom: string;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(readonly config: AutoscopeConfig, connections: { description: string; connections: ClusterConnection[] }) {
+    this.configuredFrom = connections.description;
+    this.history = new HistoryStore({ dataDir: config.dataDir, retentionDays: config.retentionDays });
+    this.index = new FleetIndex(this.history, (cluster) => this.watchers.get(cluster), (ids) => this.bus.changed(ids));
+    for (const c of connections.connections) this.addCluster(c);
+    this.timers.push(setInterval(() => this.index.refreshAll(), 60_000));
+    this.timers.push(setInterval(() => this.history.prune(new Date()), 6 * 3600_000));
+    for (const t of this.timers) t.unref();
+    log.info(`watching ${connections.connections.length} cluster(s) from ${connections.description}; history in ${config.dataDir}`);
+  }
+
+  private readonly listener: ClusterWatcherListener = {
+    onObject: (cluster, resource, change, object) => {
+      this.index.apply(cluster, resource, change, object);
+      if (resource === 'karmadaClusters') this.syncMembers(cluster);
+    },
+    onResourceSynced: (cluster, resource, objects) => {
+      this.index.resync(cluster, resource, objects);
+      if (resource === 'karmadaClusters') this.syncMembers(cluster);
+    },
+    onState: (status) => {
+      this.index.setStale(status.name, status.state === 'unreachable');
+      this.history.recordClusterState(status.name, status.state, new Date().toISOString(), status.error);
+      this.bus.cluster(status);
+    },
+  };
+
+  private addCluster(connection: ClusterConnection): void {
+    if (this.watchers.has(connection.name)) return;
+    const watcher = new ClusterWatcher(connection, this.listener);
+    this.watchers.set(connection.name, watcher);
+    watcher.start();
+  }
+
+  /** A Karmada control plane's Cluster objects become member clusters `<control-plane>/<member>`. */
+  private syncMembers(controlPlane: string): void {
+    const parent = this.watchers.get(controlPlane);
+    if (!parent) return;
+    const members = new Set(parent.objects('karmadaClusters').map((c: KubeObject) => c.metadata.name));
+    for (const name of members) this.addCluster(memberConnection(parent.connection, name));
+    for (const [name, watcher] of this.watchers) {
+      if (watcher.connection.parent === controlPlane && !members.has(name.slice(controlPlane.length + 1))) {
+        watcher.stop();
+        this.watchers.delete(name);
+        this.index.dropCluster(name);
+      }
+    }
+  }
+
+  clusterStatuses(): ClusterStatus[] {
+    return [...this.watchers.values()].map((w) => w.status()).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  clusterSummaries(): ClusterSummary[] {
+    const counts = new Map<string, { total: number; byKind: Record<AutoscalerKind, number>; byHealth: Record<Health, number> }>();
+    for (const { dto } of this.index.entries.values()) {
+      let c = counts.get(dto.cluster);
+      if (!c) {
+        c = { total: 0, byKind: { HorizontalPodAutoscaler: 0, MachineAutoscaler: 0, FederatedHPA: 0 }, byHealth: { failing: 0, degraded: 0, ok: 0, unknown: 0 } };
+        counts.set(dto.cluster, c);
+      }
+      c.total += 1;
+      c.byKind[dto.kind] += 1;
+      c.byHealth[dto.health] += 1;
+    }
+    return [...this.watchers.values()]
+      .map((w) => ({
+        ...w.status(),
+        kind: w.kind,
+        server: safeServer(w.connection.client.server),
+        kubernetesVersion: w.kubernetesVersion,
+        parent: w.connection.parent,
+        capabilities: w.capabilities,
+        forbiddenResources: w.forbiddenResources(),
+        counts: counts.get(w.name) ?? { total: 0, byKind: { HorizontalPodAutoscaler: 0, MachineAutoscaler: 0, FederatedHPA: 0 }, byHealth: { failing: 0, degraded: 0, ok: 0, unknown: 0 } },
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Ready when every cluster has synced once or failed (unreachable, forbidden). */
+  isReady(): boolean {
+    return [...this.watchers.values()].every((w) => w.status().lastSyncAt !== null || w.status().state === 'unreachable' || w.status().state === 'forbidden');
+  }
+
+  stop(): void {
+    for (const t of this.timers) clearInterval(t);
+    for (const w of this.watchers.values()) w.stop();
+    this.history.close();
+  }
+}
+
+/** The API server's address without any userinfo or query (a URL may carry credentials). */
+function safeServer(server: string): string | null {
+  try {
+    const u = new URL(server);
+    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return null;
+  }
+}
+
+const globalKey = Symbol.for('autoscope.runtime');
+type Holder = { [globalKey]?: Autoscope };
+
+/** The running backend, started on first use. */
+export function getAutoscope(): Autoscope {
+  const holder = globalThis as Holder;
+  holder[globalKey] ??= new Autoscope(readConfig(), loadConnections());
+  return holder[globalKey];
+}

@@ -1,0 +1,47 @@
+import 'server-only';
+import type { StreamMessage } from '@/lib/api';
+import type { Autoscope } from '../runtime';
+
+const encoder = new TextEncoder();
+/** Queued bytes past which a client that does not read is dropped rather than buffered without bound. */
+const maxQueuedBytes = 1024 * 1024;
+
+/** Server-Sent Events: which ids changed and cluster state changes, with a heartbeat every 15 s. */
+export function openStream(app: Autoscope, signal: AbortSignal): Response {
+  let cleanup = (): void => undefined;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const send = (message: StreamMessage): void => {
+          if ((controller.desiredSize ?? 0) < -maxQueuedBytes) {
+            cleanup();
+            controller.error(new Error('slow client dropped'));
+            return;
+          }
+          controller.enqueue(encoder.encode(`event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`));
+        };
+        controller.enqueue(encoder.encode('retry: 3000\n\n'));
+        for (const cluster of app.clusterStatuses()) send({ type: 'cluster', cluster });
+        const unsubscribe = app.bus.subscribe(send);
+        const heartbeat = setInterval(() => send({ type: 'heartbeat', at: new Date().toISOString() }), 15_000);
+        cleanup = () => {
+          unsubscribe();
+          clearInterval(heartbeat);
+        };
+        signal.addEventListener('abort', () => {
+          cleanup();
+          try {
+            controller.close();
+          } catch {
+            // already closed
+          }
+        });
+      },
+      cancel() {
+        cleanup();
+      },
+    },
+    { highWaterMark: maxQueuedBytes, size: (chunk) => chunk.byteLength },
+  );
+  return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' } });
+}
