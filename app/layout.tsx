@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { AppShell } from '@/components/app-shell';
+import { Providers } from '@/components/providers';
 import { themeBootScript } from '@/components/theme-toggle';
 import './globals.css';
 
@@ -15,7 +16,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }):
         <script dangerouslySetInnerHTML={{ __html: themeBootScript }} />
       </head>
       <body>
-        <AppShell>{children}</AppShell>
+        <Providers>
+          <AppShell>{children}</AppShell>
+        </Providers>
       </body>
     </html>
   );

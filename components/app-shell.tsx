@@ -2,7 +2,9 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useStreamState } from './stream/fleet-stream';
 import { ThemeToggle } from './theme-toggle';
+import { UtcToggle } from './ui/time-zone';
 
 const navItems = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' },
@@ -10,7 +12,18 @@ const navItems = [
   { href: '/preview', label: 'Previews', match: (p: string) => p.startsWith('/preview') },
 ] as const;
 
-/** Header with the product name, the main navigation and the theme toggle. */
+function LiveIndicator(): React.JSX.Element {
+  const state = useStreamState();
+  const label = state === 'live' ? 'Live' : state === 'connecting' ? 'Connecting…' : 'Offline';
+  return (
+    <span title="Updates stream from the server; pages refresh on their own while live." data-testid="live-indicator">
+      <span className="live-dot" data-state={state} aria-hidden="true" />
+      {label}
+    </span>
+  );
+}
+
+/** Header with the product name, the main navigation, live status, the UTC and theme toggles. */
 export function AppShell({ children }: { children: React.ReactNode }): React.JSX.Element {
   const pathname = usePathname() ?? '/';
   return (
@@ -28,7 +41,11 @@ export function AppShell({ children }: { children: React.ReactNode }): React.JSX
           ))}
         </nav>
         <div className="shell-spacer" />
-        <ThemeToggle />
+        <div className="shell-status">
+          <LiveIndicator />
+          <UtcToggle />
+          <ThemeToggle />
+        </div>
       </header>
       <main className="shell-main">{children}</main>
     </>

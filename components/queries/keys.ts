@@ -1,0 +1,50 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  AutoscalerDetailResponseSchema,
+  AutoscalerListResponseSchema,
+  ClusterListResponseSchema,
+  HistoryResponseSchema,
+  TransitionsResponseSchema,
+  TriageResponseSchema,
+} from '@/lib/api';
+import { fetchJson } from '../api/fetch-json';
+import type { AutoscalerRef, FilterParams, ListParams } from '../api/paths';
+import { apiPaths } from '../api/paths';
+
+/** Query keys: `['fleet', …]` for everything the stream can invalidate. */
+export const fleetKeys = {
+  all: ['fleet'] as const,
+  clusters: () => [...fleetKeys.all, 'clusters'] as const,
+  lists: () => [...fleetKeys.all, 'autoscalers'] as const,
+  list: (q: ListParams) => [...fleetKeys.lists(), q] as const,
+  triage: (f: FilterParams) => [...fleetKeys.all, 'triage', f] as const,
+  transitions: (limit: number) => [...fleetKeys.all, 'transitions', limit] as const,
+  detail: (id: string) => [...fleetKeys.all, 'detail', id] as const,
+  history: (id: string, window: { from: string; to: string }) => [...fleetKeys.all, 'history', id, window] as const,
+};
+
+export const idOf = (ref: AutoscalerRef): string => `${encodeURIComponent(ref.cluster)}/${ref.kind}/${ref.namespace}/${ref.name}`;
+
+export function clustersQuery() {
+  return queryOptions({ queryKey: fleetKeys.clusters(), queryFn: ({ signal }) => fetchJson(apiPaths.clusters(), ClusterListResponseSchema, { signal }) });
+}
+
+export function autoscalerListQuery(q: ListParams) {
+  return queryOptions({ queryKey: fleetKeys.list(q), queryFn: ({ signal }) => fetchJson(apiPaths.autoscalers(q), AutoscalerListResponseSchema, { signal }) });
+}
+
+export function triageQuery(f: FilterParams) {
+  return queryOptions({ queryKey: fleetKeys.triage(f), queryFn: ({ signal }) => fetchJson(apiPaths.triage(f), TriageResponseSchema, { signal }) });
+}
+
+export function transitionsQuery(limit: number) {
+  return queryOptions({ queryKey: fleetKeys.transitions(limit), queryFn: ({ signal }) => fetchJson(apiPaths.transitions(limit), TransitionsResponseSchema, { signal }) });
+}
+
+export function autoscalerDetailQuery(ref: AutoscalerRef) {
+  return queryOptions({ queryKey: fleetKeys.detail(idOf(ref)), queryFn: ({ signal }) => fetchJson(apiPaths.autoscaler(ref), AutoscalerDetailResponseSchema, { signal }) });
+}
+
+export function historyQuery(ref: AutoscalerRef, window: { from: string; to: string }) {
+  return queryOptions({ queryKey: fleetKeys.history(idOf(ref), window), queryFn: ({ signal }) => fetchJson(apiPaths.history(ref, window), HistoryResponseSchema, { signal }) });
+}
