@@ -39,3 +39,13 @@ describe('previewTriggerOptimization', () => {
     ).toThrow(/pendingReplicas/);
   });
 });
+
+describe('previewTriggerOptimization — no other cluster', () => {
+  it('keeps the blocked max when nobody can take the capacity', () => {
+    const result = previewTriggerOptimization({ policy: 'Aggregated', blockedCluster: { name: 'a', currentReplicas: 4, pendingReplicas: 2, maxReplicas: 6 }, otherClusters: [] });
+    expect(result.blockedNewMax).toBe(6);
+    expect(result.freed).toBe(0);
+    expect(result.sumMaxAfter).toBe(6);
+    expect(result.notes[0]).toContain('No other cluster');
+  });
+});

@@ -13,7 +13,8 @@ export function previewTriggerOptimization(input: TriggerOptimizationInput): Tri
   const { policy, blockedCluster: blocked, otherClusters } = parsed;
   const running = blocked.currentReplicas - blocked.pendingReplicas;
   const floor = Math.max(blocked.minReplicas ?? 1, 1);
-  const blockedNewMax = Math.min(Math.max(running, floor), blocked.maxReplicas);
+  // With no other cluster to take the capacity, lowering the blocked max would only shrink Σmax.
+  const blockedNewMax = otherClusters.length === 0 ? blocked.maxReplicas : Math.min(Math.max(running, floor), blocked.maxReplicas);
   const freed = Math.max(0, blocked.maxReplicas - blockedNewMax);
   const explanation = [
     `${blocked.name}: running = current ${blocked.currentReplicas} − pending ${blocked.pendingReplicas} = ${running}; new maxReplicas ${blockedNewMax}` +
@@ -21,7 +22,7 @@ export function previewTriggerOptimization(input: TriggerOptimizationInput): Tri
       `; freed ${blocked.maxReplicas} − ${blockedNewMax} = ${freed}.`,
   ];
   const names = otherClusters.map((c) => c.name).sort(compareNames);
-  const notes: string[] = [];
+  const notes: string[] = otherClusters.length === 0 ? [`No other cluster can take ${blocked.name}'s capacity, so its maxReplicas stays ${blocked.maxReplicas}.`] : [];
   let shares = new Map(names.map((name) => [name, 0]));
   if (policy === 'Duplicated') {
     notes.push('Under Duplicated every cluster has the full bounds, so the freed maxReplicas is not handed to the others.');

@@ -186,7 +186,50 @@ const voteMaps = fc
   .chain((names) => fc.tuple(fc.constant(names), fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: names.length, maxLength: names.length })))
   .map(([names, weights]) => names.map((name, i) => [name, weights[i] ?? 0] as const));
 
+/** The textbook one-seat-at-a-time loop with upstream's tie rule, to check the bulk + heap implementation against. */
+function naiveWebster(newSeats: number, votes: readonly (readonly [string, number])[], initial: readonly (readonly [string, number])[], direction: 'asc' | 'desc'): Map<string, number> {
+  const seats = new Map<string, number>(initial);
+  const v = new Map<string, number>(votes);
+  for (const [name] of votes) if (!seats.has(name)) seats.set(name, 0);
+  for (const [name] of initial) if (!v.has(name)) v.set(name, 0);
+  const names = [...seats.keys()];
+  for (let round = 0; round < newSeats && names.length > 0; round++) {
+    let best = names[0] as string;
+    for (const name of names.slice(1)) {
+      const [pa, pb] = [(v.get(name) ?? 0) / (2 * (seats.get(name) ?? 0) + 1), (v.get(best) ?? 0) / (2 * (seats.get(best) ?? 0) + 1)];
+      const [sa, sb] = [seats.get(name) ?? 0, seats.get(best) ?? 0];
+      const wins = pa !== pb ? pa > pb : sa !== sb ? sa < sb : direction === 'asc' ? name < best : name > best;
+      if (wins) best = name;
+    }
+    seats.set(best, (seats.get(best) ?? 0) + 1);
+  }
+  return new Map([...seats].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 describe('Webster properties (fast-check)', () => {
+  it('bulk allocation plus heap equals the one-seat-at-a-time method, ties and initial seats included', () => {
+    fc.assert(
+      fc.property(
+        voteMaps,
+        fc.integer({ min: 0, max: 400 }),
+        fc.array(fc.integer({ min: 0, max: 15 }), { maxLength: 12 }),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (votes, n, initialSeats, direction) => {
+          const initial = votes.slice(0, initialSeats.length).map(([name], i) => [name, initialSeats[i] ?? 0] as const);
+          expect([...runWebster(n, votes, initial, direction)]).toEqual([...naiveWebster(n, votes, initial, direction)]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('bulk allocation handles equal votes (every seat a tie) exactly', () => {
+    const votes = Array.from({ length: 7 }, (_, i) => [`p${i}`, 3] as const);
+    for (const n of [14, 15, 20, 100]) {
+      expect([...runWebster(n, votes, [], 'desc')]).toEqual([...naiveWebster(n, votes, [], 'desc')]);
+    }
+  });
+
   it('is house-monotone: the N+1 split extends the N split by exactly one seat', () => {
     fc.assert(
       fc.property(voteMaps, fc.integer({ min: 0, max: 200 }), fc.constantFrom('asc' as const, 'desc' as const), (votes, n, direction) => {

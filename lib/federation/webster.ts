@@ -34,6 +34,53 @@ interface Party {
   priority: number;
 }
 
+/** Seats a party would win whose priority `votes / (2·seats + 1)` stays strictly above `threshold`. */
+function seatsAbove(party: Party, threshold: number): number {
+  const { votes, seats } = party;
+  if (votes === 0) return 0;
+  if (!(threshold > 0)) return Number.POSITIVE_INFINITY;
+  // Closed form first, then nudged with the exact float expression the comparison uses.
+  let count = Math.max(0, Math.ceil((votes / threshold - 1) / 2) - seats);
+  if (!Number.isFinite(count)) return Number.POSITIVE_INFINITY;
+  while (count > 0 && votes / (2 * (seats + count - 1) + 1) <= threshold) count--;
+  while (votes / (2 * (seats + count) + 1) > threshold) count++;
+  return count;
+}
+
+/**
+ * Hands out, in bulk, every seat whose priority is strictly above a threshold λ chosen so that at most
+ * `newSeats` such seats exist; returns how many seats are left for the one-at-a-time heap.
+ *
+ * Why this equals the sequential method: a party's priorities fall as it gains seats, so the sequential
+ * method awards exactly the `newSeats` best (priority, fewer seats, name) pairs of all parties. Every pair
+ * above λ is better than every pair at or below it, so when there are at most `newSeats` of them they are all
+ * among the awarded ones, whatever the tie rule.
+ */
+function bulkAllocate(parties: Party[], newSeats: number): number {
+  const totalVotes = parties.reduce((sum, p) => sum + p.votes, 0);
+  if (newSeats < 2 * parties.length || totalVotes === 0) return newSeats;
+  const count = (threshold: number): number => parties.reduce((sum, p) => sum + seatsAbove(p, threshold), 0);
+  // Webster's divisor is about Σvotes / Σseats; the priority of the last seat is about half of it.
+  const totalSeats = newSeats + parties.reduce((sum, p) => sum + p.seats, 0);
+  let high = totalVotes / totalSeats;
+  while (count(high) > newSeats) high *= 2;
+  let low = high / 4;
+  while (low > 0 && count(low) <= newSeats) low /= 2;
+  for (let i = 0; i < 40 && high - low > high * 1e-12; i++) {
+    const middle = (low + high) / 2;
+    if (count(middle) <= newSeats) high = middle;
+    else low = middle;
+  }
+  let awarded = 0;
+  for (const party of parties) {
+    const extra = seatsAbove(party, high);
+    party.seats += extra;
+    party.priority = party.votes / (2 * party.seats + 1);
+    awarded += extra;
+  }
+  return newSeats - awarded;
+}
+
 /**
  * The Sainte-Laguë (Webster) divisor method as upstream's `AllocateWebsterSeats`
  * (pkg/util/helper/webstermethod.go): hand `newSeats` seats out one at a time to the party with the highest
@@ -59,8 +106,8 @@ export function runWebster(
   }
   const parties = [...byName.values()];
   for (const party of parties) party.priority = party.votes / (2 * party.seats + 1);
-
-  if (parties.length > 0 && newSeats > 0) {
+  const remaining = bulkAllocate(parties, newSeats);
+  if (parties.length > 0 && remaining > 0) {
     const ascending = direction === 'asc';
     // upstream: WebsterPriorityQueue.Less — float64 priorities compared with ==, like Go.
     const better = (a: Party, b: Party): boolean => {
@@ -87,7 +134,7 @@ export function runWebster(
       heap[index] = item;
     };
     for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(i);
-    for (let remaining = newSeats; remaining > 0; remaining--) {
+    for (let left = remaining; left > 0; left--) {
       const top = heap[0] as Party;
       top.seats += 1;
       top.priority = top.votes / (2 * top.seats + 1);
