@@ -1,7 +1,10 @@
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, findChromium } from './e2e/chromium';
 
 const port = Number(process.env.E2E_PORT ?? 3123);
+/** Where the e2e run's simulator and history live; e2e/sim-admin.ts reads the simulator's admin endpoint from it. */
+export const e2eDataDir = path.resolve(__dirname, '.autoscope-e2e');
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -31,6 +34,7 @@ export default defineConfig({
     timeout: 240_000,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { AUTOSCOPE_E2E: '1' },
+    // The demo fleet, whatever kubeconfig the machine has, with its own data (history) for each run.
+    env: { AUTOSCOPE_DEMO: '1', AUTOSCOPE_DATA_DIR: e2eDataDir, AUTOSCOPE_DEMO_SPEED: process.env.E2E_SPEED ?? '20' },
   },
 });

@@ -365,7 +365,7 @@ export const DivideReplicasInputSchema = z
 export type DivideReplicasInput = z.infer<typeof DivideReplicasInputSchema>;
 
 export const DivideReplicasResultSchema = z.union([
-  z.object({ replicas: SeatMapSchema, notes: z.array(z.string()) }),
+  z.object({ replicas: SeatMapSchema, notes: z.array(z.string()), explanation: z.array(z.string()) }),
   z.object({ error: z.string() }),
 ]);
 export type DivideReplicasResult = z.infer<typeof DivideReplicasResultSchema>;
@@ -398,7 +398,7 @@ export const AssignReplicasInputSchema = z
 export type AssignReplicasInput = z.infer<typeof AssignReplicasInputSchema>;
 
 export const AssignReplicasResultSchema = z.union([
-  z.object({ clusters: z.array(TargetClusterSchema), notes: z.array(z.string()) }),
+  z.object({ clusters: z.array(TargetClusterSchema), notes: z.array(z.string()), explanation: z.array(z.string()) }),
   z.object({ error: z.string() }),
 ]);
 export type AssignReplicasResult = z.infer<typeof AssignReplicasResultSchema>;

@@ -5,3 +5,4 @@ export * from './autoscaler';
 export * from './machine';
 export * from './fleet';
 export * from './hpa';
+export * from './preview';

@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The e2e run's simulator (started by `npm start` inside Playwright's webServer). */
+function adminUrl(): string {
+  const file = path.resolve(__dirname, '..', '.autoscope-e2e', 'sim', 'admin.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { adminUrl: string }).adminUrl;
+}
+
+/** Forces a scenario episode on or off (or back to its schedule) through the simulator's loopback admin endpoint. */
+export async function setEpisode(name: string, action: 'start' | 'stop' | 'schedule'): Promise<void> {
+  const res = await fetch(`${adminUrl()}/episodes/${encodeURIComponent(name)}/${action}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`episode ${name} ${action}: ${res.status} ${await res.text()}`);
+}
+
+export async function scenario(): Promise<{ storyMinute: number; episodes: { name: string; active: boolean }[] }> {
+  const res = await fetch(`${adminUrl()}/scenario`);
+  return (await res.json()) as { storyMinute: number; episodes: { name: string; active: boolean }[] };
+}
