@@ -21,8 +21,8 @@ describe('assignReplicas StaticWeight — upstream Test_assignByStaticWeightStra
     ['cluster with multiple weights', weighted(2, 1), 3, { member1: 2, member2: 1 }, { member1: 2, member2: 1 }],
   ])('Test_assignByStaticWeightStrategy/%s', (_name, cands, replicas, legacy, webster) => {
     const base: AssignReplicasInput = { strategy: 'StaticWeight', replicas, candidates: cands, previousClusters: [], uid: '' };
-    expect(assignReplicas({ ...base, divider: 'legacy' })).toEqual({ clusters: clusters(legacy), notes: [] });
-    expect(assignReplicas({ ...base, divider: 'webster' })).toEqual({ clusters: clusters(webster), notes: [] });
+    expect(assignReplicas({ ...base, divider: 'legacy' })).toMatchObject({ clusters: clusters(legacy), notes: [] });
+    expect(assignReplicas({ ...base, divider: 'webster' })).toMatchObject({ clusters: clusters(webster), notes: [] });
   });
 });
 
@@ -55,7 +55,7 @@ describe('assignReplicas DynamicWeight/Aggregated — upstream Test_dynamicScale
       previousClusters: clusters({ member1: 4, member2: 8 }),
       uid: '',
     };
-    expect(assignReplicas({ ...base, divider: 'legacy' })).toEqual({ clusters: clusters({ member1: 7, member3: 6, member4: 11 }), notes: [] });
+    expect(assignReplicas({ ...base, divider: 'legacy' })).toMatchObject({ clusters: clusters({ member1: 7, member3: 6, member4: 11 }), notes: [] });
   });
 
   it.each([
@@ -100,7 +100,7 @@ describe('assignReplicas — upstream Test_dynamicScaleUp', () => {
 
   it('Test_dynamicScaleUp/replica 12, dynamic weight 3:3, with cluster3 disappeared and cluster2 appeared', () => {
     const base: AssignReplicasInput = { strategy: 'DynamicWeight', replicas: 12, candidates: candidates(3, 3), previousClusters: clusters({ member1: 6, member3: 6 }), uid: '' };
-    expect(assignReplicas({ ...base, divider: 'legacy' })).toEqual({ clusters: clusters({ member1: 9, member2: 3 }), notes: [] });
+    expect(assignReplicas({ ...base, divider: 'legacy' })).toMatchObject({ clusters: clusters({ member1: 9, member2: 3 }), notes: [] });
     // v1.16+: member1's 6 seats count, so Webster evens out to 6/6 (member2 then exceeds its headroom 3).
     expect(assignReplicas({ ...base, divider: 'webster' })).toMatchObject({ clusters: clusters({ member1: 6, member2: 6 }) });
   });
@@ -117,6 +117,7 @@ describe('assignReplicas Duplicated — upstream Test_assignByDuplicatedStrategy
     expect(assignReplicas({ strategy: 'Duplicated', replicas, candidates: names.map((name) => ({ name })), previousClusters: [], uid: '' })).toEqual({
       clusters: clusters(expected),
       notes: [],
+      explanation: [`Duplicated: every candidate gets spec.replicas ${replicas}.`],
     });
   });
 });
@@ -125,7 +126,7 @@ describe('assignReplicas — modes and edge cases', () => {
   it('keeps the previous result when the total is unchanged (Steady)', () => {
     expect(
       assignReplicas({ strategy: 'DynamicWeight', replicas: 12, candidates: candidates(100, 100, 100), previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }), uid: '' }),
-    ).toEqual({ clusters: clusters({ member1: 2, member2: 4, member3: 6 }), notes: [] });
+    ).toMatchObject({ clusters: clusters({ member1: 2, member2: 4, member3: 6 }), notes: [] });
   });
 
   it('Fresh mode divides the total by headroom plus previous replicas, ignoring the old split', () => {
@@ -138,11 +139,11 @@ describe('assignReplicas — modes and edge cases', () => {
       previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }),
       uid: '',
     });
-    expect(result).toEqual({ clusters: clusters({ member1: 1, member2: 3, member3: 8 }), notes: [] });
+    expect(result).toMatchObject({ clusters: clusters({ member1: 1, member2: 3, member3: 8 }), notes: [] });
   });
 
   it('a candidate without an estimate counts spec.replicas as its headroom (upstream MaxInt32 → spec.replicas)', () => {
-    expect(assignReplicas({ strategy: 'Aggregated', replicas: 7, candidates: [{ name: 'member1' }, { name: 'member2', allocatableReplicas: 3 }], previousClusters: [], uid: '' })).toEqual({
+    expect(assignReplicas({ strategy: 'Aggregated', replicas: 7, candidates: [{ name: 'member1' }, { name: 'member2', allocatableReplicas: 3 }], previousClusters: [], uid: '' })).toMatchObject({
       clusters: clusters({ member1: 7 }),
       notes: [],
     });
@@ -152,6 +153,18 @@ describe('assignReplicas — modes and edge cases', () => {
     const result = assignReplicas({ strategy: 'DynamicWeight', replicas: 4, candidates: candidates(10), previousClusters: clusters({ member1: 6, member2: 6 }), uid: '' });
     expect(result).toMatchObject({ clusters: clusters({ member1: 2, member2: 2 }) });
     expect('notes' in result && result.notes[0]).toContain('member2 is no longer a candidate');
+  });
+
+  it('explains each step: previous result, scale direction, Aggregated prefix, divider', () => {
+    const result = assignReplicas({ strategy: 'Aggregated', replicas: 24, candidates: candidates(6, 6, 20), previousClusters: clusters({ member1: 4, member2: 8 }), uid: '', divider: 'legacy' });
+    expect('explanation' in result && result.explanation).toEqual([
+      'Aggregated with legacy TakeByWeight (v1.8–v1.15); previous result on candidates: member1 4, member2 8 (Σ 12).',
+      'Scale up 12 → 24: divide the 12 new replicas by estimator headroom.',
+      'Available replicas, descending: member3 20, member1 6, member2 6 (Σ 32 ≥ target 12).',
+      'Aggregated keeps the shortest prefix that covers 12 (previously scheduled clusters first): member1 6, member2 6.',
+      'Legacy TakeByWeight (v1.8) floors 12 × available / Σ and hands the remainder out in weight order, then adds the previous result member1 4, member2 8: member1 10, member2 14.',
+      'Result (zero entries dropped): member1 10, member2 14.',
+    ]);
   });
 
   it('validates candidates and previous clusters, naming the field', () => {

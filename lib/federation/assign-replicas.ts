@@ -16,6 +16,10 @@ function toClusters(replicas: Iterable<readonly [string, number]>): TargetCluste
     .sort((a, b) => compareNames(a.name, b.name));
 }
 
+function describe(clusters: readonly { name: string; replicas: number }[]): string {
+  return clusters.length ? clusters.map((c) => `${c.name} ${c.replicas}`).join(', ') : '(none)';
+}
+
 /**
  * Where karmada-scheduler puts `replicas` (pkg/scheduler/core/assignment.go, `assignFuncMap`):
  * - Duplicated: every candidate gets all replicas.
@@ -32,19 +36,29 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
   const legacyVariant = parsed.legacyVariant ?? 'v1.8';
   const direction = tieDirectionForUid(parsed.uid);
   const { candidates, replicas } = parsed;
+  const dividerLabel = divider === 'webster' ? 'Webster (v1.16+)' : `legacy TakeByWeight (${legacyVariant === 'v1.5' ? 'v1.5–v1.7' : 'v1.8–v1.15'})`;
 
   switch (parsed.strategy) {
-    case 'Duplicated':
-      return { clusters: toClusters(candidates.map((c) => [c.name, replicas] as const)), notes: [] };
+    case 'Duplicated': {
+      const clusters = toClusters(candidates.map((c) => [c.name, replicas] as const));
+      return { clusters, notes: [], explanation: [`Duplicated: every candidate gets spec.replicas ${replicas}.`] };
+    }
 
     case 'StaticWeight': {
       // upstream: getStaticWeightInfoList — unmatched candidates (weight 0) are ignored unless nobody matched.
       let weighted = candidates.filter((c) => (c.staticWeight ?? 0) > 0).map((c) => ({ name: c.name, weight: c.staticWeight ?? 0 }));
+      const explanation = [
+        weighted.length === 0
+          ? 'StaticWeight: no candidate matches a staticWeightList entry, so every candidate weighs 1.'
+          : `StaticWeight: weights ${weighted.map((w) => `${w.name} ${w.weight}`).join(', ')}; candidates without a weight get nothing.`,
+      ];
       if (weighted.length === 0) weighted = candidates.map((c) => ({ name: c.name, weight: 1 }));
       if (divider === 'webster') {
         // upstream: NewDispenser(spec.Replicas, nil, uid).AllocateByWeight — a fresh division, no init result.
         const seats = runWebster(replicas, weighted.map((w) => [w.name, w.weight] as const), [], direction);
-        return { clusters: toClusters(seats), notes: [] };
+        const clusters = toClusters(seats);
+        explanation.push(`${dividerLabel} divides all ${replicas} replicas afresh: ${describe(clusters)}.`);
+        return { clusters, notes: [], explanation };
       }
       const last = new Map(parsed.previousClusters.map((c) => [c.name, c.replicas]));
       const outcome = runTakeByWeight(
@@ -53,7 +67,9 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
         [],
         legacyVariant,
       );
-      return { clusters: toClusters(outcome.replicas), notes: describeRandomTie(outcome) };
+      const clusters = toClusters(outcome.replicas);
+      explanation.push(`${dividerLabel} floors each quota and hands the remainder out in weight order: ${describe(clusters)}.`);
+      return { clusters, notes: describeRandomTie(outcome), explanation };
     }
 
     case 'DynamicWeight':
@@ -67,12 +83,17 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
       const headroom = (c: (typeof candidates)[number]): number => c.allocatableReplicas ?? replicas;
       const divide = (available: NamedReplicas[], init: NamedReplicas[], target: number): DivideOutcome =>
         runDivide({ strategy, targetReplicas: target, availableClusters: available, scheduledClusters: init, divider, legacyVariant, uid: parsed.uid });
-      const finish = (outcome: DivideOutcome, failure: string, notes: string[] = []): AssignReplicasResult =>
-        outcome.ok ? { clusters: toClusters(outcome.replicas), notes: [...notes, ...outcome.notes] } : { error: `${failure}: ${outcome.error}` };
+      const explanation = [`${strategy} with ${dividerLabel}; previous result on candidates: ${describe(scheduled)} (Σ ${assigned}).`];
+      const finish = (outcome: DivideOutcome, failure: string, notes: string[] = []): AssignReplicasResult => {
+        if (!outcome.ok) return { error: `${failure}: ${outcome.error}` };
+        const clusters = toClusters(outcome.replicas);
+        return { clusters, notes: [...notes, ...outcome.notes], explanation: [...explanation, ...outcome.explanation, `Result (zero entries dropped): ${describe(clusters)}.`] };
+      };
 
       if (parsed.mode === 'Fresh') {
         const previous = new Map(scheduled.map((c) => [c.name, c.replicas]));
         const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) + (previous.get(c.name) ?? 0) }));
+        explanation.push(`Fresh mode (rescheduleTriggeredAt): divide all ${replicas} by headroom + previous replicas, ignoring the previous split.`);
         return finish(divide(available, [], replicas), 'failed to do fresh scale');
       }
       if (assigned > replicas) {
@@ -83,10 +104,12 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
             (c) =>
               `${c.name} is no longer a candidate but upstream's dynamicScaleDown still divides by the whole previous spec.clusters, so it can keep replicas.`,
           );
+        explanation.push(`Scale down ${assigned} → ${replicas}: divide the new total by the previous split.`);
         return finish(divide(parsed.previousClusters.slice(), [], replicas), 'failed to scale down', notes);
       }
       if (assigned < replicas) {
         const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) }));
+        explanation.push(`Scale up ${assigned} → ${replicas}: divide the ${replicas - assigned} new replicas by estimator headroom.`);
         const outcome = divide(available, scheduled, replicas - assigned);
         const before = new Map(scheduled.map((c) => [c.name, c.replicas]));
         const notes = outcome.ok
@@ -100,7 +123,8 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
           : [];
         return finish(outcome, 'failed to scale up', notes);
       }
-      return { clusters: toClusters(scheduled.map((c) => [c.name, c.replicas] as const)), notes: [] };
+      explanation.push(`spec.replicas ${replicas} equals the previous total: the previous result stays.`);
+      return { clusters: toClusters(scheduled.map((c) => [c.name, c.replicas] as const)), notes: [], explanation };
     }
   }
 }

@@ -25,7 +25,9 @@ export interface DivideArgs {
   uid: string;
 }
 
-export type DivideOutcome = { ok: true; replicas: Map<string, number>; notes: string[] } | { ok: false; error: string };
+export type DivideOutcome = { ok: true; replicas: Map<string, number>; notes: string[]; explanation: string[] } | { ok: false; error: string };
+
+const describeList = (list: readonly NamedReplicas[]): string => (list.length ? list.map((c) => `${c.name} ${c.replicas}`).join(', ') : '(none)');
 
 /** upstream: Go's sort.Sort falls back to insertion sort (stable) only for up to 12 elements. */
 const GO_INSERTION_SORT_LIMIT = 12;
@@ -36,6 +38,7 @@ const GO_INSERTION_SORT_LIMIT = 12;
  */
 export function runDivide(args: DivideArgs): DivideOutcome {
   const notes: string[] = [];
+  const explanation: string[] = [];
   // TargetClustersList.Less is `a.Replicas > b.Replicas`; Array#sort is stable, like sort.Sort for ≤ 12 items.
   let available = args.availableClusters.slice().sort((a, b) => b.replicas - a.replicas);
   const availableReplicas = available.reduce((sum, c) => sum + c.replicas, 0);
@@ -44,6 +47,7 @@ export function runDivide(args: DivideArgs): DivideOutcome {
     return { ok: false, error: `Clusters available replicas ${availableReplicas} are not enough to schedule.` };
   }
 
+  explanation.push(`Available replicas, descending: ${describeList(available)} (Σ ${availableReplicas} ≥ target ${args.targetReplicas}).`);
   if (args.strategy === 'Aggregated') {
     if (available.length > GO_INSERTION_SORT_LIMIT && new Set(available.map((c) => c.replicas)).size < available.length) {
       notes.push(
@@ -63,6 +67,7 @@ export function runDivide(args: DivideArgs): DivideOutcome {
         break;
       }
     }
+    explanation.push(`Aggregated keeps the shortest prefix that covers ${args.targetReplicas} (previously scheduled clusters first): ${describeList(available)}.`);
   }
 
   // upstream: helper.SpreadReplicasByTargetClusters(target, availableClusters, scheduledClusters, uid).
@@ -71,7 +76,8 @@ export function runDivide(args: DivideArgs): DivideOutcome {
     // upstream: Dispenser.Done() and the zero weight-sum guard leave the init result untouched.
     const weightSum = available.reduce((sum, c) => sum + c.replicas, 0);
     if ((args.targetReplicas === 0 && initial.length !== 0) || weightSum === 0) {
-      return { ok: true, replicas: new Map(initial), notes };
+      explanation.push('Nothing to divide: the previous result stays.');
+      return { ok: true, replicas: new Map(initial), notes, explanation };
     }
     const seats = runWebster(
       args.targetReplicas,
@@ -79,7 +85,12 @@ export function runDivide(args: DivideArgs): DivideOutcome {
       initial,
       tieDirectionForUid(args.uid),
     );
-    return { ok: true, replicas: seats, notes };
+    explanation.push(
+      `Webster hands out ${args.targetReplicas} seats by available replicas` +
+        (initial.length ? `, seats starting at the previous result ${describeList(args.scheduledClusters)}` : '') +
+        `: ${describeList([...seats].map(([name, replicas]) => ({ name, replicas })))}.`,
+    );
+    return { ok: true, replicas: seats, notes, explanation };
   }
   const last = new Map(initial);
   const outcome = runTakeByWeight(
@@ -88,7 +99,11 @@ export function runDivide(args: DivideArgs): DivideOutcome {
     initial,
     args.legacyVariant,
   );
-  return { ok: true, replicas: outcome.replicas, notes: [...notes, ...describeRandomTie(outcome)] };
+  explanation.push(
+    `Legacy TakeByWeight (${args.legacyVariant}) floors ${args.targetReplicas} × available / Σ and hands the remainder out in weight order, then adds the previous result ${describeList(args.scheduledClusters)}: ` +
+      `${describeList([...outcome.replicas].map(([name, replicas]) => ({ name, replicas })))}.`,
+  );
+  return { ok: true, replicas: outcome.replicas, notes: [...notes, ...describeRandomTie(outcome)], explanation };
 }
 
 /**
@@ -109,5 +124,5 @@ export function divideReplicas(input: DivideReplicasInput): DivideReplicasResult
     uid: parsed.uid ?? '',
   });
   if (!outcome.ok) return { error: outcome.error };
-  return { replicas: Object.fromEntries(outcome.replicas), notes: outcome.notes };
+  return { replicas: Object.fromEntries(outcome.replicas), notes: outcome.notes, explanation: outcome.explanation };
 }
