@@ -45,7 +45,7 @@ function byName(a: PolicyCluster, b: PolicyCluster): number {
 }
 
 /** Aggregated's fill order: clusters already running replicas first, then availableReplicas descending, then name. */
-export function aggregatedOrder(clusters: readonly PolicyCluster[]): PolicyCluster[] {
+function aggregatedOrder(clusters: readonly PolicyCluster[]): PolicyCluster[] {
   return clusters.slice().sort((a, b) => {
     const aBound = (a.prevReplicas ?? 0) > 0 ? 0 : 1;
     const bBound = (b.prevReplicas ?? 0) > 0 ? 0 : 1;
@@ -56,7 +56,7 @@ export function aggregatedOrder(clusters: readonly PolicyCluster[]): PolicyClust
 }
 
 /** Prioritized's order: priority descending (larger = higher), then availableReplicas descending, then name. */
-export function priorityOrder(clusters: readonly PolicyCluster[]): PolicyCluster[] {
+function priorityOrder(clusters: readonly PolicyCluster[]): PolicyCluster[] {
   return clusters.slice().sort((a, b) => {
     const byPriority = (b.priority ?? 0) - (a.priority ?? 0);
     if (byPriority !== 0) return byPriority;
@@ -120,7 +120,7 @@ export function planSeedSplit(policy: SeedPolicy, clusters: readonly PolicyClust
 }
 
 /** Fills `order` up to each cap; what is left goes to the first cluster when `leftoverToFirst`. */
-export function fillInOrder(total: number, order: readonly string[], caps: ReadonlyMap<string, number>, leftoverToFirst: boolean): { values: Map<string, number>; leftover: number } {
+function fillInOrder(total: number, order: readonly string[], caps: ReadonlyMap<string, number>, leftoverToFirst: boolean): { values: Map<string, number>; leftover: number } {
   const values = new Map<string, number>();
   let remaining = total;
   for (const name of order) {

@@ -235,13 +235,14 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
       explanation.push(`${name}: new to the binding → ${scaleToZero ? '0 (dormant, ScaleToZero)' : `its minReplicas ${bounds.minReplicas}`}.`);
     }
   }
-  const total = (): number => [...binding.values()].reduce((acc, r) => acc + r, 0);
-  if (scaleToZero && total() < fmin) {
+  let total = [...binding.values()].reduce((acc, r) => acc + r, 0);
+  if (scaleToZero && total < fmin) {
     for (const name of wakeOrder(plan, clusters, included)) {
-      if (total() >= fmin) break;
+      if (total >= fmin) break;
       if (binding.get(name) !== 0) continue;
       const min = hpa.get(name)?.minReplicas ?? 1;
       binding.set(name, min);
+      total += min;
       explanation.push(`${name}: woken to ${min} so that Σ binding reaches federatedMinReplicas ${fmin}.`);
     }
   }
@@ -267,7 +268,9 @@ function wakeOrder(plan: SeedSplitPlan, clusters: readonly PolicyCluster[], incl
       return included.slice().sort((a, b) => (plan.weights.get(b) ?? 0) - (plan.weights.get(a) ?? 0) || compareNames(a, b));
     case 'DynamicWeighted':
       return included.slice().sort((a, b) => available(b) - available(a) || compareNames(a, b));
-    default:
-      return plan.participants.filter((name) => byName.has(name) && included.includes(name));
+    default: {
+      const keep = new Set(included);
+      return plan.participants.filter((name) => keep.has(name));
+    }
   }
 }

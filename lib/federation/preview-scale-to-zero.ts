@@ -11,7 +11,7 @@ interface ZeroCluster {
 }
 
 /** The key the seed sends clusters to sleep by, smallest first (§4.10). */
-export function sleepKey(policy: SeedPolicy, cluster: ZeroCluster): number {
+function sleepKey(policy: SeedPolicy, cluster: ZeroCluster): number {
   switch (policy) {
     case 'StaticWeighted':
       return cluster.staticWeight ?? 0;

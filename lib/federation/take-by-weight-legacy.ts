@@ -18,8 +18,11 @@ export interface LegacyWeight {
 export interface LegacyOutcome {
   /** `MergeTargetClusters(init, result)`: initial plus new replicas, in first-seen order. */
   replicas: Map<string, number>;
-  /** Every outcome upstream can produce; `[replicas]` when nothing was left to chance. */
-  alternatives: Map<string, number>[];
+  /**
+   * Outcomes upstream can produce, as the replicas of the tied clusters only (the rest is the same in every
+   * outcome); empty when nothing was left to chance.
+   */
+  tieOutcomes: Map<string, number>[];
   alternativeCount: number;
   /** Set when v1.8–v1.15 would break a tie at random. */
   randomTie: { clusters: string[]; winners: number } | null;
@@ -72,7 +75,7 @@ export function runTakeByWeight(
 ): LegacyOutcome {
   const unchanged = (): LegacyOutcome => {
     const replicas = mergeTargetClusters(initial, []);
-    return { replicas, alternatives: [replicas], alternativeCount: 1, randomTie: null };
+    return { replicas, tieOutcomes: [], alternativeCount: 1, randomTie: null };
   };
   // upstream: Dispenser.Done() — nothing to dispense once a result exists.
   if (numReplicas === 0 && initial.length !== 0) return unchanged();
@@ -87,13 +90,10 @@ export function runTakeByWeight(
   const base = sorted.map((w) => Number((BigInt(w.weight) * BigInt(numReplicas)) / sum));
   const remain = numReplicas - base.reduce((acc, r) => acc + r, 0);
 
-  const outcomeWith = (bonus: ReadonlySet<number>): Map<string, number> =>
-    mergeTargetClusters(
-      initial,
-      sorted.map((w, i) => [w.name, (base[i] ?? 0) + (bonus.has(i) ? 1 : 0)] as const),
-    );
-  const firstN = new Set(Array.from({ length: remain }, (_, i) => i));
-  const replicas = outcomeWith(firstN);
+  const replicas = mergeTargetClusters(
+    initial,
+    sorted.map((w, i) => [w.name, (base[i] ?? 0) + (i < remain ? 1 : 0)] as const),
+  );
 
   const sameRank = (i: number, j: number): boolean => {
     const a = sorted[i];
@@ -102,7 +102,7 @@ export function runTakeByWeight(
   };
   // Only a tie group that straddles the remainder boundary changes the outcome.
   if (variant !== 'v1.8' || remain === 0 || remain >= sorted.length || !sameRank(remain - 1, remain)) {
-    return { replicas, alternatives: [replicas], alternativeCount: 1, randomTie: null };
+    return { replicas, tieOutcomes: [], alternativeCount: 1, randomTie: null };
   }
   let start = remain - 1;
   while (start > 0 && sameRank(start - 1, start)) start--;
@@ -110,16 +110,17 @@ export function runTakeByWeight(
   while (end < sorted.length && sameRank(end - 1, end)) end++;
   const groupSize = end - start;
   const winners = remain - start;
-  const alternatives: Map<string, number>[] = [];
+  const group = sorted.slice(start, end).map((w) => w.name);
+  const tieOutcomes: Map<string, number>[] = [];
   for (const pick of combinations(groupSize, winners)) {
-    if (alternatives.length === MAX_LISTED_ALTERNATIVES) break;
-    const bonus = new Set(Array.from({ length: start }, (_, i) => i));
-    for (const offset of pick) bonus.add(start + offset);
-    alternatives.push(outcomeWith(bonus));
+    if (tieOutcomes.length === MAX_LISTED_ALTERNATIVES) break;
+    const chosen = new Set(pick);
+    // Every tied cluster has the same floor; `replicas` gave the bonus to the first `winners` of them.
+    tieOutcomes.push(new Map(group.map((name, offset) => [name, (replicas.get(name) ?? 0) - (offset < winners ? 1 : 0) + (chosen.has(offset) ? 1 : 0)])));
   }
   return {
     replicas,
-    alternatives,
+    tieOutcomes,
     alternativeCount: binomial(groupSize, winners),
     randomTie: { clusters: sorted.slice(start, end).map((w) => w.name), winners },
   };
@@ -129,7 +130,7 @@ export function runTakeByWeight(
 export function describeRandomTie(outcome: LegacyOutcome): string[] {
   if (!outcome.randomTie) return [];
   const { clusters, winners } = outcome.randomTie;
-  const listed = outcome.alternatives.map((alt) => clusters.map((name) => `${name} ${alt.get(name) ?? 0}`).join(', '));
+  const listed = outcome.tieOutcomes.map((alt) => clusters.map((name) => `${name} ${alt.get(name) ?? 0}`).join(', '));
   const more = outcome.alternativeCount > listed.length ? ` (and ${outcome.alternativeCount - listed.length} more)` : '';
   return [
     `Karmada v1.8–v1.15 break the tie between ${clusters.join(', ')} (same weight and lastReplicas) at random ` +
@@ -149,9 +150,12 @@ export function takeByWeightLegacy(input: LegacyTakeByWeightInput): LegacyTakeBy
   const last = parsed.lastReplicas ?? parsed.initial ?? {};
   const weights = Object.entries(parsed.weights).map(([name, weight]) => ({ name, weight, lastReplicas: last[name] ?? 0 }));
   const outcome = runTakeByWeight(parsed.numReplicas, weights, initial, parsed.variant ?? 'v1.8');
+  const alternatives = outcome.tieOutcomes.length
+    ? outcome.tieOutcomes.map((tie) => toSeatMap(new Map([...outcome.replicas, ...tie])))
+    : [toSeatMap(outcome.replicas)];
   return {
     replicas: toSeatMap(outcome.replicas),
-    alternatives: outcome.alternatives.map(toSeatMap),
+    alternatives,
     alternativeCount: outcome.alternativeCount,
     notes: describeRandomTie(outcome),
   };
