@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import {
   AutoscalerDetailResponseSchema,
   AutoscalerListResponseSchema,
@@ -17,6 +17,7 @@ export const fleetKeys = {
   clusters: () => [...fleetKeys.all, 'clusters'] as const,
   lists: () => [...fleetKeys.all, 'autoscalers'] as const,
   list: (q: ListParams) => [...fleetKeys.lists(), q] as const,
+  listPages: (q: Omit<ListParams, 'cursor'>) => [...fleetKeys.lists(), 'pages', q] as const,
   triage: (f: FilterParams) => [...fleetKeys.all, 'triage', f] as const,
   transitions: (limit: number) => [...fleetKeys.all, 'transitions', limit] as const,
   detail: (id: string) => [...fleetKeys.all, 'detail', id] as const,
@@ -31,6 +32,16 @@ export function clustersQuery() {
 
 export function autoscalerListQuery(q: ListParams) {
   return queryOptions({ queryKey: fleetKeys.list(q), queryFn: ({ signal }) => fetchJson(apiPaths.autoscalers(q), AutoscalerListResponseSchema, { signal }) });
+}
+
+/** The whole filtered list, page by page (`nextCursor`), for views that virtualize thousands of rows. */
+export function autoscalerPagesQuery(q: Omit<ListParams, 'cursor'>) {
+  return infiniteQueryOptions({
+    queryKey: fleetKeys.listPages(q),
+    queryFn: ({ signal, pageParam }) => fetchJson(apiPaths.autoscalers({ ...q, cursor: pageParam }), AutoscalerListResponseSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 }
 
 export function triageQuery(f: FilterParams) {
