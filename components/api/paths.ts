@@ -45,3 +45,8 @@ export const apiPaths = {
 export function autoscalerHref(ref: AutoscalerRef, params?: Record<string, string>): string {
   return `/autoscalers/${encodeURIComponent(ref.cluster)}/${ref.kind}/${ref.namespace}/${ref.name}${params ? search(params) : ''}`;
 }
+
+/** The preview page for one live autoscaler: `/preview/hpa?id=…` (HPA) or `/preview/federation?id=…` (FederatedHPA). */
+export function previewHref(kind: 'HorizontalPodAutoscaler' | 'FederatedHPA', id: string): string {
+  return `/preview/${kind === 'FederatedHPA' ? 'federation' : 'hpa'}${search({ id })}`;
+}

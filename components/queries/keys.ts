@@ -3,6 +3,7 @@ import {
   AutoscalerDetailResponseSchema,
   AutoscalerListResponseSchema,
   ClusterListResponseSchema,
+  ExplainResponseSchema,
   HistoryResponseSchema,
   TransitionsResponseSchema,
   TriageResponseSchema,
@@ -22,6 +23,8 @@ export const fleetKeys = {
   transitions: (limit: number) => [...fleetKeys.all, 'transitions', limit] as const,
   detail: (id: string) => [...fleetKeys.all, 'detail', id] as const,
   history: (id: string, window: { from: string; to: string }) => [...fleetKeys.all, 'history', id, window] as const,
+  /** Not invalidated by the stream: an explanation reads pods and metrics live, so it refreshes on request. */
+  explain: (id: string) => [...fleetKeys.all, 'explain', id] as const,
 };
 
 export const idOf = (ref: AutoscalerRef): string => `${encodeURIComponent(ref.cluster)}/${ref.kind}/${ref.namespace}/${ref.name}`;
@@ -58,4 +61,9 @@ export function autoscalerDetailQuery(ref: AutoscalerRef) {
 
 export function historyQuery(ref: AutoscalerRef, window: { from: string; to: string }) {
   return queryOptions({ queryKey: fleetKeys.history(idOf(ref), window), queryFn: ({ signal }) => fetchJson(apiPaths.history(ref, window), HistoryResponseSchema, { signal }) });
+}
+
+/** `…/explain`: the HPA decision recomputed from what the cluster serves now (HPA and FederatedHPA). */
+export function explainQuery(ref: AutoscalerRef) {
+  return queryOptions({ queryKey: fleetKeys.explain(idOf(ref)), queryFn: ({ signal }) => fetchJson(apiPaths.explain(ref), ExplainResponseSchema, { signal }), staleTime: 30_000 });
 }
