@@ -129,6 +129,11 @@ function safeServer(server: string): string | null {
 const globalKey = Symbol.for('autoscope.runtime');
 type Holder = { [globalKey]?: Autoscope };
 
+/** Makes `app` the running backend (integration tests build one against the simulator). */
+export function installAutoscope(app: Autoscope | undefined): void {
+  (globalThis as Holder)[globalKey] = app;
+}
+
 /** The running backend, started on first use. */
 export function getAutoscope(): Autoscope {
   const holder = globalThis as Holder;

@@ -30,3 +30,5 @@ export function simulateHpaSyncs(first: HpaSyncInput, steps: readonly HpaSyncSte
   }
   return results;
 }
+export { playLoadCurve, scaleLoad, withLoad } from '@/lib/hpa/load';
+export type { LoadStep } from '@/lib/hpa/load';

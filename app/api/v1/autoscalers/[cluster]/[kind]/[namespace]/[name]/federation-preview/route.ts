@@ -1,0 +1,11 @@
+import type { FederationPreviewInputs } from '@/lib/api';
+import { handle } from '@/server/http/handle';
+import type { AutoscalerRouteContext } from '@/server/http/params';
+import { autoscalerPath } from '@/server/http/params';
+import { getAutoscope } from '@/server/runtime';
+import { federationPreviewInputs } from '@/server/services/explain-service';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = handle(async (_req, context: AutoscalerRouteContext): Promise<FederationPreviewInputs> => federationPreviewInputs(getAutoscope(), await autoscalerPath(context)));

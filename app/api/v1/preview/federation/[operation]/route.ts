@@ -1,0 +1,17 @@
+import { FederationOperationSchema } from '@/lib/api';
+import { AppError } from '@/server/http/app-error';
+import { handle } from '@/server/http/handle';
+import { readJsonBody } from '@/server/http/params';
+import { previewFederation } from '@/server/services/federation-preview-service';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ operation: string }> };
+
+export const POST = handle(async (req, context: Context) => {
+  const requested = (await context.params).operation;
+  const operation = FederationOperationSchema.safeParse(requested);
+  if (!operation.success) throw new AppError('not_found', `no federation preview ${JSON.stringify(requested)}; one of ${FederationOperationSchema.options.join(', ')}`);
+  return previewFederation(operation.data, await readJsonBody(req));
+});
