@@ -7,7 +7,7 @@ export interface AutoscopeConfig {
 }
 
 /** Settings from the environment (README's configuration table). */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): AutoscopeConfig {
+export function readConfig(env: Readonly<Record<string, string | undefined>> = process.env): AutoscopeConfig {
   const retention = Number(env.AUTOSCOPE_RETENTION_DAYS ?? 30);
   return {
     dataDir: env.AUTOSCOPE_DATA_DIR ? path.resolve(/*turbopackIgnore: true*/ env.AUTOSCOPE_DATA_DIR) : path.join(process.cwd(), '.autoscope'),

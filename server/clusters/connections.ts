@@ -41,7 +41,7 @@ export interface ConnectionSource {
  * else `~/.kube/config`, else in-cluster credentials. Every context becomes a cluster unless
  * `AUTOSCOPE_CONTEXTS` (comma-separated) names some.
  */
-export function loadConnections(env: NodeJS.ProcessEnv = process.env): ConnectionSource {
+export function loadConnections(env: Readonly<Record<string, string | undefined>> = process.env): ConnectionSource {
   const wanted = (env.AUTOSCOPE_CONTEXTS ?? '')
     .split(',')
     .map((s) => s.trim())

@@ -38,6 +38,11 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
  */
 export class ResourceInformer {
   private listWatch: ListWatch<KubernetesObject> | null = null;
+  /** The last complete picture, served while a restarted informer relists (its new cache starts empty). */
+  private snapshot: KubeObject[] = [];
+  private listFailed = false;
+  /** Whether the current ListWatch has completed its list (its cache is then the truth). */
+  private listedSinceStart = false;
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -77,24 +82,32 @@ export class ResourceInformer {
 
   /** The informer's cache: every object of the last list plus the watch's changes. */
   objects(): KubeObject[] {
-    return (this.listWatch?.list() ?? []) as unknown as KubeObject[];
+    const live = this.listWatch?.list() as unknown as KubeObject[] | undefined;
+    return this.synced && live && this.listedSinceStart ? live : this.snapshot;
   }
+
 
   /** Lists in pages of 500; objects stay raw JSON, like the watch's. */
   private async list(): Promise<{ apiVersion: string; kind: string; items: KubernetesObject[]; metadata: { resourceVersion?: string } }> {
     const items: KubernetesObject[] = [];
     let resourceVersion: string | undefined;
     let token: string | undefined;
-    do {
-      const page = await this.client.get<{ items?: KubernetesObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(this.path, {
-        query: { limit: 500, continue: token, fieldSelector: this.resource.fieldSelector },
-        timeoutMs: 60_000,
-      });
-      items.push(...(page.items ?? []));
-      resourceVersion ??= page.metadata?.resourceVersion;
-      token = page.metadata?.continue || undefined;
-    } while (token);
+    try {
+      do {
+        const page = await this.client.get<{ items?: KubernetesObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(this.path, {
+          query: { limit: 500, continue: token, fieldSelector: this.resource.fieldSelector },
+          timeoutMs: 60_000,
+        });
+        items.push(...(page.items ?? []));
+        resourceVersion ??= page.metadata?.resourceVersion;
+        token = page.metadata?.continue || undefined;
+      } while (token);
+    } catch (err) {
+      this.listFailed = true;
+      throw err;
+    }
     this.synced = true;
+    this.listedSinceStart = true;
     this.attempt = 0;
     this.lastError = null;
     this.lastSyncAt = new Date().toISOString();
@@ -103,13 +116,24 @@ export class ResourceInformer {
     return { apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion } };
   }
 
+  /**
+   * A failed list means the cluster (or this resource) cannot be read: the state says so. A broken
+   * watch after a good list is routine (load balancers cut long streams): the informer restarts and
+   * relists, serving its last picture meanwhile, and only a failing relist changes the state.
+   */
   private failed(err: unknown): void {
     if (this.stopped) return;
     const statusCode = err instanceof KubeApiError ? err.statusCode : typeof (err as { statusCode?: unknown })?.statusCode === 'number' ? (err as { statusCode: number }).statusCode : 0;
     const message = err instanceof KubeApiError ? err.message : err instanceof Error ? (statusCode ? `${statusCode} ${err.message}` : `watch failed: ${err.message}`) : String(err);
-    this.synced = false;
-    this.lastError = { statusCode, message };
-    this.handlers.onError(this.lastError);
+    const duringList = this.listFailed;
+    this.listFailed = false;
+    if (this.listedSinceStart) this.snapshot = (this.listWatch?.list() ?? []) as unknown as KubeObject[];
+    this.listedSinceStart = false;
+    if (duringList || !this.synced || statusCode === 403 || statusCode === 401) {
+      this.synced = false;
+      this.lastError = { statusCode, message };
+      this.handlers.onError(this.lastError);
+    }
     void this.listWatch?.stop();
     this.listWatch = null;
     this.attempt += 1;

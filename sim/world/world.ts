@@ -115,6 +115,7 @@ export class World {
       if (spec.profile === 'openshift') {
         const machine = new MachineWorld(cluster, spec);
         machine.seed(now);
+        machine.syncMirrors();
         this.machine.set(spec.name, machine);
       }
     }
