@@ -1,0 +1,84 @@
+import type { Autoscaler, AutoscalerSort, ProblemGroup } from '@/lib/api';
+import { SEVERITY_RANK } from '@/lib/triage/health-rules';
+import { separateCause } from '@/lib/triage/hints';
+import type { FilterParams } from '../api/paths';
+
+export const filterKeys = ['kind', 'cluster', 'namespace', 'health', 'reason', 'q'] as const;
+export type FilterKey = (typeof filterKeys)[number];
+
+export const triageSorts = ['severity', 'since', 'count', 'cluster', 'name'] as const;
+export type TriageSort = (typeof triageSorts)[number];
+
+/** Each sort orders the groups, and the autoscalers of an expanded group the matching way. */
+export const triageSortOptions: Record<TriageSort, { label: string; rows: AutoscalerSort }> = {
+  severity: { label: 'Worst first', rows: 'health' },
+  since: { label: 'Longest broken first', rows: 'since' },
+  count: { label: 'Most autoscalers first', rows: 'health' },
+  cluster: { label: 'Cluster', rows: 'cluster' },
+  name: { label: 'Title / name', rows: 'name' },
+};
+
+export interface TriageState {
+  filter: FilterParams;
+  sort: TriageSort;
+  /** The key of the expanded group. */
+  group: string | null;
+}
+
+function isSort(value: string | null): value is TriageSort {
+  return value !== null && (triageSorts as readonly string[]).includes(value);
+}
+
+/** The triage page's view state, read from its URL (`?kind=&cluster=&namespace=&health=&reason=&q=&sort=&group=`). */
+export function readTriageState(params: URLSearchParams): TriageState {
+  const filter: FilterParams = {};
+  for (const key of filterKeys) {
+    const value = params.get(key)?.trim();
+    if (value) filter[key] = value;
+  }
+  const sort = params.get('sort');
+  return { filter, sort: isSort(sort) ? sort : 'severity', group: params.get('group') || null };
+}
+
+export function hasFilters(filter: FilterParams): boolean {
+  return filterKeys.some((k) => Boolean(filter[k]));
+}
+
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The server orders groups worst first; the other orders are applied here, stable on that order. */
+export function sortGroups(groups: readonly ProblemGroup[], sort: TriageSort): ProblemGroup[] {
+  const indexed = groups.map((g, i) => ({ g, i }));
+  const compare: Record<TriageSort, (a: ProblemGroup, b: ProblemGroup) => number> = {
+    severity: () => 0,
+    since: (a, b) => byString(a.oldestSince ?? '~', b.oldestSince ?? '~'),
+    count: (a, b) => b.count - a.count,
+    cluster: (a, b) => byString(a.clusters[0] ?? '~', b.clusters[0] ?? '~'),
+    name: (a, b) => byString(a.title.toLowerCase(), b.title.toLowerCase()),
+  };
+  return indexed.sort((x, y) => compare[sort](x.g, y.g) || SEVERITY_RANK[y.g.worstSeverity] - SEVERITY_RANK[x.g.worstSeverity] || x.i - y.i).map((x) => x.g);
+}
+
+/** The part of a group's key below its reason (`HorizontalPodAutoscaler/FailedGetResourceMetric/missing-request`), if any. */
+export function groupCause(group: ProblemGroup): string | null {
+  const prefix = `${group.kind}/${group.reason}/`;
+  return group.key.startsWith(prefix) ? group.key.slice(prefix.length) : null;
+}
+
+/** The problem that puts an autoscaler in the group, by the same rule lib/triage groups with. */
+export function groupProblemOf(a: Autoscaler, group: ProblemGroup, cause: string | null): Autoscaler['problems'][number] | undefined {
+  if (a.kind !== group.kind) return undefined;
+  return a.problems.find((p) => p.code === group.reason && p.severity !== 'info' && (separateCause(p.code, p.message) ?? null) === cause);
+}
+
+/** The list query that returns a superset of a group's autoscalers (the API filters by reason, not by cause). */
+export function groupListFilter(group: ProblemGroup, filter: FilterParams): FilterParams {
+  // A query parameter holds at most 100 values; beyond that, the cause check on the client still narrows.
+  const clusters = group.clusters.length > 0 && group.clusters.length <= 100 ? group.clusters.join(',') : filter.cluster;
+  return { ...filter, kind: group.kind, reason: group.reason, cluster: clusters };
+}
+
+/** What the export buttons download: the filtered queue, i.e. every autoscaler that is not OK unless a health filter says otherwise. */
+export function exportFilter(filter: FilterParams): FilterParams {
+  return filter.health ? filter : { ...filter, health: 'failing,degraded,unknown' };
+}
