@@ -78,7 +78,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.mjs', 'sim/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', '*.config.{ts,mjs,js}'],
+    files: ['scripts/**/*.mjs', 'sim/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', 'test/**/*.ts', '*.config.{ts,mjs,js,mts}'],
     rules: { 'no-console': 'off' },
   },
   {

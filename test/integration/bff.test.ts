@@ -30,10 +30,11 @@ import * as streamRoute from '@/app/api/v1/stream/route';
 import * as previewHpaRoute from '@/app/api/v1/preview/hpa/route';
 import * as previewFedRoute from '@/app/api/v1/preview/federation/[operation]/route';
 import * as readyRoute from '@/app/api/readyz/route';
-import { loadConnections } from './clusters/connections';
-import { Autoscope, installAutoscope } from './runtime';
+import { loadConnections } from '@/server/clusters/connections';
+import { Autoscope, installAutoscope } from '@/server/runtime';
 
 /**
+ * Lives in test/ because it drives app/ route handlers, server/ and sim/ together, which no layer may.
  * The backend against the simulator: every route through its real handler, the failure modes of a
  * fleet (a cluster down and back, a 403 on one resource, watches cut), a restart with history intact,
  * and two safety properties — no credential in any response or log line, only reads sent to clusters.
