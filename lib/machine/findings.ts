@@ -3,28 +3,11 @@
  * message template of the table, and the table's order as the priority order.
  */
 import type { MachineFinding, MachineFindingCode, MachineFindingSeverity } from './types';
+import { MACHINE_FINDING_CODES } from './types';
 import { CLUSTER_API_PAUSED_ANNOTATION, MACHINE_TARGET_OWNER_ANNOTATION } from './keys';
 
 /** Row order of the §6 table: findings are reported, and the Ready reason chosen, in this order. */
-export const MACHINE_FINDING_PRIORITY: readonly MachineFindingCode[] = [
-  'MachineAutoscalerNotReconciled',
-  'MachineAutoscalerInvalidSpec',
-  'MachineAutoscalerUnsupportedTarget',
-  'MachineAutoscalerTargetNotFound',
-  'MachineAutoscalerTargetWrongNamespace',
-  'MachineAutoscalerDuplicateTargetScaleRef',
-  'MachineAutoscalerNonAuthoritativeTargetScaleRef',
-  'MachineAutoscalerTargetMigrating',
-  'MachineAutoscalerTargetDeleting',
-  'MachineAutoscalerTargetPaused',
-  'MachineAutoscalerTargetOwnedByAnother',
-  'MachineAutoscalerTargetAnnotationsMissing',
-  'MachineAutoscalerTargetAnnotationsMismatch',
-  'MachineAutoscalerScaleFromZeroUnsupported',
-  'GPUAcceleratorLabelMissing',
-  'ClusterAutoscalerMissing',
-  'TargetMirrorNotSynchronized',
-];
+export const MACHINE_FINDING_PRIORITY: readonly MachineFindingCode[] = MACHINE_FINDING_CODES;
 
 const RANK = new Map(MACHINE_FINDING_PRIORITY.map((code, index) => [code, index]));
 

@@ -2,24 +2,28 @@
 
 export type MachineFindingSeverity = 'error' | 'unknown' | 'warning' | 'info';
 
-export type MachineFindingCode =
-  | 'MachineAutoscalerNotReconciled'
-  | 'MachineAutoscalerInvalidSpec'
-  | 'MachineAutoscalerUnsupportedTarget'
-  | 'MachineAutoscalerTargetNotFound'
-  | 'MachineAutoscalerTargetWrongNamespace'
-  | 'MachineAutoscalerDuplicateTargetScaleRef'
-  | 'MachineAutoscalerNonAuthoritativeTargetScaleRef'
-  | 'MachineAutoscalerTargetMigrating'
-  | 'MachineAutoscalerTargetDeleting'
-  | 'MachineAutoscalerTargetPaused'
-  | 'MachineAutoscalerTargetOwnedByAnother'
-  | 'MachineAutoscalerTargetAnnotationsMissing'
-  | 'MachineAutoscalerTargetAnnotationsMismatch'
-  | 'MachineAutoscalerScaleFromZeroUnsupported'
-  | 'GPUAcceleratorLabelMissing'
-  | 'ClusterAutoscalerMissing'
-  | 'TargetMirrorNotSynchronized';
+/** Every finding code, in the priority order of the §6 table (findings are reported, and Ready's reason chosen, in this order). */
+export const MACHINE_FINDING_CODES = [
+  'MachineAutoscalerNotReconciled',
+  'MachineAutoscalerInvalidSpec',
+  'MachineAutoscalerUnsupportedTarget',
+  'MachineAutoscalerTargetNotFound',
+  'MachineAutoscalerTargetWrongNamespace',
+  'MachineAutoscalerDuplicateTargetScaleRef',
+  'MachineAutoscalerNonAuthoritativeTargetScaleRef',
+  'MachineAutoscalerTargetMigrating',
+  'MachineAutoscalerTargetDeleting',
+  'MachineAutoscalerTargetPaused',
+  'MachineAutoscalerTargetOwnedByAnother',
+  'MachineAutoscalerTargetAnnotationsMissing',
+  'MachineAutoscalerTargetAnnotationsMismatch',
+  'MachineAutoscalerScaleFromZeroUnsupported',
+  'GPUAcceleratorLabelMissing',
+  'ClusterAutoscalerMissing',
+  'TargetMirrorNotSynchronized',
+] as const;
+
+export type MachineFindingCode = (typeof MACHINE_FINDING_CODES)[number];
 
 export interface MachineFinding {
   code: MachineFindingCode;
