@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The e2e run's simulator (started by `npm start` inside Playwright's webServer). */
+/** The e2e run's simulator (started by `npm start` inside Playwright's webServer); E2E_DATA_DIR moves it for side-by-side runs. */
 function adminUrl(): string {
-  const file = path.resolve(__dirname, '..', '.autoscope-e2e', 'sim', 'admin.json');
+  const file = path.resolve(process.env.E2E_DATA_DIR ?? path.resolve(__dirname, '..', '.autoscope-e2e'), 'sim', 'admin.json');
   return (JSON.parse(readFileSync(file, 'utf8')) as { adminUrl: string }).adminUrl;
 }
 

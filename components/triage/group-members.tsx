@@ -140,37 +140,39 @@ export function GroupMembers({ group, rows, isPending, error, retry, hasMore, lo
   if (isPending) return <Skeleton rows={Math.min(group.count, 6)} height={24} />;
   if (error) return <QueryError error={error} retry={retry} />;
   return (
-    <div role="table" aria-label={`Autoscalers in “${group.title}”`} aria-rowcount={group.count + 1} className={styles.members} data-testid="group-members">
-      <div role="rowgroup" className={styles.membersHead}>
-        <div role="row" aria-rowindex={1} className={`${styles.row} ${styles.headRow}`}>
-          <span role="columnheader">
-            <span className="visually-hidden">Health</span>
-          </span>
-          <span role="columnheader">Name</span>
-          <span role="columnheader">Kind</span>
-          <span role="columnheader">Cluster</span>
-          <span role="columnheader">Namespace</span>
-          <span role="columnheader">Reason</span>
-          <span role="columnheader">Since</span>
-          <span role="columnheader" className={styles.cellNum} title="Current replicas">
-            Current
-          </span>
-          <span role="columnheader" className={styles.cellNum} title="Desired replicas">
-            Desired
-          </span>
-          <span role="columnheader" className={styles.cellNum} title="minReplicas">
-            Min
-          </span>
-          <span role="columnheader" className={styles.cellNum} title="maxReplicas">
-            Max
-          </span>
+    <div className={styles.members}>
+      <div role="table" aria-label={`Autoscalers in “${group.title}”`} aria-rowcount={group.count + 1} data-testid="group-members">
+        <div role="rowgroup" className={styles.membersHead}>
+          <div role="row" aria-rowindex={1} className={`${styles.row} ${styles.headRow}`}>
+            <span role="columnheader">
+              <span className="visually-hidden">Health</span>
+            </span>
+            <span role="columnheader">Name</span>
+            <span role="columnheader">Kind</span>
+            <span role="columnheader">Cluster</span>
+            <span role="columnheader">Namespace</span>
+            <span role="columnheader">Reason</span>
+            <span role="columnheader">Since</span>
+            <span role="columnheader" className={styles.cellNum} title="Current replicas">
+              Current
+            </span>
+            <span role="columnheader" className={styles.cellNum} title="Desired replicas">
+              Desired
+            </span>
+            <span role="columnheader" className={styles.cellNum} title="minReplicas">
+              Min
+            </span>
+            <span role="columnheader" className={styles.cellNum} title="maxReplicas">
+              Max
+            </span>
+          </div>
         </div>
-      </div>
-      <div role="rowgroup" ref={bodyRef} className={styles.membersBody} style={{ height: virtualizer.getTotalSize() }}>
-        {items.map((item) => {
-          const row = rows[item.index];
-          return row ? <Row key={row.autoscaler.id} row={row} index={item.index} start={item.start - scrollMargin} /> : null;
-        })}
+        <div role="rowgroup" ref={bodyRef} className={styles.membersBody} style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const row = rows[item.index];
+            return row ? <Row key={row.autoscaler.id} row={row} index={item.index} start={item.start - scrollMargin} /> : null;
+          })}
+        </div>
       </div>
       <p className={styles.membersFoot} aria-live="polite">
         {rows.length === 0 && !hasMore ? (

@@ -1,0 +1,83 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { ClusterListResponseSchema } from '@/lib/api/fleet';
+import { OverviewPage } from './pages/overview';
+
+function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+test.describe('Overview', () => {
+  test('shows one tile per cluster with Karmada members inside their control plane, the chart numbers and the feed', async ({ page, request }) => {
+    const errors = collectConsoleErrors(page);
+    const overview = new OverviewPage(page);
+    await overview.goto();
+    await expect(overview.heading).toBeVisible();
+
+    const api = ClusterListResponseSchema.parse(await (await request.get('/api/v1/clusters')).json());
+    const names = new Set(api.clusters.map((c) => c.name));
+    const topLevel = api.clusters.filter((c) => !c.parent || !names.has(c.parent));
+    const members = api.clusters.filter((c) => c.parent && names.has(c.parent));
+    expect(topLevel.length).toBeGreaterThan(0);
+    expect(members.length).toBeGreaterThan(0);
+
+    await expect(overview.tiles).toHaveCount(topLevel.length);
+    for (const c of topLevel) await expect(overview.tile(c.name)).toBeVisible();
+    for (const m of members) {
+      await expect(overview.tile(m.parent ?? '').locator(overview.member(m.name))).toBeVisible();
+    }
+
+    // The stacked bar's numbers: one row per cluster, the autoscaler total matching the API.
+    await expect(overview.healthTable.getByRole('row')).toHaveCount(api.clusters.length + 1);
+    const prodEu = api.clusters.find((c) => c.name === 'prod-eu-west-1');
+    expect(prodEu).toBeDefined();
+    const euRow = overview.healthTable.getByRole('row', { name: /^prod-eu-west-1 / });
+    const cells = euRow.getByRole('cell');
+    await expect(cells).toHaveCount(4);
+    const counts = (await cells.allTextContents()).map(Number);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(prodEu?.counts.total);
+    await expect(page.getByTestId('health-by-cluster-chart').locator('svg').first()).toBeVisible();
+
+    await expect(overview.topProblems.first()).toBeVisible();
+    await expect(overview.transitions.getByRole('row').nth(1)).toBeVisible();
+    await expect(overview.totals).toContainText('Autoscalers');
+
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test('a top problem opens its group expanded in the triage queue', async ({ page }) => {
+    const overview = new OverviewPage(page);
+    await overview.goto();
+    const first = overview.topProblems.first();
+    const title = (await first.getByRole('link').first().textContent()) ?? '';
+    await first.getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/triage\?group=/);
+    await expect(page.getByRole('button', { name: title, expanded: true })).toBeVisible();
+  });
+
+  test('screenshots at 1440 and 1024, light and dark', async ({ page }) => {
+    const errors = collectConsoleErrors(page);
+    const overview = new OverviewPage(page);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [1440, 1024]) {
+        await page.setViewportSize({ width, height: 900 });
+        await overview.goto();
+        await expect(overview.transitions).toBeVisible();
+        await expect(page.getByTestId('health-by-cluster-chart').locator('svg').first()).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
+        await page.screenshot({ path: `e2e/artifacts/overview-${width}-${colorScheme}.png`, fullPage: true });
+      }
+    }
+    expect(errors).toEqual([]);
+  });
+});
