@@ -1,14 +1,15 @@
 import type { z } from 'zod';
-import type { ErrorCode } from '@/lib/api';
+import type { ErrorCode, FieldIssue } from '@/lib/api';
 import { ErrorBodySchema } from '@/lib/api';
 
-/** A failed API call: the server's error body, or a network failure (`status` 0). */
+/** A failed API call: the server's error body, or a network failure (`status` 0). `issues` name the bad fields of a 400. */
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode | 'network',
     readonly status: number,
     message: string,
     readonly cluster?: string,
+    readonly issues?: readonly FieldIssue[],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -45,7 +46,7 @@ export async function fetchJson<S extends z.ZodType>(url: string, schema: S, ini
   }
   if (!res.ok) {
     const parsed = ErrorBodySchema.safeParse(json);
-    if (parsed.success) throw new ApiError(parsed.data.error.code, res.status, parsed.data.error.message, parsed.data.error.cluster);
+    if (parsed.success) throw new ApiError(parsed.data.error.code, res.status, parsed.data.error.message, parsed.data.error.cluster, parsed.data.error.issues);
     throw new ApiError('internal', res.status, `the server answered ${res.status}`);
   }
   return schema.parse(json);

@@ -1,12 +1,17 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { FederationOperation, HpaPreviewRequest } from '@/lib/api';
 import {
   AutoscalerDetailResponseSchema,
   AutoscalerListResponseSchema,
   ClusterListResponseSchema,
   ExplainResponseSchema,
+  FederationPreviewInputsSchema,
   HistoryResponseSchema,
+  HpaPreviewResponseSchema,
   TransitionsResponseSchema,
   TriageResponseSchema,
+  federationOperations,
 } from '@/lib/api';
 import { fetchJson } from '../api/fetch-json';
 import type { AutoscalerRef, FilterParams, ListParams } from '../api/paths';
@@ -66,4 +71,54 @@ export function historyQuery(ref: AutoscalerRef, window: { from: string; to: str
 /** `…/explain`: the HPA decision recomputed from what the cluster serves now (HPA and FederatedHPA). */
 export function explainQuery(ref: AutoscalerRef) {
   return queryOptions({ queryKey: fleetKeys.explain(idOf(ref)), queryFn: ({ signal }) => fetchJson(apiPaths.explain(ref), ExplainResponseSchema, { signal }), staleTime: 30_000 });
+}
+
+/** Previews: pure answers to the body sent (keyed by it), outside `fleet` so the stream never refetches them. */
+export const previewKeys = {
+  all: ['preview'] as const,
+  federationInputs: (id: string) => [...previewKeys.all, 'federation-inputs', id] as const,
+  federation: (operation: FederationOperation, body: unknown) => [...previewKeys.all, 'federation', operation, body] as const,
+  hpa: (body: HpaPreviewRequest) => [...previewKeys.all, 'hpa', body] as const,
+};
+
+/** The answer of `POST /api/v1/preview/federation/{operation}`. */
+export type FederationOperationResult<Op extends FederationOperation> = z.infer<(typeof federationOperations)[Op]['result']>;
+/** An answer tagged with the operation and body it answers, so a switch on `operation` narrows `result`. */
+export type FederationAnswer = { [Op in FederationOperation]: { operation: Op; body: unknown; result: FederationOperationResult<Op> } }[FederationOperation];
+
+/** The operation table seen through a mapped type, so indexing it with a generic operation keeps the result type. */
+const resultSchemas: { [Op in FederationOperation]: { result: z.ZodType<FederationOperationResult<Op>> } } = federationOperations;
+
+/** `…/federation-preview`: the inputs of both federation previews, filled from a live FederatedHPA. */
+export function federationPreviewInputsQuery(ref: AutoscalerRef) {
+  return queryOptions({
+    queryKey: previewKeys.federationInputs(idOf(ref)),
+    queryFn: ({ signal }) => fetchJson(apiPaths.federationPreviewInputs(ref), FederationPreviewInputsSchema, { signal }),
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * One `lib/federation` preview of `body` (the server validates it: a 400 names the bad fields in `ApiError.issues`).
+ * The answer carries its operation and body, so data kept while the next answer loads still matches its request.
+ */
+export function federationPreviewQuery(operation: FederationOperation, body: unknown) {
+  return queryOptions({
+    queryKey: previewKeys.federation(operation, body),
+    queryFn: async ({ signal }): Promise<FederationAnswer> => {
+      const result = await fetchJson(apiPaths.previewFederation(operation), resultSchemas[operation].result, { signal, method: 'POST', body });
+      // The table pairs each operation with its own result schema; TypeScript cannot follow that through a union key.
+      return { operation, body, result } as FederationAnswer;
+    },
+    staleTime: Infinity,
+  });
+}
+
+/** `POST /api/v1/preview/hpa`: reads the live HPA, its pods and metrics, then runs the decision before and after. */
+export function hpaPreviewQuery(body: HpaPreviewRequest) {
+  return queryOptions({
+    queryKey: previewKeys.hpa(body),
+    queryFn: ({ signal }) => fetchJson(apiPaths.previewHpa(), HpaPreviewResponseSchema, { signal, method: 'POST', body }),
+    staleTime: 30_000,
+  });
 }
