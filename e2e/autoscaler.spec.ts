@@ -91,13 +91,15 @@ test.describe('Autoscaler page', () => {
       await expect(page).toHaveURL(/\/autoscalers\/prod-us-east-1\/HorizontalPodAutoscaler\/[^/]+\/[^/?]+/);
 
       const detail = new AutoscalerPage(page);
-      const failing = detail.segment('ScalingActive', 'False', 'FailedGetResourceMetric');
-      await expect(failing.first()).toBeVisible({ timeout: 45_000 });
-      await expect(failing.first()).toHaveAttribute('data-health', 'failing');
+      // The open segment (the outage may have come and gone before, as scheduled).
+      const failing = detail.segment('ScalingActive', 'False', 'FailedGetResourceMetric').last();
+      await expect(failing).toBeVisible({ timeout: 45_000 });
+      await expect(failing).toHaveAttribute('data-health', 'failing');
+      await expect(failing).toHaveAccessibleName(/to now \(/);
       await expect(detail.problems.getByTestId('problem').filter({ hasText: 'FailedGetResourceMetric' })).toBeVisible();
 
-      // Hover shows the exact reason, message and times.
-      await failing.first().hover();
+      // Focus (or hover) shows the exact reason, message and times.
+      await failing.focus();
       const tooltip = page.getByRole('tooltip');
       await expect(tooltip).toContainText('ScalingActive=False');
       await expect(tooltip).toContainText('FailedGetResourceMetric');
@@ -168,9 +170,12 @@ test.describe('Autoscaler page', () => {
     const ref = await firstOfKind(request, 'FederatedHPA');
     const detail = new AutoscalerPage(page);
     await detail.goto(ref);
-    const copy = detail.kubectl.getByRole('button', { name: /^Copy command/ }).first();
+    // The button's name changes to "Copied: …", so it is found by its place, not its name.
+    const copy = detail.kubectl.getByRole('listitem').first().getByTestId('copy');
+    await expect(copy).toHaveText('Copy');
     await copy.click();
     await expect(copy).toHaveText('Copied');
+    await expect(copy).toHaveAccessibleName(/^Copied: command/);
     const clip = await page.evaluate(() => navigator.clipboard.readText());
     expect(clip).toContain(`kubectl --context ${ref.cluster}`);
   });

@@ -16,6 +16,7 @@ export function CopyButton({ text, label }: { text: string; label: string }): Re
       type="button"
       className={styles.copy}
       data-state={state}
+      data-testid="copy"
       aria-label={state === 'copied' ? `Copied: ${label}` : `Copy ${label}`}
       onClick={() => {
         navigator.clipboard.writeText(text).then(

@@ -163,7 +163,7 @@ export function ExplainPanel({ autoscalerRef, id }: { autoscalerRef: AutoscalerR
           <button type="button" onClick={() => void query.refetch()} disabled={query.isFetching}>
             {query.isFetching ? 'Reading…' : 'Recompute'}
           </button>
-          <Link className={`button ${styles.linkButton}`} href={previewHref(kind, id)}>
+          <Link prefetch={false} className={`button ${styles.linkButton}`} href={previewHref(kind, id)}>
             Preview changes
           </Link>
         </span>

@@ -28,7 +28,7 @@ export function FederationMembers({ autoscaler: a, placement }: { autoscaler: Au
         <h2 id="members-title" className={styles.h2}>
           Member clusters
         </h2>
-        <Link className={`button ${styles.linkButton}`} href={previewHref('FederatedHPA', a.id)}>
+        <Link prefetch={false} className={`button ${styles.linkButton}`} href={previewHref('FederatedHPA', a.id)}>
           Preview changes
         </Link>
       </div>

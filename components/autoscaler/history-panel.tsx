@@ -113,13 +113,16 @@ export function HistoryPanel({ autoscalerRef, kind }: { autoscalerRef: Autoscale
         }}
       >
         <div className={styles.axisRow} aria-hidden="true" style={{ marginLeft: LABEL_WIDTH, marginRight: RIGHT_GAP }}>
+          <span className={styles.axisZone} style={{ left: -LABEL_WIDTH, width: LABEL_WIDTH }}>
+            Time ({zone})
+          </span>
           {ticks.map((t) => (
             <span key={t} className={styles.tick} style={{ left: `${fractionOf(t, range) * 100}%` }}>
               {labelOf(t)}
             </span>
           ))}
           {firstSeen !== null && firstSeen > range.from && firstSeen < range.to ? (
-            <span className={styles.firstSeen} style={{ left: `${fractionOf(firstSeen, range) * 100}%` }} title={`Autoscope first saw this object at ${formatTimestamp(history.firstSeen, timeZone)}`}>
+            <span className={`${styles.firstSeen} ${fractionOf(firstSeen, range) > 0.85 ? styles.firstSeenLeft : ''}`} style={{ left: `${fractionOf(firstSeen, range) * 100}%` }} title={`Autoscope first saw this object at ${formatTimestamp(history.firstSeen, timeZone)}`}>
               first seen
             </span>
           ) : null}
