@@ -82,7 +82,6 @@ export type AutoscalerTarget = z.infer<typeof AutoscalerTargetSchema>;
 
 export const MachineFindingCodeSchema = z.enum(MACHINE_FINDING_CODES);
 
-
 export const ReadyVerdictSchema = z.object({
   status: ConditionStatusSchema,
   reason: z.string(),

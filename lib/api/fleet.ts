@@ -240,3 +240,15 @@ export const AutoscalerPathSchema = z.object({
   name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a DNS-1123 subdomain').max(253),
 });
 export type AutoscalerPath = z.infer<typeof AutoscalerPathSchema>;
+
+/** Process figures for operators and the benchmark (no object data, no credentials). */
+export const StatsResponseSchema = z.object({
+  autoscalers: z.number().int(),
+  clusters: z.number().int(),
+  streamSubscribers: z.number().int(),
+  heapUsedBytes: z.number(),
+  rssBytes: z.number(),
+  uptimeSeconds: z.number(),
+  startedAt: z.string(),
+});
+export type StatsResponse = z.infer<typeof StatsResponseSchema>;

@@ -13,6 +13,7 @@ import type {
   HistoryResponse,
   MachineSetCopy,
   ReadyResponse,
+  StatsResponse,
   TransitionsResponse,
   TriageResponse,
 } from '@/lib/api';
@@ -224,4 +225,17 @@ export function getHistory(app: Autoscope, path: AutoscalerPath, query: HistoryQ
   const from = query.from ? new Date(query.from).toISOString() : new Date(Date.parse(to) - 24 * 3600_000).toISOString();
   if (Date.parse(to) - Date.parse(from) > 366 * 24 * 3600_000) throw new AppError('bad_request', 'the window may span at most a year', { issues: [{ path: 'from', message: 'window longer than a year' }] });
   return { id: entry.dto.id, from, to, ...app.history.history(entry.dto.id, entry.dto.kind, from, to) };
+}
+
+export function stats(app: Autoscope): StatsResponse {
+  const memory = process.memoryUsage();
+  return {
+    autoscalers: app.index.entries.size,
+    clusters: app.watchers.size,
+    streamSubscribers: app.bus.subscriberCount,
+    heapUsedBytes: memory.heapUsed,
+    rssBytes: memory.rss,
+    uptimeSeconds: Math.round(process.uptime()),
+    startedAt: app.startedAt,
+  };
 }

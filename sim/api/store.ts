@@ -105,7 +105,8 @@ export class ObjectStore {
       throw new ConflictError(resource, key);
     }
     const now = kubeTime(this.now());
-    const specChanged = JSON.stringify(withoutMetaStatus(current)) !== JSON.stringify(withoutMetaStatus(object));
+    // A status write never moves generation; a scale write always does (it sets spec.replicas).
+    const specChanged = options.subresource === 'status' ? false : options.subresource === 'scale' ? true : JSON.stringify(withoutMetaStatus(current)) !== JSON.stringify(withoutMetaStatus(object));
     const rv = ++this.rv;
     const manager = options.manager ?? 'autoscope-sim';
     const stored: KubeObject = {

@@ -75,6 +75,7 @@ describe('the demo scenario plays its episodes (speed 240)', () => {
 
   it('records every transition it makes as JSON lines', async () => {
     const { readFileSync } = await import('node:fs');
+    world.truth.flush();
     const lines = readFileSync(world.truth.file, 'utf8').trim().split('\n');
     expect(lines.length).toBe(world.truth.recent.length);
     expect(JSON.parse(lines[0] ?? '{}')).toEqual(expect.objectContaining({ cluster: expect.any(String), kind: expect.any(String), type: expect.any(String), status: expect.any(String), at: expect.stringMatching(/Z$/) }));

@@ -22,6 +22,8 @@ export interface Transition {
 export class GroundTruth {
   readonly file: string;
   readonly recent: Transition[] = [];
+  private pending: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -39,6 +41,17 @@ export class GroundTruth {
       lines.push(JSON.stringify(t));
     }
     if (this.recent.length > 10_000) this.recent.splice(0, this.recent.length - 10_000);
-    if (lines.length) appendFileSync(this.file, `${lines.join('\n')}\n`);
+    if (lines.length) {
+      this.pending.push(...lines);
+      this.timer ??= setTimeout(() => this.flush(), 500);
+    }
+  }
+
+  /** Appends what is pending (writes are batched: a fleet of 100,000 HPAs makes many transitions a second). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.length) appendFileSync(this.file, `${this.pending.join('\n')}\n`);
+    this.pending = [];
   }
 }

@@ -166,7 +166,9 @@ export class KubeWorld {
         ...custom,
         ...(this.metricsOutage ? { errors: { resource: metricsUnavailableMessage } } : {}),
       },
-      otherHpaSelectors: namespaceSelectors.filter((s) => s.name !== hpa.metadata.name),
+      // Workload labels are disjoint in the simulator (app=<name>), so only HPAs on the same workload can
+      // select the same pods; passing just those keeps a namespace of 250 HPAs from being quadratic.
+      otherHpaSelectors: w ? namespaceSelectors.filter((s) => s.name !== hpa.metadata.name && s.selector === w.selector) : [],
       state: this.hpaStates.get(hpaKey) ?? null,
       speed: this.timing.speed,
       now,
@@ -184,7 +186,7 @@ export class KubeWorld {
     }
     recordSync(this.name, 'HorizontalPodAutoscaler', hpa, { ...result, status }, this.recorder, this.truth, now);
     if (JSON.stringify(status) !== JSON.stringify(hpa.status)) {
-      this.cluster.store.mutate(storage.hpas, ns, hpa.metadata.name, (h) => ({ ...h, status }), { manager: 'kube-controller-manager', subresource: 'status' });
+      this.cluster.store.update(storage.hpas, { ...hpa, status }, { manager: 'kube-controller-manager', subresource: 'status' });
     }
   }
 

@@ -92,6 +92,8 @@ export function behaviorFor(profile: AppSpec['behavior']): HpaBehavior | undefin
  */
 export class Workload {
   readonly labels: Record<string, string>;
+  /** The labels as the scale subresource's selector string. */
+  readonly selector: string;
   readonly templateHash: string;
   private pods: SimPod[] = [];
   private readonly random: () => number;
@@ -108,6 +110,7 @@ export class Workload {
     now: number,
   ) {
     this.labels = { app: app.name };
+    this.selector = `app=${app.name}`;
     const seed = hashString(`${cluster}/${app.namespace}/${app.name}`);
     this.templateHash = seed.toString(36).slice(0, 10).padEnd(10, 'x');
     this.random = seededRandom(seed);
@@ -124,11 +127,6 @@ export class Workload {
     return this.app.name;
   }
 
-  get selector(): string {
-    return Object.entries(this.labels)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(',');
-  }
 
   /** Story seconds → wall ms. */
   private storyMs(seconds: number): number {

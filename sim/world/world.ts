@@ -87,6 +87,7 @@ export class World {
   async stop(): Promise<void> {
     this.stopped = true;
     this.timers.forEach(clearTimeout);
+    this.truth.flush();
     await this.fleet.stop();
   }
 

@@ -1,0 +1,135 @@
+/**
+ * `npm run bench`: the simulator with `--clusters 50 --hpas-per-cluster 2000` (override with
+ * BENCH_CLUSTERS / BENCH_HPAS), the BFF on top of it, and in one run:
+ * time to a fully synced index, kubectl fetching the same objects cluster by cluster, p50/p99 of
+ * /api/v1/autoscalers and /api/v1/triage over 1,000 requests each, and heap and RSS per autoscaler.
+ * A benchmark, not a test: it prints numbers and asserts nothing.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const root = path.resolve(__dirname, '..');
+const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
+const hpas = Number(process.env.BENCH_HPAS ?? 2000);
+const requests = Number(process.env.BENCH_REQUESTS ?? 1000);
+const port = Number(process.env.BENCH_PORT ?? 3190);
+const base = `http://127.0.0.1:${port}`;
+const children: ChildProcess[] = [];
+
+function stopAll(): void {
+  for (const c of children) c.kill('SIGTERM');
+}
+process.on('exit', stopAll);
+process.on('SIGINT', () => process.exit(130));
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}`)), timeoutMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const m = pattern.exec(buffered);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`process exited (${code}) before ${pattern}`)));
+  });
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function latency(label: string, urls: string[]): Promise<string> {
+  const times: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    const url = urls[i % urls.length] as string;
+    const t = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return `${label.padEnd(34)} p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms   (${requests} requests)`;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'autoscope-bench-'));
+  console.info(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+  console.info(`fleet: ${clusters} clusters × ${hpas} HPAs = ${clusters * hpas} autoscalers\n`);
+
+  const tsx = path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const simStart = performance.now();
+  const sim = spawn(process.execPath, ['--max-old-space-size=8192', tsx, path.join(root, 'sim', 'cli.ts'), '--clusters', String(clusters), '--hpas-per-cluster', String(hpas), '--speed', '1', '--data-dir', path.join(dir, 'sim')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(sim);
+  const kubeconfig = (await waitForLine(sim, /^\[sim\] kubeconfig: (.+)$/m, 180_000))[1]?.trim() ?? '';
+  const simReady = performance.now() - simStart;
+  console.info(`simulator up (objects created, first HPA sync done): ${(simReady / 1000).toFixed(1)} s`);
+
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NEXT_DIST_DIR: '.next-bench', NEXT_TELEMETRY_DISABLED: '1' } });
+  if (build.status !== 0) throw new Error('next build failed (run `NEXT_DIST_DIR=.next-bench npx next build` to see why)');
+  const bffStart = performance.now();
+  const bff = spawn(process.execPath, ['--max-old-space-size=8192', path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, KUBECONFIG: kubeconfig, AUTOSCOPE_DATA_DIR: path.join(dir, 'bff'), NEXT_DIST_DIR: '.next-bench', NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  children.push(bff);
+  await waitForLine(bff, /Ready in/, 60_000);
+  let synced = 0;
+  for (;;) {
+    try {
+      const ready = await getJson<{ ready: boolean }>(`${base}/api/readyz`).catch(() => ({ ready: false }));
+      const stats = await getJson<{ autoscalers: number }>(`${base}/api/v1/stats`);
+      synced = stats.autoscalers;
+      if (ready.ready && synced >= clusters * hpas) break;
+    } catch {
+      // not up yet
+    }
+    if (performance.now() - bffStart > 600_000) throw new Error(`index not synced after 10 minutes (${synced} autoscalers)`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  console.info(`BFF: fully synced index of ${synced} autoscalers: ${((performance.now() - bffStart) / 1000).toFixed(1)} s after start`);
+
+  const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+  if (kubectl.status === 0) {
+    const contexts = readFileSync(kubeconfig, 'utf8').match(/^\s+- name: (bench-\d+)\n\s+context:/gm)?.map((l) => l.trim().slice(8).split('\n')[0]) ?? [];
+    const t = performance.now();
+    let items = 0;
+    for (const context of contexts) {
+      const out = spawnSync('kubectl', ['--context', context ?? '', 'get', 'hpa', '-A', '-o', 'json'], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig }, maxBuffer: 1024 * 1024 * 1024 });
+      items += (JSON.parse(out.stdout) as { items: unknown[] }).items.length;
+    }
+    console.info(`kubectl get hpa -A -o json, cluster by cluster: ${items} objects in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  } else {
+    console.info('kubectl not installed: skipped the comparison');
+  }
+
+  await new Promise((r) => setTimeout(r, 2000));
+  console.info(await latency('/api/v1/autoscalers (page of 100)', [`${base}/api/v1/autoscalers?limit=100`, `${base}/api/v1/autoscalers?health=failing&limit=100`, `${base}/api/v1/autoscalers?cluster=bench-007&sort=name&limit=100`, `${base}/api/v1/autoscalers?q=svc-001&limit=100`]));
+  console.info(await latency('/api/v1/triage', [`${base}/api/v1/triage`, `${base}/api/v1/triage?cluster=bench-002`]));
+  const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats`);
+  console.info(`BFF memory: heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler`);
+  const scenario = await getJson<{ lastSyncMs: number }>(JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')).adminUrl + '/scenario');
+  console.info(`simulator: last full HPA controller pass over ${clusters * hpas} HPAs took ${(scenario.lastSyncMs / 1000).toFixed(1)} s (sync period 15 s)`);
+  stopAll();
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  stopAll();
+  process.exit(1);
+});
