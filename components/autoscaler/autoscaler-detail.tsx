@@ -76,15 +76,15 @@ export function AutoscalerDetail({ autoscalerRef }: { autoscalerRef: AutoscalerR
           <div className={styles.column}>
             {hpaLike ? <ExplainPanel autoscalerRef={autoscalerRef} id={a.id} /> : null}
             {a.kind === 'MachineAutoscaler' ? <MachineTargetDiagram autoscaler={a} machineSets={d.machineSets ?? []} /> : null}
-            {a.kind === 'FederatedHPA' ? <FederationMembers autoscaler={a} placement={d.placement} /> : null}
-            {hpaLike ? <MetricsTable metrics={a.metrics} /> : null}
           </div>
           <div className={styles.column}>
-            <EventsTable events={d.events} self={`${a.kind}/${a.name}`} />
+            {a.kind === 'FederatedHPA' ? <FederationMembers autoscaler={a} placement={d.placement} /> : null}
+            {hpaLike ? <MetricsTable metrics={a.metrics} /> : null}
             <KubectlCommands commands={d.kubectl} />
-            <YamlView yaml={d.yaml} name={`${a.namespace}/${a.name}`} />
           </div>
         </div>
+        <EventsTable events={d.events} self={`${a.kind}/${a.name}`} />
+        <YamlView yaml={d.yaml} name={`${a.namespace}/${a.name}`} />
       </div>
     </div>
   );

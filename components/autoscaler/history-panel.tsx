@@ -84,7 +84,8 @@ export function HistoryPanel({ autoscalerRef, kind }: { autoscalerRef: Autoscale
     const summary = last
       ? `Replicas over the window: ${points.length} samples, ${changes} distinct current/desired pairs; at the end current ${last.current ?? 'unknown'}, desired ${last.desired ?? 'unknown'}, min ${last.min ?? '—'}, max ${last.max ?? '—'}.`
       : 'No replica samples in this window.';
-    const firstSeen = history.firstSeen ? Date.parse(history.firstSeen) : null;
+    const firstSeen = history.firstSeen ? Date.parse(history.firstSeen) : range.from;
+    const showFirstSeen = history.firstSeen !== null && firstSeen > range.from && firstSeen < range.to;
     body = (
       <TimeAxisFrame
         range={range}
@@ -116,12 +117,15 @@ export function HistoryPanel({ autoscalerRef, kind }: { autoscalerRef: Autoscale
           <span className={styles.axisZone} style={{ left: -LABEL_WIDTH, width: LABEL_WIDTH }}>
             Time ({zone})
           </span>
-          {ticks.map((t) => (
-            <span key={t} className={styles.tick} style={{ left: `${fractionOf(t, range) * 100}%` }}>
-              {labelOf(t)}
-            </span>
-          ))}
-          {firstSeen !== null && firstSeen > range.from && firstSeen < range.to ? (
+          {ticks.map((t) =>
+            // The "first seen" flag takes its place on the axis; a tick label under it would be unreadable.
+            showFirstSeen && Math.abs(fractionOf(t, range) - fractionOf(firstSeen, range)) < 0.07 ? null : (
+              <span key={t} className={styles.tick} style={{ left: `${fractionOf(t, range) * 100}%` }}>
+                {labelOf(t)}
+              </span>
+            ),
+          )}
+          {showFirstSeen ? (
             <span className={`${styles.firstSeen} ${fractionOf(firstSeen, range) > 0.85 ? styles.firstSeenLeft : ''}`} style={{ left: `${fractionOf(firstSeen, range) * 100}%` }} title={`Autoscope first saw this object at ${formatTimestamp(history.firstSeen, timeZone)}`}>
               first seen
             </span>

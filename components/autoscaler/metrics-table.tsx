@@ -45,7 +45,6 @@ export function MetricsTable({ metrics }: { metrics: readonly MetricPairDto[] })
             <thead>
               <tr>
                 <th scope="col">Metric</th>
-                <th scope="col">Type</th>
                 <th scope="col" className="num">
                   Current
                 </th>
@@ -55,9 +54,6 @@ export function MetricsTable({ metrics }: { metrics: readonly MetricPairDto[] })
                 <th scope="col" className="num">
                   Ratio
                 </th>
-                <th scope="col">
-                  <span className="visually-hidden">Ratio bar</span>
-                </th>
               </tr>
             </thead>
             <tbody>
@@ -65,17 +61,23 @@ export function MetricsTable({ metrics }: { metrics: readonly MetricPairDto[] })
                 const current = currentText(m.current, m.target);
                 return (
                   <tr key={m.key} data-testid="metric-row" data-key={m.key}>
-                    <td>
-                      <span className="mono">{m.name}</span>
-                      {m.container ? <span className="muted"> container {m.container}</span> : null}
-                      {m.describedObject ? <span className="muted"> on {m.describedObject}</span> : null}
+                    <td className={styles.metricCell} title={`identity ${m.key}`}>
+                      <span className="mono">{m.name}</span> <span className="muted">{m.type}</span>
+                      {m.container ? <span className="muted"> · container {m.container}</span> : null}
+                      {m.describedObject ? <span className="muted"> · on {m.describedObject}</span> : null}
                       {m.selector ? <span className="muted mono"> {`{${m.selector}}`}</span> : null}
                     </td>
-                    <td className="muted">{m.type}</td>
                     <td className="num">{current ?? <span className="health-badge health-unknown">unknown</span>}</td>
                     <td className="num">{targetText(m.target)}</td>
-                    <td className="num">{m.ratio === null ? '—' : `${m.ratio.toFixed(2)}×`}</td>
-                    <td>{m.ratio === null ? null : <RatioBar ratio={m.ratio} />}</td>
+                    <td className="num">
+                      {m.ratio === null ? (
+                        '—'
+                      ) : (
+                        <span className={styles.ratio}>
+                          {m.ratio.toFixed(2)}× <RatioBar ratio={m.ratio} />
+                        </span>
+                      )}
+                    </td>
                   </tr>
                 );
               })}

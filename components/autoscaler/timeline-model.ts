@@ -85,7 +85,7 @@ export function toLanePieces(segments: readonly ConditionSegment[], gaps: readon
 }
 
 export const unknownCauseText: Record<UnknownCause, string> = {
-  'before-first-seen': 'No history: Autoscope had not seen this object yet',
+  'before-first-seen': 'No history: Autoscope was not watching this object yet (or was not running)',
   unreachable: 'No history: the cluster was unreachable',
-  'not-reported': 'Not reported: the controller set no such condition',
+  'not-reported': 'No history: the condition was not reported, or Autoscope was not recording',
 };
