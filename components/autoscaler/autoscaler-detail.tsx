@@ -72,13 +72,13 @@ export function AutoscalerDetail({ autoscalerRef }: { autoscalerRef: AutoscalerR
 
         <HistoryPanel autoscalerRef={autoscalerRef} kind={a.kind} />
 
+        {a.kind === 'FederatedHPA' ? <FederationMembers autoscaler={a} placement={d.placement} /> : null}
         <div className={styles.columns}>
           <div className={styles.column}>
             {hpaLike ? <ExplainPanel autoscalerRef={autoscalerRef} id={a.id} /> : null}
             {a.kind === 'MachineAutoscaler' ? <MachineTargetDiagram autoscaler={a} machineSets={d.machineSets ?? []} /> : null}
           </div>
           <div className={styles.column}>
-            {a.kind === 'FederatedHPA' ? <FederationMembers autoscaler={a} placement={d.placement} /> : null}
             {hpaLike ? <MetricsTable metrics={a.metrics} /> : null}
             <KubectlCommands commands={d.kubectl} />
           </div>

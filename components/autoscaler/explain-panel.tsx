@@ -40,7 +40,7 @@ function Verdict({ data }: { data: ExplainResponse }): React.JSX.Element {
       {data.controllerDesiredReplicas === null ? (
         <span className="muted">The controller has not reported a decision yet.</span>
       ) : data.agreesWithController === false ? (
-        <span className="health-badge health-degraded">
+        <span className={styles.disagree} data-testid="explain-disagrees">
           The controller&apos;s last decision was {data.controllerDesiredReplicas}: they disagree (its inputs may have changed since).
         </span>
       ) : (

@@ -50,6 +50,7 @@ export function FederationMembers({ autoscaler: a, placement }: { autoscaler: Au
       {members.length === 0 ? (
         <p className="muted">The ResourceBinding assigns no member clusters yet.</p>
       ) : (
+        <div className={styles.tableWrap}>
         <table className={`data-table ${styles.memberTable}`}>
           <thead>
             <tr>
@@ -105,6 +106,7 @@ export function FederationMembers({ autoscaler: a, placement }: { autoscaler: Au
             })}
           </tbody>
         </table>
+        </div>
       )}
       <p className={`${styles.note} muted`}>
         Solid: replicas assigned by the ResourceBinding (coloured by the member&apos;s readiness); tick: ready pods; light: estimated available replicas (Karmada&apos;s general estimator).

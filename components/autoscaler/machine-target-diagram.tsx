@@ -15,19 +15,24 @@ interface Check {
   testId: string;
 }
 
-/** Owner and min/max annotations on one copy, judged against this MachineAutoscaler (only the referenced copy must carry them). */
-function checksFor(copy: MachineSetCopy, a: Autoscaler, referenced: boolean): Check[] {
+/**
+ * Owner and min/max annotations on one copy, judged against this MachineAutoscaler. Only the authoritative copy must
+ * carry them (lib/machine: the cluster autoscaler reads that one); on the other they are shown grey, as facts.
+ */
+function checksFor(copy: MachineSetCopy, a: Autoscaler, required: boolean): Check[] {
   const self = `${a.namespace}/${a.name}`;
-  const notNeeded: Health = 'unknown';
+  const ownedByOther = copy.owner !== null && copy.owner !== self;
+  const bad = (h: Health): Health => (required ? h : 'unknown');
   const owner: Check =
     copy.owner === null
-      ? { label: 'owner', health: referenced ? 'failing' : notNeeded, text: 'annotation missing', testId: 'owner' }
-      : copy.owner === self
+      ? { label: 'owner', health: bad('failing'), text: 'annotation missing', testId: 'owner' }
+      : !ownedByOther
         ? { label: 'owner', health: 'ok', text: 'this MachineAutoscaler', testId: 'owner' }
-        : { label: 'owner', health: referenced ? 'failing' : notNeeded, text: `owned by ${copy.owner}`, testId: 'owner' };
+        : { label: 'owner', health: bad('failing'), text: `owned by ${copy.owner}`, testId: 'owner' };
   const bound = (label: 'min' | 'max', value: string | null, want: number | null): Check => {
-    if (value === null) return { label, health: referenced ? 'degraded' : notNeeded, text: 'annotation missing', testId: label };
-    if (want !== null && value !== String(want)) return { label, health: referenced ? 'degraded' : notNeeded, text: `${value} ≠ ${want} in spec`, testId: label };
+    if (value === null) return { label, health: bad('failing'), text: 'annotation missing', testId: label };
+    // Set by the other owner: a consequence of the ownership problem, not a second one.
+    if (want !== null && value !== String(want)) return { label, health: bad(ownedByOther ? 'degraded' : 'failing'), text: `${value} ≠ ${want} in spec`, testId: label };
     return { label, health: 'ok', text: `${value}${want !== null ? ' = spec' : ''}`, testId: label };
   };
   return [owner, bound('min', copy.minAnnotation, a.minReplicas), bound('max', copy.maxAnnotation, a.maxReplicas)];
@@ -75,7 +80,7 @@ function CopyBox({ side, copy, a, target, referenced }: { side: Side; copy: Mach
             'no'
           )}
         </dd>
-        {checksFor(copy, a, referenced).map((c) => (
+        {checksFor(copy, a, isAuthoritative).map((c) => (
           <div key={c.label} className={styles.checkRow} data-testid={`check-${c.testId}`} data-health={c.health}>
             <dt>{c.label}</dt>
             <dd className={`health-${c.health}`}>
