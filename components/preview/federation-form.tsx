@@ -1,5 +1,6 @@
 'use client';
 
+import { useId } from 'react';
 import type { Autoscaler } from '@/lib/api';
 import { KarmadaStrategySchema, SeedPolicySchema } from '@/lib/api';
 import type { GroupedIssues } from './field-issues';
@@ -30,11 +31,13 @@ function Issue({ id, messages }: { id: string; messages: readonly string[] | und
 
 function NumberField({ label, value, onChange, issues, issueKey, min, testId }: { label: string; value: number | undefined; onChange: (v: number | undefined) => void; issues: GroupedIssues; issueKey: string; min?: number; testId?: string }): React.JSX.Element {
   const messages = issues.byKey.get(issueKey);
-  const errorId = `${issueKey}-error`;
+  const id = useId();
+  const errorId = `${id}-error`;
   return (
-    <label className={styles.field}>
-      <span>{label}</span>
+    <div className={styles.field}>
+      <label htmlFor={id}>{label}</label>
       <input
+        id={id}
         className={styles.input}
         type="number"
         inputMode="numeric"
@@ -46,7 +49,7 @@ function NumberField({ label, value, onChange, issues, issueKey, min, testId }: 
         data-testid={testId}
       />
       <Issue id={errorId} messages={messages} />
-    </label>
+    </div>
   );
 }
 
@@ -104,6 +107,31 @@ function Segmented<T extends string>({ legend, name, value, options, onChange }:
           {o.label}
         </label>
       ))}
+    </div>
+  );
+}
+
+/** The blocked cluster (scale-up, trigger optimization) and the fields only it has. */
+function BlockedFields({ form, setForm, issues }: { form: Form; setForm: SetForm; issues: GroupedIssues }): React.JSX.Element {
+  const row = Math.min(form.blocked, Math.max(0, form.clusters.length - 1));
+  const blocked = form.clusters[row];
+  const update = (patch: Partial<FederationCluster>): void => setForm((f) => ({ ...f, clusters: f.clusters.map((c, i) => (i === row ? { ...c, ...patch } : c)) }));
+  const trigger = form.tab === 'optimize';
+  return (
+    <div className={styles.fields}>
+      <label className={styles.field}>
+        <span>Blocked cluster</span>
+        <select className={styles.select} value={row} onChange={(e) => setForm((f) => ({ ...f, blocked: Number(e.target.value) }))} data-testid="blocked-cluster">
+          {form.clusters.map((c, i) => (
+            <option key={i} value={i}>
+              {c.name || `row ${i + 1}`}
+            </option>
+          ))}
+        </select>
+      </label>
+      {trigger ? null : <NumberField label="Its utilization %" value={blocked?.utilization} onChange={(v) => update({ utilization: v })} issues={issues} issueKey={cellKey(row, 'utilization')} min={0} testId="blocked-utilization" />}
+      <NumberField label={trigger ? 'Pending pods' : 'Pending (optional)'} value={blocked?.pending} onChange={(v) => update({ pending: v })} issues={issues} issueKey={cellKey(row, 'pending')} min={0} testId="blocked-pending" />
+      {trigger ? <NumberField label="Its minReplicas" value={blocked?.min} onChange={(v) => update({ min: v })} issues={issues} issueKey={cellKey(row, 'min')} min={0} testId="blocked-min" /> : null}
     </div>
   );
 }
@@ -168,13 +196,17 @@ function Scalars({ form, setForm, issues }: { form: Form; setForm: SetForm; issu
     case 'scale-up':
     case 'scale-down':
       return (
-        <div className={styles.fields}>
-          <NumberField label="Target utilization %" value={form.target} onChange={(v) => set({ target: v })} issues={issues} issueKey={scalarKey('target')} min={1} testId="target" />
-        </div>
+        <>
+          <div className={styles.fields}>
+            <NumberField label="Target utilization %" value={form.target} onChange={(v) => set({ target: v })} issues={issues} issueKey={scalarKey('target')} min={1} testId="target" />
+          </div>
+          {form.tab === 'scale-up' ? <BlockedFields form={form} setForm={setForm} issues={issues} /> : null}
+        </>
       );
     case 'optimize':
       return (
-        <Segmented
+        <>
+          <Segmented
           legend="Optimization"
           name="optimize"
           value={form.optimize}
@@ -183,7 +215,9 @@ function Scalars({ form, setForm, issues }: { form: Form; setForm: SetForm; issu
             { value: 'trigger', label: 'Trigger (pending pods)' },
           ]}
           onChange={(v) => set({ optimize: v })}
-        />
+          />
+          {form.optimize === 'trigger' ? <BlockedFields form={form} setForm={setForm} issues={issues} /> : null}
+        </>
       );
     case 'zero':
       return (
@@ -210,14 +244,18 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
   const candidates = form.tab === 'assign';
   const update = (row: number, patch: Partial<FederationCluster>): void => setForm((f) => ({ ...f, clusters: f.clusters.map((c, i) => (i === row ? { ...c, ...patch } : c)) }));
   const remove = (row: number): void => setForm((f) => ({ ...f, clusters: f.clusters.filter((_, i) => i !== row), blocked: f.blocked > row ? f.blocked - 1 : f.blocked === row ? 0 : f.blocked }));
-  const rowIssues: { row: number; name: string; label: string; message: string }[] = [];
-  form.clusters.forEach((c, row) => {
-    for (const field of ['name', ...columns.map((col) => col.field)] as const) {
-      for (const message of issues.byKey.get(cellKey(row, field)) ?? []) {
-        rowIssues.push({ row, name: c.name || `row ${row + 1}`, label: field === 'name' ? 'name' : (columns.find((col) => col.field === field)?.label ?? field), message });
-      }
-    }
-  });
+  // Every cell issue is listed under the table (with its row's name), except the blocked cluster's own fields,
+  // which show theirs beside them above the table.
+  const shownAbove = (row: number, field: string): boolean => blocked && row === form.blocked && (field === 'pending' || field === 'utilization' || (field === 'min' && form.tab === 'optimize'));
+  const rowIssues: { name: string; label: string; message: string }[] = [];
+  for (const [key, messages] of issues.byKey) {
+    const [kind, rowText, field = ''] = key.split(':');
+    const row = Number(rowText);
+    if (kind !== 'cell' || shownAbove(row, field)) continue;
+    const name = form.clusters[row]?.name || `row ${row + 1}`;
+    const label = field === 'name' ? 'name' : (columns.find((col) => col.field === field)?.label ?? field);
+    for (const message of messages) rowIssues.push({ name, label, message });
+  }
   return (
     <>
       <div className={styles.clusterWrap}>
@@ -230,7 +268,6 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
                   <span className="visually-hidden">Candidate</span>
                 </th>
               ) : null}
-              {blocked ? <th title="The blocked cluster (cannot scale up any more)">Blocked</th> : null}
               <th>Cluster</th>
               {columns.map((col) => (
                 <th key={col.field} className={styles.numHead} title={col.help}>
@@ -245,17 +282,13 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
           <tbody>
             {form.clusters.map((c, row) => {
               const label = c.name || `row ${row + 1}`;
+              const isBlocked = blocked && row === Math.min(form.blocked, form.clusters.length - 1);
               const nameIssues = issues.byKey.get(cellKey(row, 'name'));
               return (
-                <tr key={row} className={candidates && c.off ? styles.offRow : undefined} data-testid="cluster-row">
+                <tr key={row} className={`${candidates && c.off ? styles.offRow : ''} ${isBlocked ? styles.blockedRow : ''}`} data-testid="cluster-row" data-blocked={isBlocked ? 'true' : undefined}>
                   {candidates ? (
                     <td>
                       <input type="checkbox" checked={!c.off} onChange={(e) => update(row, { off: e.target.checked ? undefined : true })} aria-label={`Candidate: ${label}`} />
-                    </td>
-                  ) : null}
-                  {blocked ? (
-                    <td>
-                      <input type="radio" name="blocked-cluster" checked={form.blocked === row} onChange={() => setForm((f) => ({ ...f, blocked: row }))} aria-label={`Blocked: ${label}`} />
                     </td>
                   ) : null}
                   <td className={styles.nameCell}>
@@ -263,7 +296,8 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
                       className={`${styles.input} mono`}
                       value={c.name}
                       onChange={(e) => update(row, { name: e.target.value })}
-                      aria-label={`Cluster name (row ${row + 1})`}
+                      aria-label={`Cluster name (row ${row + 1})${isBlocked ? ', blocked' : ''}`}
+                      title={isBlocked ? 'The blocked cluster' : undefined}
                       aria-invalid={nameIssues ? true : undefined}
                       spellCheck={false}
                     />

@@ -9,8 +9,9 @@ import { autoscalerHref } from '../api/paths';
 import type { FederationAnswer } from '../queries/keys';
 import { autoscalerListQuery, federationPreviewInputsQuery, federationPreviewQuery } from '../queries/keys';
 import { PartialFailureBanner } from '../ui/partial-failure-banner';
-import { QueryError, Skeleton } from '../ui/query-state';
+import { EmptyState, QueryError, Skeleton } from '../ui/query-state';
 import { ClockText } from '../ui/time-zone';
+import type { GroupedIssues } from './field-issues';
 import { groupIssues, isFieldError } from './field-issues';
 import { cellKey, FederationFormPanel, scalarKey } from './federation-form';
 import { federationPresets, formFromPreset } from './federation-presets';
@@ -21,6 +22,12 @@ import { toFederationView } from './federation-view';
 import styles from './preview.module.css';
 import { ShippedNote } from './shipped-note';
 import { useDebouncedValue, useUrlForm } from './use-url-form';
+
+function issueCount(issues: GroupedIssues): number {
+  let n = issues.unplaced.length;
+  for (const m of issues.byKey.values()) n += m.length;
+  return n;
+}
 
 function refKey(ref: FieldRef): string | null {
   if (ref.kind === 'cell') return cellKey(ref.row, ref.field);
@@ -91,7 +98,17 @@ export function FederationPreview(): React.JSX.Element {
 
   let results: React.ReactNode;
   if (preview.error && !isFieldError(preview.error)) results = <QueryError error={preview.error} retry={() => void preview.refetch()} />;
-  else if (!view) results = preview.error ? <p className="muted">Fix the highlighted inputs to see the preview.</p> : <Skeleton rows={8} height={24} />;
+  else if (!view)
+    results = preview.error ? (
+      <EmptyState title="Some inputs are missing or out of range">
+        <p>
+          {federationTabLabel[form.tab]} needs {issueCount(issues)} more {issueCount(issues) === 1 ? 'value' : 'values'}, marked on the left. A live binding has no per-cluster HPA bounds or
+          utilization: fill them in, or load one of the seed proposal’s worked examples.
+        </p>
+      </EmptyState>
+    ) : (
+      <Skeleton rows={8} height={24} />
+    );
   else
     results = (
       <>

@@ -331,7 +331,7 @@ function policyColumns(policy: SeedPolicy, availableHelp: string): ClusterColumn
   }
 }
 
-/** The cluster table's columns for a form (besides name, the candidate box and the blocked radio). */
+/** The cluster table's columns for a form (besides name and the candidate box); the blocked cluster's own fields sit above it. */
 export function clusterColumns(form: FederationForm): ClusterColumn[] {
   const seed = seedPolicyOf(form);
   switch (form.tab) {
@@ -349,8 +349,6 @@ export function clusterColumns(form: FederationForm): ClusterColumn[] {
       return [
         col('replicas', 'Current', 'current replicas'),
         col('max', 'Max', 'HPA maxReplicas'),
-        col('utilization', 'Util %', 'current utilization'),
-        col('pending', 'Pending', 'pending pods (blocked cluster)'),
         ...(seed === 'StaticWeighted' ? policyColumns(seed, '') : policyColumns(seed, 'availableReplicas (headroom)')),
       ];
     case 'scale-down':
@@ -365,7 +363,6 @@ export function clusterColumns(form: FederationForm): ClusterColumn[] {
       return [
         col('replicas', 'Current', 'current replicas'),
         col('max', 'Max', 'HPA maxReplicas'),
-        ...(form.optimize === 'trigger' ? [col('pending', 'Pending', 'pending pods (blocked cluster)'), col('min', 'Min', 'HPA minReplicas (blocked cluster)')] : []),
         ...policyColumns(seed, 'availableReplicas'),
       ];
     case 'zero':
@@ -373,7 +370,7 @@ export function clusterColumns(form: FederationForm): ClusterColumn[] {
   }
 }
 
-/** Whether the tab picks one blocked cluster (a radio per row). */
+/** Whether the tab picks one blocked cluster (its pending pods, and for trigger optimization its minReplicas, are asked apart). */
 export function hasBlocked(form: FederationForm): boolean {
   return form.tab === 'scale-up' || (form.tab === 'optimize' && form.optimize === 'trigger');
 }
@@ -490,7 +487,7 @@ export function federationRequest(form: FederationForm): FederationRequest {
           targetUtilization: form.target,
           ...clean(ties),
           blockedCluster: b ? clean({ name: b.name, currentReplicas: b.replicas, maxReplicas: b.max, currentUtilization: b.utilization, pendingReplicas: b.pending }) : undefined,
-          eligibleClusters: others.map(({ c }) => clean({ name: c.name, currentReplicas: c.replicas, maxReplicas: c.max, currentUtilization: c.utilization, ...weighting(c) })),
+          eligibleClusters: others.map(({ c }) => clean({ name: c.name, currentReplicas: c.replicas, maxReplicas: c.max, ...weighting(c) })),
         }),
         locate: makeLocate({ eligibleClusters: others.map((x) => x.i) }, { blockedCluster: blocked }),
       };

@@ -1,5 +1,6 @@
 'use client';
 
+import { useId } from 'react';
 import type { Autoscaler } from '@/lib/api';
 import type { GroupedIssues } from './field-issues';
 import type { Behavior, HpaForm, MetricSpec, PolicyForm, RulesForm } from './hpa-state';
@@ -47,11 +48,15 @@ function Field({
   live?: string;
 }): React.JSX.Element {
   const messages = issues.byKey.get(issueKey);
-  const errorId = `hpa-${issueKey}-error`;
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [live !== undefined ? hintId : null, messages ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
-    <label className={`${styles.field} ${wide ? styles.wide : ''}`}>
-      <span>{label}</span>
+    <div className={`${styles.field} ${wide ? styles.wide : ''}`}>
+      <label htmlFor={id}>{label}</label>
       <input
+        id={id}
         className={`${styles.input} ${type === 'text' ? 'mono' : ''}`}
         type={type}
         step={step}
@@ -60,13 +65,17 @@ function Field({
         placeholder={placeholder}
         onChange={(e) => onChange(e.target.value)}
         aria-invalid={messages ? true : undefined}
-        aria-describedby={messages ? errorId : undefined}
+        aria-describedby={describedBy}
         data-testid={`hpa-${issueKey}`}
         spellCheck={false}
       />
-      {live !== undefined ? <span className={styles.hint}>live: {live}</span> : null}
+      {live !== undefined ? (
+        <span id={hintId} className={styles.hint}>
+          live: {live}
+        </span>
+      ) : null}
       <Issue id={errorId} messages={messages} />
-    </label>
+    </div>
   );
 }
 
