@@ -165,6 +165,26 @@ test.describe('Autoscaler page', () => {
     expect(errors).toEqual([]);
   });
 
+  test('when …/explain fails, the panel says so in words, with the cluster and a retry', async ({ page, request }) => {
+    const ref = await firstOfKind(request, 'HorizontalPodAutoscaler', 'prod-us-east-1');
+    let calls = 0;
+    await page.route('**/explain', async (route) => {
+      calls += 1;
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'cluster_unreachable', message: 'cluster prod-us-east-1 is unreachable', cluster: 'prod-us-east-1' } }) });
+    });
+    const detail = new AutoscalerPage(page);
+    await detail.goto(ref);
+    const error = detail.explain.getByTestId('explain-error');
+    await expect(error).toContainText('Could not explain this decision.', { timeout: 30_000 });
+    await expect(error).toContainText('cluster prod-us-east-1 is unreachable');
+    await expect(error).toContainText('HTTP 503, cluster_unreachable');
+    const before = calls;
+    await error.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => calls).toBeGreaterThan(before);
+    // The rest of the page does not depend on it.
+    await expect(detail.timeline.getByTestId('timeline-lane').first()).toBeVisible();
+  });
+
   test('copy buttons copy the kubectl command and say "Copied"', async ({ page, context, request }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const ref = await firstOfKind(request, 'FederatedHPA');

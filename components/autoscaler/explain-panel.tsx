@@ -96,7 +96,8 @@ export function ExplainPanel({ autoscalerRef, id }: { autoscalerRef: AutoscalerR
   if (query.isPending) body = <Skeleton rows={4} />;
   else if (query.error) {
     const e = query.error;
-    const unavailable = e instanceof ApiError && (e.status === 404 || e.status === 501) && e.code === 'not_found' && e.message.startsWith('no API route');
+    // A server without the route (an older build) answers the catch-all 404, not an error about this autoscaler.
+    const unavailable = e instanceof ApiError && e.status === 404 && e.message.startsWith('no API route');
     body = (
       <div className={`banner ${unavailable ? 'banner-info' : 'banner-bad'}`} role="status" data-testid="explain-error">
         <strong>{unavailable ? 'The explanation is not available from this server yet.' : 'Could not explain this decision.'}</strong>{' '}
