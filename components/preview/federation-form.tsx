@@ -294,6 +294,7 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
                   <td className={styles.nameCell}>
                     <input
                       className={`${styles.input} mono`}
+                      size={10}
                       value={c.name}
                       onChange={(e) => update(row, { name: e.target.value })}
                       aria-label={`Cluster name (row ${row + 1})${isBlocked ? ', blocked' : ''}`}
@@ -321,7 +322,7 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
                     );
                   })}
                   <td>
-                    <button type="button" className={styles.small} onClick={() => remove(row)} aria-label={`Remove ${label}`} title={`Remove ${label}`}>
+                    <button type="button" className={styles.removeButton} onClick={() => remove(row)} aria-label={`Remove ${label}`} title={`Remove ${label}`}>
                       ×
                     </button>
                   </td>

@@ -33,7 +33,6 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
           <thead>
             <tr>
               <th scope="col">Cluster</th>
-              <th scope="col">Status</th>
               {view.columns.map((c) => (
                 <th key={c.key} scope="col" className="num">
                   {c.label}
@@ -55,10 +54,10 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
               const isNew = isChanged(row);
               return (
                 <tr key={row.cluster} className={isNew ? styles.changed : undefined} data-testid="result-row" data-cluster={row.cluster} data-changed={isNew ? 'true' : 'false'}>
-                  <th scope="row" className="mono">
-                    {row.cluster}
+                  <th scope="row">
+                    <span className="mono">{row.cluster}</span>
+                    {row.status ? <span className={`chip ${styles.statusChip}`}>{row.status}</span> : null}
                   </th>
-                  <td>{row.status ? <span className="chip">{row.status}</span> : null}</td>
                   {view.columns.map((c) => {
                     const v = row.cells[c.key] ?? null;
                     return (

@@ -208,13 +208,13 @@ export function HpaFormPanel({
                 return (
                   <Field
                     key={i}
-                    label={`${metricName(m)} ${t?.type ?? ''}${unit}`}
+                    label={`${metricName(m)}${unit}`}
                     issueKey={`t${i}`}
                     issues={issues}
                     type={t?.type === 'Utilization' ? 'number' : 'text'}
                     value={form.targets[i] ?? ''}
                     placeholder={targetValue(t)}
-                    live={`${targetValue(t)}${unit} (${m.type})`}
+                    live={`${targetValue(t)}${unit} (${m.type} ${t?.type ?? ''})`}
                     onChange={(v) => setForm((f) => ({ ...f, targets: { ...f.targets, [i]: v } }))}
                   />
                 );

@@ -90,7 +90,14 @@ export function HpaPreview(): React.JSX.Element {
   } else if (detail.isPending) results = <Skeleton rows={8} height={24} />;
   else if (detail.error) results = <QueryError error={detail.error} retry={() => void detail.refetch()} />;
   else if (preview.error && !isFieldError(preview.error)) results = <QueryError error={preview.error} retry={() => void preview.refetch()} />;
-  else if (!shown || !live) results = preview.error ? <p className="muted">Fix the highlighted inputs to see the preview.</p> : <Skeleton rows={8} height={24} />;
+  else if (!shown || !live)
+    results = preview.error ? (
+      <EmptyState title="Some inputs are out of range">
+        <p>{preview.error instanceof ApiError ? preview.error.message : ''}. The inputs at fault are marked on the left.</p>
+      </EmptyState>
+    ) : (
+      <Skeleton rows={8} height={24} />
+    );
   else
     results = (
       <>

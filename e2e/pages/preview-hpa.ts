@@ -23,8 +23,8 @@ export class HpaPreviewPage {
     this.heading = page.getByRole('heading', { level: 1, name: 'HPA preview' });
     this.form = page.getByRole('form', { name: 'HPA preview inputs' });
     this.hpaSelect = this.form.getByLabel('Live HorizontalPodAutoscaler');
-    this.minReplicas = this.form.getByLabel('minReplicas');
-    this.maxReplicas = this.form.getByLabel('maxReplicas');
+    this.minReplicas = this.form.getByLabel('minReplicas', { exact: true });
+    this.maxReplicas = this.form.getByLabel('maxReplicas', { exact: true });
     this.curve = this.form.getByLabel('Load curve');
     this.results = page.getByTestId('hpa-results');
     this.before = page.getByTestId('hpa-before');
