@@ -11,7 +11,9 @@ import { YamlExport } from './yaml-export';
 
 const changedStatus = new Set(['excluded', 'removed', 'zeroed', 'woken', 'not a candidate']);
 
+/** A row whose result differs from before (a refused schedule changes nothing). */
 export function isChanged(row: ResultRow): boolean {
+  if (row.after === null) return false;
   return row.before !== row.after || (row.status !== null && changedStatus.has(row.status));
 }
 
@@ -26,7 +28,7 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
   return (
     <section className="card" aria-labelledby="diff-title">
       <h2 id="diff-title" className={styles.sectionTitle}>
-        Per cluster <span className="muted">— {changed === 0 ? 'nothing changes' : `${changed} of ${view.rows.length} change`}</span>
+        Per cluster <span className="muted">— {view.error ? 'the scheduler refuses: nothing moves' : changed === 0 ? 'nothing changes' : `${changed} of ${view.rows.length} change`}</span>
       </h2>
       <div className={styles.tableWrap}>
         <table className={`data-table ${styles.diffTable}`} data-testid="result-table">
@@ -70,7 +72,7 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
                     {row.before ?? '—'}
                   </td>
                   <td className="num" data-col="after">
-                    {row.after === null ? '—' : <Traced value={<strong>{row.after}</strong>} lines={row.trace} title={`${view.afterLabel} of ${row.cluster}`} />}
+                    {row.after === null ? <span className="muted">refused</span> : <Traced value={<strong>{row.after}</strong>} lines={row.trace} title={`${view.afterLabel} of ${row.cluster}`} />}
                   </td>
                   <td className={`num ${styles.delta}`} data-col="delta">
                     {delta(row)}

@@ -140,8 +140,9 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
   const candidates = list<Named>(body, 'candidates');
   const previous = list<Named & { replicas: number }>(body, 'previousClusters');
   const ok = 'clusters' in r ? r : null;
+  const refusal = 'error' in r ? r.error : null;
   const after = new Map((ok?.clusters ?? []).map((c) => [c.name, c.replicas]));
-  const explanation = ok?.explanation ?? [];
+  const explanation = ok?.explanation ?? (refusal ? [`karmada-scheduler stops: ${refusal} The binding keeps its previous result.`] : []);
   const names = union(
     candidates.map((c) => c.name),
     previous.map((c) => c.name),
@@ -167,14 +168,16 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
     ],
     notes: ok?.notes ?? [],
     explanation,
-    error: 'error' in r ? r.error : null,
+    error: refusal,
     warnings: rows.filter((x) => x.status === 'not a candidate').map((x) => `${x.cluster} is in the live binding but not a candidate (not Ready or not matched): the scheduler drops it.`),
     exportName: 'resourcebinding-clusters.yaml',
-    exportComment: 'karmada-scheduler result: the ResourceBinding spec.clusters (replicas 0 omitted, as the API does)',
+    exportComment: refusal
+      ? `karmada-scheduler would refuse (${refusal}); the binding keeps its previous spec.clusters`
+      : 'karmada-scheduler result: the ResourceBinding spec.clusters (replicas 0 omitted, as the API does)',
     exportObject: {
       apiVersion: 'work.karmada.io/v1alpha2',
       kind: 'ResourceBinding',
-      spec: { replicas: body.replicas, clusters: ok ? ok.clusters.filter((c) => c.replicas > 0) : [] },
+      spec: { replicas: body.replicas, clusters: ok ? ok.clusters.filter((c) => c.replicas > 0) : previous },
     },
   };
 }
