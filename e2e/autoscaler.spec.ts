@@ -24,9 +24,10 @@ async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
 
 /** The first autoscaler of a kind the API lists (optionally in one cluster). */
 async function firstOfKind(request: APIRequestContext, kind: AutoscalerRefParts['kind'], cluster?: string): Promise<AutoscalerRefParts> {
-  const res = await request.get(`/api/v1/autoscalers?kind=${kind}${cluster ? `&cluster=${encodeURIComponent(cluster)}` : ''}&limit=5`);
-  expect(res.status()).toBe(200);
-  const first = AutoscalerListResponseSchema.parse(await res.json()).items[0];
+  const url = `/api/v1/autoscalers?kind=${kind}${cluster ? `&cluster=${encodeURIComponent(cluster)}` : ''}&limit=5`;
+  // Right after the server starts the fleet may still be syncing (503 not_ready).
+  await expect.poll(async () => (await request.get(url)).status(), { timeout: 30_000 }).toBe(200);
+  const first = AutoscalerListResponseSchema.parse(await (await request.get(url)).json()).items[0];
   if (!first) throw new Error(`the demo fleet has no ${kind}`);
   return { cluster: first.cluster, kind: first.kind, namespace: first.namespace, name: first.name };
 }

@@ -7,13 +7,24 @@ import { useTimeZone } from '../ui/time-zone';
 import styles from './history.module.css';
 import { spanStyle, useTimeAxis } from './time-axis-frame';
 import type { LanePiece } from './timeline-model';
-import { laneOrder, toLanePieces, unknownCauseText } from './timeline-model';
+import { coalesceSlivers, laneOrder, toLanePieces, unknownCauseText } from './timeline-model';
 
 function SegmentTooltip({ type, piece, timeZone }: { type: string; piece: LanePiece; timeZone: string | undefined }): React.JSX.Element {
   const end = piece.kind === 'state' && piece.open ? 'now (still open)' : formatTimestamp(new Date(piece.end).toISOString(), timeZone);
   return (
     <>
-      {piece.kind === 'state' ? (
+      {piece.kind === 'cluster' ? (
+        <>
+          <div className={styles.tipTitle}>
+            <span className={`health-${piece.worst}`} aria-hidden="true">
+              <span className="health-dot" />
+            </span>{' '}
+            {type}: <strong>{piece.count} changes</strong> <span className="muted">· worst {healthLabel[piece.worst]}</span>
+          </div>
+          <div className={styles.tipMessage}>{piece.reasons.join(' · ')}</div>
+          <div className="muted">Too close together to draw apart: click to zoom in.</div>
+        </>
+      ) : piece.kind === 'state' ? (
         <>
           <div className={styles.tipTitle}>
             <span className={`health-${piece.segment.meaning}`} aria-hidden="true">
@@ -43,6 +54,7 @@ function SegmentTooltip({ type, piece, timeZone }: { type: string; piece: LanePi
 function segmentLabel(type: string, piece: LanePiece, timeZone: string | undefined): string {
   const span = `from ${formatTimestamp(new Date(piece.start).toISOString(), timeZone)} to ${piece.kind === 'state' && piece.open ? 'now' : formatTimestamp(new Date(piece.end).toISOString(), timeZone)} (${formatDuration(piece.end - piece.start)})`;
   if (piece.kind === 'unknown') return `${type} unknown: ${unknownCauseText[piece.cause]}, ${span}`;
+  if (piece.kind === 'cluster') return `${type}: ${piece.count} changes (worst ${healthLabel[piece.worst]}: ${piece.reasons.join(', ')}), ${span}; zoom in to see them`;
   const s = piece.segment;
   return `${type} ${s.status}${s.reason ? ` ${s.reason}` : ''} (${healthLabel[s.meaning]}), ${span}${s.message ? `: ${s.message}` : ''}`;
 }
@@ -60,7 +72,7 @@ export function ConditionTimeline({ kind, history, now }: { kind: AutoscalerKind
   return (
     <div role="group" aria-label="Condition timeline" className={styles.lanes}>
       {lanes.map((type) => {
-        const pieces = toLanePieces(byType.get(type) ?? [], history.gaps, history.firstSeen, range, now);
+        const pieces = coalesceSlivers(toLanePieces(byType.get(type) ?? [], history.gaps, history.firstSeen, range, now), range.to - range.from);
         return (
           <div key={type} className={styles.lane} role="group" aria-label={`${type} lane`} data-testid="timeline-lane" data-type={type}>
             <div className={`${styles.laneLabel} mono`}>{type}</div>
@@ -85,6 +97,32 @@ export function ConditionTimeline({ kind, history, now }: { kind: AutoscalerKind
                     </div>
                   );
                 }
+                const zoomToPiece = (): void => {
+                  if (consumeDrag()) return;
+                  const pad = Math.max(30_000, (piece.end - piece.start) * 0.1);
+                  zoomTo(piece.start - pad, piece.end + pad);
+                };
+                if (piece.kind === 'cluster') {
+                  return (
+                    <button
+                      key={`c-${piece.start}`}
+                      type="button"
+                      aria-label={label}
+                      className={`${styles.segment} ${styles.cluster} health-${piece.worst}`}
+                      style={spanStyle(piece.start, piece.end, range)}
+                      data-testid="timeline-cluster"
+                      data-type={type}
+                      data-health={piece.worst}
+                      onPointerEnter={(e) => showTooltip(e, tip)}
+                      onPointerLeave={hideTooltip}
+                      onFocus={(e) => showTooltip(e.currentTarget, tip)}
+                      onBlur={hideTooltip}
+                      onClick={zoomToPiece}
+                    >
+                      <span className={styles.segText}>{piece.count} changes</span>
+                    </button>
+                  );
+                }
                 const s = piece.segment;
                 return (
                   <button
@@ -102,11 +140,7 @@ export function ConditionTimeline({ kind, history, now }: { kind: AutoscalerKind
                     onPointerLeave={hideTooltip}
                     onFocus={(e) => showTooltip(e.currentTarget, tip)}
                     onBlur={hideTooltip}
-                    onClick={() => {
-                      if (consumeDrag()) return;
-                      const pad = Math.max(30_000, (piece.end - piece.start) * 0.1);
-                      zoomTo(piece.start - pad, piece.end + pad);
-                    }}
+                    onClick={zoomToPiece}
                   >
                     <span className={styles.segText}>
                       {s.status}

@@ -1,6 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { AutoscalerKind } from '@/lib/api';
 import { formatTimestamp } from '@/lib/format/time';
 import type { AutoscalerRef } from '../api/paths';
@@ -56,7 +57,9 @@ export function HistoryPanel({ autoscalerRef, kind }: { autoscalerRef: Autoscale
   const { window, setPreset, zoomTo, resetZoom } = useTimeWindow();
   const now = useNow();
   const { timeZone } = useTimeZone();
-  const range = window ? { from: window.from, to: window.to } : null;
+  const from = window?.from ?? null;
+  const to = window?.to ?? null;
+  const range = useMemo(() => (from !== null && to !== null ? { from, to } : null), [from, to]);
   const query = useQuery({
     ...historyQuery(autoscalerRef, range ? { from: iso(range.from), to: iso(range.to) } : { from: '', to: '' }),
     enabled: range !== null,

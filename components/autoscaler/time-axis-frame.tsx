@@ -1,6 +1,6 @@
 'use client';
 
-import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import styles from './history.module.css';
 import type { TimeRange } from './time-scale';
 import { fractionOf } from './time-scale';
@@ -140,10 +140,12 @@ export function TimeAxisFrame({
     if (!brush) setTooltip(null);
   };
 
+  // Stable while the pointer moves, so the lanes and the chart do not re-render with the crosshair.
+  const context = useMemo(() => ({ range, showTooltip, hideTooltip, consumeDrag, zoomTo: onZoom }), [range, showTooltip, hideTooltip, consumeDrag, onZoom]);
   const brushBox = brush ? { left: Math.min(brush.x0, brush.x1) - brush.plotLeft, width: Math.abs(brush.x1 - brush.x0) } : null;
 
   return (
-    <TimeAxisContext.Provider value={{ range, showTooltip, hideTooltip, consumeDrag, zoomTo: onZoom }}>
+    <TimeAxisContext.Provider value={context}>
       <div ref={frame} className={styles.frame} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerLeave={onPointerLeave} data-testid="time-axis-frame">
         {children}
         <div className={styles.overlay} style={{ left: LABEL_WIDTH, right: RIGHT_GAP }} aria-hidden="true">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConditionSegment } from '@/lib/api';
-import { laneOrder, toLanePieces } from './timeline-model';
+import { coalesceSlivers, laneOrder, toLanePieces } from './timeline-model';
 
 const t = (iso: string): number => Date.parse(iso);
 const range = { from: t('2026-11-22T06:00:00Z'), to: t('2026-11-22T08:00:00Z') };
@@ -39,7 +39,7 @@ describe('toLanePieces', () => {
   it('cuts a gap out of the neighbouring state instead of extending it', () => {
     const gaps = [{ start: '2026-11-22T07:00:00Z', end: '2026-11-22T07:10:00Z', state: 'unreachable' as const }];
     const pieces = toLanePieces([ok, failing], gaps, '2026-11-22T05:00:00Z', range, now);
-    expect(pieces.map((p) => (p.kind === 'unknown' ? p.cause : p.segment.reason))).toEqual(['ValidMetricFound', 'unreachable', 'ValidMetricFound', 'FailedGetResourceMetric']);
+    expect(pieces.map((p) => (p.kind === 'state' ? p.segment.reason : p.kind === 'unknown' ? p.cause : 'cluster'))).toEqual(['ValidMetricFound', 'unreachable', 'ValidMetricFound', 'FailedGetResourceMetric']);
     expect(pieces[1]).toMatchObject({ start: t('2026-11-22T07:00:00Z'), end: t('2026-11-22T07:10:00Z') });
     expect(pieces[0]).toMatchObject({ end: t('2026-11-22T07:00:00Z') });
   });
@@ -56,5 +56,23 @@ describe('toLanePieces', () => {
 
   it('nothing for a range entirely in the future', () => {
     expect(toLanePieces([ok], [], null, { from: now + 1, to: now + 1000 }, now)).toEqual([]);
+  });
+});
+
+describe('coalesceSlivers', () => {
+  const seg = (meaning: ConditionSegment['meaning'], reason: string): ConditionSegment => ({ status: meaning === 'ok' ? 'True' : 'False', reason, message: null, meaning, start: '', end: '' });
+  const span = 1_000_000;
+  it('merges a run of slivers into one piece coloured by the worst, keeping wide pieces and short runs', () => {
+    const pieces = [
+      { kind: 'state' as const, start: 0, end: 500_000, open: false, segment: seg('ok', 'ValidMetricFound') },
+      { kind: 'state' as const, start: 500_000, end: 501_000, open: false, segment: seg('failing', 'FailedGetResourceMetric') },
+      { kind: 'state' as const, start: 501_000, end: 502_000, open: false, segment: seg('ok', 'ValidMetricFound') },
+      { kind: 'state' as const, start: 502_000, end: 503_000, open: false, segment: seg('failing', 'FailedGetResourceMetric') },
+      { kind: 'unknown' as const, start: 503_000, end: 504_000, cause: 'unreachable' as const },
+      { kind: 'state' as const, start: 504_000, end: 505_000, open: false, segment: seg('ok', 'ValidMetricFound') },
+    ];
+    const out = coalesceSlivers(pieces, span);
+    expect(out.map((p) => p.kind)).toEqual(['state', 'cluster', 'unknown', 'state']);
+    expect(out[1]).toEqual({ kind: 'cluster', start: 500_000, end: 503_000, count: 3, worst: 'failing', reasons: ['False FailedGetResourceMetric', 'True ValidMetricFound'] });
   });
 });

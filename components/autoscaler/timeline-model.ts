@@ -1,4 +1,4 @@
-import type { AutoscalerKind, ConditionSegment, HistoryResponse } from '@/lib/api';
+import type { AutoscalerKind, ConditionSegment, Health, HistoryResponse } from '@/lib/api';
 import type { TimeRange } from './time-scale';
 
 /** UI.md: one swimlane per condition type, in this order; other types a controller reports follow, by name. */
@@ -18,7 +18,9 @@ export type UnknownCause = 'before-first-seen' | 'unreachable' | 'not-reported';
 
 export type LanePiece =
   | { kind: 'state'; start: number; end: number; open: boolean; segment: ConditionSegment }
-  | { kind: 'unknown'; start: number; end: number; cause: UnknownCause };
+  | { kind: 'unknown'; start: number; end: number; cause: UnknownCause }
+  /** Several state changes too narrow to draw apart at this zoom; coloured by the worst of them. */
+  | { kind: 'cluster'; start: number; end: number; count: number; worst: Health; reasons: string[] };
 
 type Gap = HistoryResponse['gaps'][number];
 
@@ -82,6 +84,40 @@ export function toLanePieces(segments: readonly ConditionSegment[], gaps: readon
   }
   fill(limit);
   return out.filter((p) => p.end > p.start);
+}
+
+const WORST: readonly Health[] = ['failing', 'degraded', 'unknown', 'ok'];
+
+/**
+ * Runs of at least `minRun` state pieces, each narrower than `minFraction` of the range, become one cluster piece:
+ * a 30-day window of a flapping condition would otherwise be thousands of one-pixel buttons. Zooming in (the
+ * cluster is a button that zooms to itself) brings the individual segments back.
+ */
+export function coalesceSlivers(pieces: readonly LanePiece[], span: number, minFraction = 0.004, minRun = 3): LanePiece[] {
+  const out: LanePiece[] = [];
+  let run: Extract<LanePiece, { kind: 'state' }>[] = [];
+  const flush = (): void => {
+    if (run.length >= minRun) {
+      const first = run[0];
+      const last = run[run.length - 1];
+      if (first && last) {
+        const worst = WORST.find((h) => run.some((p) => p.segment.meaning === h)) ?? 'unknown';
+        const reasons = [...new Set(run.map((p) => `${p.segment.status}${p.segment.reason ? ` ${p.segment.reason}` : ''}`))];
+        out.push({ kind: 'cluster', start: first.start, end: last.end, count: run.length, worst, reasons });
+      }
+    } else out.push(...run);
+    run = [];
+  };
+  for (const p of pieces) {
+    // The open segment is the current state: always drawn on its own.
+    if (p.kind === 'state' && !p.open && (p.end - p.start) / span < minFraction) run.push(p);
+    else {
+      flush();
+      out.push(p);
+    }
+  }
+  flush();
+  return out;
 }
 
 export const unknownCauseText: Record<UnknownCause, string> = {
