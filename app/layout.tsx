@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Script from 'next/script';
 import { AppShell } from '@/components/app-shell';
 import { Providers } from '@/components/providers';
 import { themeBootScript } from '@/components/theme-toggle';
@@ -12,10 +13,11 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: React.ReactNode }): React.JSX.Element {
   return (
     <html lang="en" suppressHydrationWarning>
-      <head>
-        <script dangerouslySetInnerHTML={{ __html: themeBootScript }} />
-      </head>
       <body>
+        {/* Before hydration, so the page never flashes the wrong theme. */}
+        <Script id="theme-boot" strategy="beforeInteractive">
+          {themeBootScript}
+        </Script>
         <Providers>
           <AppShell>{children}</AppShell>
         </Providers>

@@ -20,7 +20,7 @@ function newestMtime(target) {
 
 /** @returns {string | null} why a build is needed, or null when `.next` is current */
 export function buildNeeded(root) {
-  const buildId = path.join(root, '.next', 'BUILD_ID');
+  const buildId = path.join(root, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID');
   if (!existsSync(buildId)) return 'no build yet';
   const built = statSync(buildId).mtimeMs;
   for (const p of [...sourceRoots, ...sourceFiles]) {

@@ -146,6 +146,8 @@ export class HistoryStore {
   observe(a: Autoscaler, now: string): void {
     const known = this.known.get(a.id);
     const recreated = known !== undefined && known.uid !== a.uid;
+    // A recreated object's first segments cannot start before the old object's segments were closed.
+    const floor = recreated ? now : '';
     if (!known || recreated) {
       if (recreated) this.closeAll(a.id, now);
       const firstSeen = now;
@@ -173,7 +175,7 @@ export class HistoryStore {
       // The first sight starts at the condition's own lastTransitionTime; later changes start when a status
       // flip says so, else now (a reason change does not move lastTransitionTime).
       const ltt = c.lastTransitionTime;
-      const at = !prev ? (ltt && ltt <= now ? ltt : now) : prev.status !== c.status && ltt && ltt > prev.at && ltt <= now ? ltt : now;
+      const at = !prev ? (ltt && ltt <= now && ltt >= floor ? ltt : now) : prev.status !== c.status && ltt && ltt > prev.at && ltt <= now ? ltt : now;
       const reasonSince = prev ? at : now;
       byType.set(c.type, { status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
       this.enqueue(() =>

@@ -1,0 +1,101 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Autoscaler, AutoscalerCondition } from '@/lib/api';
+import { HistoryStore } from './history-store';
+
+const id = 'prod/HorizontalPodAutoscaler/shop/web';
+
+function hpa(conditions: Partial<AutoscalerCondition>[], extra: Partial<Autoscaler> = {}): Autoscaler {
+  return {
+    id,
+    cluster: 'prod',
+    kind: 'HorizontalPodAutoscaler',
+    namespace: 'shop',
+    name: 'web',
+    uid: 'uid-1',
+    target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'shop' },
+    minReplicas: 2,
+    maxReplicas: 10,
+    currentReplicas: 3,
+    desiredReplicas: 3,
+    conditions: conditions.map((c) => ({ type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: 'ok', lastTransitionTime: null, meaning: 'ok', ...c })),
+    metrics: [],
+    health: 'ok',
+    problems: [],
+    stale: false,
+    createdAt: null,
+    lastScaleTime: null,
+    ...extra,
+  };
+}
+
+const store = (dir: string): HistoryStore => new HistoryStore({ dataDir: dir, retentionDays: 30 });
+const segments = (s: HistoryStore, type = 'ScalingActive'): { status: string; reason: string | null; message: string | null; start: string; end: string | null }[] =>
+  (s.history(id, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z').conditions.find((c) => c.type === type)?.segments ?? []).map(({ status, reason, message, start, end }) => ({ status, reason, message, start, end }));
+
+describe('HistoryStore', () => {
+  it('opens the first segment at the condition lastTransitionTime, not at first sight', () => {
+    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+    s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');
+    expect(segments(s)).toEqual([{ status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00Z', end: null }]);
+    expect(s.conditionSince(id)).toEqual({ ScalingActive: '2026-11-20T08:00:00Z' });
+    s.close();
+  });
+
+  it('records a status flip at its lastTransitionTime, a reason change at observation time, a message change in place', () => {
+    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+    s.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');
+    s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', message: 'a', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]), '2026-11-22T10:05:00.000Z');
+    s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', message: 'b', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]), '2026-11-22T10:06:00.000Z');
+    s.observe(hpa([{ status: 'False', reason: 'InvalidSelector', message: 'c', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]), '2026-11-22T10:07:00.000Z');
+    expect(segments(s)).toEqual([
+      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T09:00:00Z', end: '2026-11-22T10:04:55Z' },
+      { status: 'False', reason: 'FailedGetResourceMetric', message: 'b', start: '2026-11-22T10:04:55Z', end: '2026-11-22T10:07:00.000Z' },
+      { status: 'False', reason: 'InvalidSelector', message: 'c', start: '2026-11-22T10:07:00.000Z', end: null },
+    ]);
+    s.close();
+  });
+
+  it('after a restart, records nothing twice and keeps what it knew', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
+    const first = store(dir);
+    first.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');
+    first.close();
+    const second = store(dir);
+    second.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T11:00:00.000Z');
+    expect(second.countTransitions(id)).toBe(1);
+    expect(second.firstSeen(id)).toBe('2026-11-22T10:00:00.000Z');
+    expect(segments(second)).toHaveLength(1);
+    second.close();
+  });
+
+  it('a recreated object (new uid) closes the old segments and opens new ones after them', () => {
+    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+    s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');
+    s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }], { uid: 'uid-2' }), '2026-11-22T12:00:00.000Z');
+    expect(segments(s)).toEqual([
+      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00Z', end: '2026-11-22T12:00:00.000Z' },
+      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T12:00:00.000Z', end: null },
+    ]);
+    s.close();
+  });
+
+  it('samples replicas on change only and tracks since when desired differs from current', () => {
+    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+    s.observe(hpa([{}]), '2026-11-22T10:00:00.000Z');
+    s.observe(hpa([{}]), '2026-11-22T10:00:15.000Z');
+    s.observe(hpa([{}], { desiredReplicas: 5 }), '2026-11-22T10:00:30.000Z');
+    s.observe(hpa([{}], { desiredReplicas: 5 }), '2026-11-22T10:00:45.000Z');
+    expect(s.replicasMismatchSince(id)).toBe('2026-11-22T10:00:30.000Z');
+    const { replicas } = s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z');
+    expect(replicas.map((r) => [r.at, r.desired])).toEqual([
+      ['2026-11-22T10:00:00.000Z', 3],
+      ['2026-11-22T10:00:30.000Z', 5],
+    ]);
+    s.observe(hpa([{}], { desiredReplicas: 5, currentReplicas: 5 }), '2026-11-22T10:01:00.000Z');
+    expect(s.replicasMismatchSince(id)).toBeNull();
+    s.close();
+  });
+});
