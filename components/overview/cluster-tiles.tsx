@@ -34,7 +34,13 @@ function SyncLine({ cluster }: { cluster: ClusterSummary }): React.JSX.Element {
         <span className="chip" data-testid="stale-chip">
           stale
         </span>{' '}
-        numbers from {cluster.lastSyncAt ? <ClockText at={cluster.lastSyncAt} /> : 'no sync yet'}
+        {cluster.lastSyncAt ? (
+          <>
+            numbers from <ClockText at={cluster.lastSyncAt} />
+          </>
+        ) : (
+          'never synced: nothing known'
+        )}
       </p>
     );
   }

@@ -28,7 +28,7 @@ export function OverviewView(): React.JSX.Element {
           <h2 id="top-problems-title" className={styles.sectionTitle}>
             Top problems
           </h2>
-          <TopProblems clusterCount={list.length} />
+          <TopProblems />
         </section>
         <section className="card" aria-labelledby="health-by-cluster-title">
           <h2 id="health-by-cluster-title" className={styles.sectionTitle}>

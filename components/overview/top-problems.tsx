@@ -5,7 +5,8 @@ import Link from 'next/link';
 import { triageQuery } from '../queries/keys';
 import { HealthBadge } from '../ui/health';
 import { QueryError, Skeleton } from '../ui/query-state';
-import { ClockText, SinceText } from '../ui/time-zone';
+import { SinceText } from '../ui/time-zone';
+import { allClearText } from '../triage/all-clear';
 import { severityHealth } from '../triage/severity-health';
 import { triageHref } from '../triage/triage-href';
 import { autoscalerKindShort } from './kind-label';
@@ -14,16 +15,20 @@ import styles from './overview.module.css';
 const shown = 5;
 
 /** The worst problem groups of the fleet, with their likely cause first: the headline of the overview. */
-export function TopProblems({ clusterCount }: { clusterCount: number }): React.JSX.Element {
+export function TopProblems(): React.JSX.Element {
   const triage = useQuery(triageQuery({}));
   if (triage.isPending) return <Skeleton rows={4} height={56} />;
   if (triage.error) return <QueryError error={triage.error} retry={() => void triage.refetch()} />;
   const { groups, totals, generatedAt } = triage.data;
   if (groups.length === 0) {
+    const allClear = allClearText(triage.data.clusters, generatedAt, totals.total);
     return (
-      <p className={styles.allClear} data-testid="top-problems-empty">
-        <HealthBadge health="ok" /> No failing autoscalers in {clusterCount} clusters — last checked <ClockText at={generatedAt} />.
-      </p>
+      <div className={styles.allClear} data-testid="top-problems-empty">
+        <p>
+          <strong>{allClear.title}.</strong>
+        </p>
+        <p className="muted">{allClear.body}</p>
+      </div>
     );
   }
   return (

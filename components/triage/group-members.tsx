@@ -3,7 +3,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Autoscaler, Problem, ProblemGroup } from '@/lib/api';
 import { autoscalerHref } from '../api/paths';
 import { HealthBadge } from '../ui/health';
@@ -36,7 +36,7 @@ function Num({ value }: { value: number | null }): React.JSX.Element {
   return <span className={styles.numCell}>{value ?? '—'}</span>;
 }
 
-function Row({ row, index, start }: { row: MemberRow; index: number; start: number }): React.JSX.Element {
+const Row = memo(function Row({ row, index, start }: { row: MemberRow; index: number; start: number }): React.JSX.Element {
   const router = useRouter();
   const a = row.autoscaler;
   const href = autoscalerHref(a);
@@ -58,7 +58,8 @@ function Row({ row, index, start }: { row: MemberRow; index: number; start: numb
         <HealthBadge health={a.health} compact />
       </span>
       <span role="cell" className={styles.cellName}>
-        <Link href={href} title={`${a.namespace}/${a.name}`}>
+        {/* No viewport prefetch: rows scroll by in thousands. */}
+        <Link href={href} title={`${a.namespace}/${a.name}`} prefetch={false}>
           {a.name}
         </Link>
         {a.stale ? <span className="chip">stale</span> : null}
@@ -102,7 +103,7 @@ function Row({ row, index, start }: { row: MemberRow; index: number; start: numb
       </span>
     </div>
   );
-}
+});
 
 /**
  * The autoscalers of one group as a dense table. Rows are virtualized against the window (only the ones

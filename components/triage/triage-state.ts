@@ -65,10 +65,21 @@ export function groupCause(group: ProblemGroup): string | null {
   return group.key.startsWith(prefix) ? group.key.slice(prefix.length) : null;
 }
 
-/** The problem that puts an autoscaler in the group, by the same rule lib/triage groups with. */
-export function groupProblemOf(a: Autoscaler, group: ProblemGroup, cause: string | null): Autoscaler['problems'][number] | undefined {
+/**
+ * The problem that puts an autoscaler in the group, by the same rule lib/triage groups with. `causes` memoizes
+ * the message → cause reading across calls (an outage writes the same message into thousands of autoscalers).
+ */
+export function groupProblemOf(a: Autoscaler, group: ProblemGroup, cause: string | null, causes: Map<string, string | null> = new Map()): Autoscaler['problems'][number] | undefined {
   if (a.kind !== group.kind) return undefined;
-  return a.problems.find((p) => p.code === group.reason && p.severity !== 'info' && (separateCause(p.code, p.message) ?? null) === cause);
+  return a.problems.find((p) => {
+    if (p.code !== group.reason || p.severity === 'info') return false;
+    let own = causes.get(p.message);
+    if (own === undefined) {
+      own = separateCause(p.code, p.message) ?? null;
+      causes.set(p.message, own);
+    }
+    return own === cause;
+  });
 }
 
 /** The list query that returns a superset of a group's autoscalers (the API filters by reason, not by cause). */

@@ -11,6 +11,7 @@ import { EmptyState, QueryError, Skeleton } from '../ui/query-state';
 import { ClockText } from '../ui/time-zone';
 import { useUrlState } from '../ui/use-url-state';
 import type { MemberRow } from './group-members';
+import { allClearText } from './all-clear';
 import { GroupMembers } from './group-members';
 import { ProblemGroupCard } from './problem-group-card';
 import { TriageFilters } from './triage-filters';
@@ -47,11 +48,12 @@ export function TriageView(): React.JSX.Element {
     if (!expanded || !members.data) return [];
     const cause = groupCause(expanded);
     const seen = new Set<string>();
+    const causes = new Map<string, string | null>();
     const out: MemberRow[] = [];
     for (const page of members.data.pages) {
       for (const a of page.items) {
         if (seen.has(a.id)) continue;
-        const problem = groupProblemOf(a, expanded, cause);
+        const problem = groupProblemOf(a, expanded, cause, causes);
         if (!problem) continue;
         seen.add(a.id);
         out.push({ autoscaler: a, problem });
@@ -90,6 +92,7 @@ export function TriageView(): React.JSX.Element {
   const data = triage.data;
   const namespaces = [...new Set(groups.flatMap((g) => g.namespaces))].sort();
   const reasons = [...new Set(groups.map((g) => g.reason))].sort();
+  const allClear = allClearText(data?.clusters ?? clusterList, data?.generatedAt ?? clusters.data.generatedAt, data?.totals.total ?? 0);
   const staleClusters = new Set((data?.clusters ?? clusterList).filter((c) => c.state === 'unreachable' || c.state === 'forbidden').map((c) => c.name));
 
   return (
@@ -139,11 +142,8 @@ export function TriageView(): React.JSX.Element {
             </button>
           </EmptyState>
         ) : (
-          <EmptyState title={`No failing autoscalers in ${clusterList.length} clusters`}>
-            <p>
-              All <span className="num">{data?.totals.total ?? 0}</span> autoscalers scale as configured — last checked <ClockText at={data?.generatedAt} />. Problems appear here grouped by cause
-              the moment a condition turns bad.
-            </p>
+          <EmptyState title={allClear.title}>
+            <p data-testid="all-clear">{allClear.body}</p>
           </EmptyState>
         )
       ) : (
