@@ -1,3 +1,4 @@
+import { pairMetrics } from '@/lib/hpa/pair-metrics';
 import type { AutoscalerCondition, AutoscalerKind, AutoscalerTarget, Problem } from '@/lib/api/autoscaler';
 import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
 import type { Condition, HorizontalPodAutoscaler } from '@/lib/k8s/types';
@@ -46,6 +47,15 @@ function replicaCounts(hpa: HorizontalPodAutoscaler): { current: number | null; 
   if ((status?.conditions?.length ?? 0) === 0) return { current: null, desired: null };
   return { current: status?.currentReplicas ?? 0, desired: status?.desiredReplicas ?? 0 };
 }
+
+/** The event reason the controller emits when it cannot read a metric of this source type. */
+const unreadMetricReason: Record<string, string> = {
+  Resource: 'FailedGetResourceMetric',
+  ContainerResource: 'FailedGetContainerResourceMetric',
+  Pods: 'FailedGetPodsMetric',
+  Object: 'FailedGetObjectMetric',
+  External: 'FailedGetExternalMetric',
+};
 
 /** Conditions with their meaning, and the problems the HPA rules of health-rules.ts find. */
 export function assessHpa(
@@ -101,6 +111,21 @@ export function assessHpa(
       since: context.conditionSince?.[c.type] ?? c.lastTransitionTime,
       hint,
     });
+  }
+
+  // A metric the controller could not read while the others still decided: ScalingActive stays True
+  // (horizontal.go scales up on the valid metrics) but the status entry for it is empty, the controller
+  // emits FailedGet*Metric events, and it refuses to scale down until the metric reads again.
+  if (scalingActive?.status === 'True' && !leftOver.has('ScalingActive') && (hpa.status?.currentMetrics?.length ?? 0) > 0) {
+    for (const pair of pairMetrics(hpa.spec?.metrics, hpa.status?.currentMetrics)) {
+      if (!pair.spec || pair.status) continue;
+      const code = unreadMetricReason[pair.identity.type];
+      if (!code) continue;
+      const metric = pair.identity.container ? `${pair.identity.name} (container ${pair.identity.container})` : pair.identity.name;
+      const message = `the ${metric} ${pair.identity.type} metric could not be read in the last sync; the controller decided on the other metrics and will not scale down while one fails`;
+      const { title, hint } = hintFor(code, hintFacts(message));
+      problems.push({ code, severity: 'warning', title, message, since: context.problemSince?.[code] ?? null, hint });
+    }
   }
 
   if (current !== null && desired !== null && current !== desired) {

@@ -15,6 +15,12 @@ function mapAll(cluster: string, list: HorizontalPodAutoscaler[]): Autoscaler[] 
 function heal(h: HorizontalPodAutoscaler): HorizontalPodAutoscaler {
   const active = h.status?.conditions?.find((c) => c.type === 'ScalingActive');
   if (active) Object.assign(active, { status: 'True', reason: 'ValidMetricFound', message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)' });
+  // A healed HPA also has a value for each of its metrics again (a failed read leaves an empty entry).
+  if (h.status) {
+    h.status.currentMetrics = (h.spec.metrics ?? []).map((m) =>
+      m.type === 'Resource' && m.resource ? { type: 'Resource', resource: { name: m.resource.name, current: { averageUtilization: 40, averageValue: '100m' } } } : { type: m.type },
+    );
+  }
   return h;
 }
 

@@ -33,6 +33,13 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     when: 'conditions the controller did not rewrite in its last sync are not judged: ScalingActive and ScalingLimited after an AbleToScale=False that stops the sync before metrics (FailedGetScale, FailedGetScaleTargetRef, FailedGetBinding, FailedGetTargetClusters), and ScalingLimited while ScalingActive=False',
   },
   {
+    id: 'metric-unread',
+    kinds: ['HorizontalPodAutoscaler', 'FederatedHPA'],
+    health: 'degraded',
+    code: null,
+    when: 'ScalingActive=True but a spec metric has no value in status.currentMetrics: the controller could not read it (it emits FailedGet*Metric), decided on the others and refuses to scale down; the problem is named after that event reason, as a warning',
+  },
+  {
     id: 'conditions-absent',
     kinds: ['HorizontalPodAutoscaler', 'FederatedHPA'],
     health: 'unknown',
