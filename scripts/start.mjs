@@ -2,7 +2,7 @@
 // `npm start`: build when needed, start the built-in simulator when no cluster is configured,
 // then serve the dashboard on 127.0.0.1 (HOST/PORT change it). `--dev` runs `next dev` instead.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     dev: { type: 'boolean', default: false },
     port: { type: 'string' },
     host: { type: 'string' },
+    'reset-data': { type: 'boolean', default: false },
   },
 });
 const host = values.host ?? process.env.HOST ?? '127.0.0.1';
@@ -56,6 +57,10 @@ if (!values.dev) {
 }
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+if (values['reset-data'] && process.env.AUTOSCOPE_DATA_DIR) {
+  // Test runs start from an empty history and a new simulator (used by the e2e webServer).
+  rmSync(path.resolve(process.env.AUTOSCOPE_DATA_DIR), { recursive: true, force: true });
+}
 if (!clusterConfigured()) {
   const dataDir = path.resolve(process.env.AUTOSCOPE_DATA_DIR ?? path.join(root, '.autoscope'));
   log('no kubeconfig configured (KUBECONFIG unset, no ~/.kube/config): starting the built-in demo fleet (sim/, scenario "demo").');
