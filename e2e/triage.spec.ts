@@ -115,6 +115,9 @@ test.describe('Triage', () => {
     await expect(triage.search).toBeFocused();
     await triage.search.press('Escape');
     await expect(triage.search).not.toBeFocused();
+    // Escape leaves the search and keeps the filter.
+    await expect(triage.search).toHaveValue('gateway');
+    await expect(page).toHaveURL(/q=gateway/);
 
     await page.keyboard.press('j');
     await expect(triage.toggle(triage.groups.first())).toBeFocused();

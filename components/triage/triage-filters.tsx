@@ -63,7 +63,11 @@ export function TriageFilters({ filter, sort, clusters, namespaces, reasons, sea
           value={filter.q ?? ''}
           onCommit={(q) => onChange({ q })}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') e.currentTarget.blur();
+            // Escape leaves the box and keeps the filter; a search input would otherwise clear itself.
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              e.currentTarget.blur();
+            }
           }}
           autoComplete="off"
           spellCheck={false}

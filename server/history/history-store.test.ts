@@ -39,8 +39,8 @@ describe('HistoryStore', () => {
   it('opens the first segment at the condition lastTransitionTime, not at first sight', () => {
     const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
     s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');
-    expect(segments(s)).toEqual([{ status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00Z', end: null }]);
-    expect(s.conditionSince(id)).toEqual({ ScalingActive: '2026-11-20T08:00:00Z' });
+    expect(segments(s)).toEqual([{ status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00.000Z', end: null }]);
+    expect(s.conditionSince(id)).toEqual({ ScalingActive: '2026-11-20T08:00:00.000Z' });
     s.close();
   });
 
@@ -51,8 +51,8 @@ describe('HistoryStore', () => {
     s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', message: 'b', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]), '2026-11-22T10:06:00.000Z');
     s.observe(hpa([{ status: 'False', reason: 'InvalidSelector', message: 'c', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]), '2026-11-22T10:07:00.000Z');
     expect(segments(s)).toEqual([
-      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T09:00:00Z', end: '2026-11-22T10:04:55Z' },
-      { status: 'False', reason: 'FailedGetResourceMetric', message: 'b', start: '2026-11-22T10:04:55Z', end: '2026-11-22T10:07:00.000Z' },
+      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T09:00:00.000Z', end: '2026-11-22T10:04:55.000Z' },
+      { status: 'False', reason: 'FailedGetResourceMetric', message: 'b', start: '2026-11-22T10:04:55.000Z', end: '2026-11-22T10:07:00.000Z' },
       { status: 'False', reason: 'InvalidSelector', message: 'c', start: '2026-11-22T10:07:00.000Z', end: null },
     ]);
     s.close();
@@ -76,7 +76,7 @@ describe('HistoryStore', () => {
     s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');
     s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }], { uid: 'uid-2' }), '2026-11-22T12:00:00.000Z');
     expect(segments(s)).toEqual([
-      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00Z', end: '2026-11-22T12:00:00.000Z' },
+      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00.000Z', end: '2026-11-22T12:00:00.000Z' },
       { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T12:00:00.000Z', end: null },
     ]);
     s.close();

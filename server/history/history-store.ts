@@ -52,6 +52,16 @@ interface ReplicaSample {
 
 type Write = () => void;
 
+/**
+ * Every stored time as `toISOString()` (milliseconds, `Z`): SQLite compares them as strings, and
+ * `…:01Z` sorts after `…:01.500Z`, so the API's whole-second times must not be mixed in as they are.
+ */
+function iso(t: string | null | undefined): string | null {
+  if (!t) return null;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
 export interface HistoryStoreOptions {
   dataDir: string;
   retentionDays: number;
@@ -174,7 +184,7 @@ export class HistoryStore {
       }
       // The first sight starts at the condition's own lastTransitionTime; later changes start when a status
       // flip says so, else now (a reason change does not move lastTransitionTime).
-      const ltt = c.lastTransitionTime;
+      const ltt = iso(c.lastTransitionTime);
       const at = !prev ? (ltt && ltt <= now && ltt >= floor ? ltt : now) : prev.status !== c.status && ltt && ltt > prev.at && ltt <= now ? ltt : now;
       const reasonSince = prev ? at : now;
       byType.set(c.type, { status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
@@ -233,7 +243,7 @@ export class HistoryStore {
           `INSERT INTO events (uid, id, type, reason, message, count, first_seen, last_seen, source, regarding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT(uid) DO UPDATE SET count = excluded.count, last_seen = excluded.last_seen, message = excluded.message`,
         )
-        .run(e.uid, id, e.type, e.reason, e.message, e.count, e.firstSeen, e.lastSeen, e.source, e.regarding),
+        .run(e.uid, id, e.type, e.reason, e.message, e.count, iso(e.firstSeen), iso(e.lastSeen), e.source, e.regarding),
     );
   }
 
