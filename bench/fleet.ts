@@ -89,14 +89,19 @@ async function main(): Promise<void> {
   children.push(bff);
   await waitForLine(bff, /Ready in/, 60_000);
   let synced = 0;
+  let lastReport = performance.now();
   for (;;) {
     try {
       const ready = await getJson<{ ready: boolean }>(`${base}/api/readyz`).catch(() => ({ ready: false }));
       const stats = await getJson<{ autoscalers: number }>(`${base}/api/v1/stats`);
       synced = stats.autoscalers;
       if (ready.ready && synced >= clusters * hpas) break;
-    } catch {
-      // not up yet
+    } catch (err) {
+      if (performance.now() - lastReport > 10_000) console.info(`  (stats not answering yet: ${err instanceof Error ? err.message : String(err)})`);
+    }
+    if (performance.now() - lastReport > 10_000) {
+      console.info(`  … ${synced} autoscalers indexed after ${((performance.now() - bffStart) / 1000).toFixed(0)} s`);
+      lastReport = performance.now();
     }
     if (performance.now() - bffStart > 600_000) throw new Error(`index not synced after 10 minutes (${synced} autoscalers)`);
     await new Promise((r) => setTimeout(r, 250));

@@ -26,21 +26,27 @@ export function matchesFilter(a: Autoscaler, f: AutoscalerFilter): boolean {
 
 const byString = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
-/** Sorts in place; every order ends with cluster/kind/namespace/name so pages are stable. */
+/**
+ * Sorts (a new array); every order ends with the id so pages are stable. Sort keys are computed once per
+ * item, not per comparison: a 100,000-item sort makes ~1.7 million comparisons.
+ */
 export function sortAutoscalers(items: Autoscaler[], sort: AutoscalerSort, order: 'asc' | 'desc' | undefined): Autoscaler[] {
-  const tie = (a: Autoscaler, b: Autoscaler): number => byString(a.id, b.id);
-  const compare: Record<AutoscalerSort, (a: Autoscaler, b: Autoscaler) => number> = {
+  const keyed = items.map((a) => ({ a, since: problemSince(a) ?? '~' }));
+  type K = (typeof keyed)[number];
+  const compare: Record<AutoscalerSort, (x: K, y: K) => number> = {
     // Worst first, and among equals the longest broken first: "Ready=False for 2 d" above "for 3 min".
-    health: (a, b) => healthRank[a.health] - healthRank[b.health] || byString(problemSince(a) ?? '~', problemSince(b) ?? '~'),
-    since: (a, b) => byString(problemSince(a) ?? '~', problemSince(b) ?? '~'),
-    name: (a, b) => byString(a.name, b.name),
-    namespace: (a, b) => byString(a.namespace, b.namespace) || byString(a.name, b.name),
-    cluster: (a, b) => byString(a.cluster, b.cluster) || byString(a.namespace, b.namespace) || byString(a.name, b.name),
-    kind: (a, b) => byString(a.kind, b.kind),
-    replicas: (a, b) => (b.currentReplicas ?? -1) - (a.currentReplicas ?? -1),
+    health: (x, y) => healthRank[x.a.health] - healthRank[y.a.health] || byString(x.since, y.since),
+    since: (x, y) => byString(x.since, y.since),
+    name: (x, y) => byString(x.a.name, y.a.name),
+    namespace: (x, y) => byString(x.a.namespace, y.a.namespace) || byString(x.a.name, y.a.name),
+    cluster: (x, y) => byString(x.a.cluster, y.a.cluster) || byString(x.a.namespace, y.a.namespace) || byString(x.a.name, y.a.name),
+    kind: (x, y) => byString(x.a.kind, y.a.kind),
+    replicas: (x, y) => (y.a.currentReplicas ?? -1) - (x.a.currentReplicas ?? -1),
   };
   const direction = order === 'desc' ? -1 : 1;
-  return items.sort((a, b) => direction * (compare[sort](a, b) || tie(a, b)));
+  const by = compare[sort];
+  keyed.sort((x, y) => direction * (by(x, y) || byString(x.a.id, y.a.id)));
+  return keyed.map((k) => k.a);
 }
 
 export function encodeCursor(offset: number): string {

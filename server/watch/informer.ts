@@ -22,6 +22,16 @@ export interface InformerError {
   message: string;
 }
 
+/**
+ * Drops `managedFields` from the object the informer caches (the cache holds this very object): nothing
+ * Autoscope shows needs them, and they are a third of an HPA's size.
+ */
+function slim(o: KubernetesObject): KubeObject {
+  const object = o as unknown as KubeObject;
+  if (object.metadata?.managedFields) delete object.metadata.managedFields;
+  return object;
+}
+
 const baseDelayMs = 1_000;
 const maxDelayMs = 30_000;
 
@@ -64,9 +74,9 @@ export class ResourceInformer {
   start(): void {
     this.stopped = false;
     const lw = new ListWatch<KubernetesObject>(this.path, new Watch(this.client.kubeConfig), () => this.list(), false, undefined, this.resource.fieldSelector);
-    lw.on('add', (o) => this.handlers.onAdd(o as unknown as KubeObject));
-    lw.on('update', (o) => this.handlers.onUpdate(o as unknown as KubeObject));
-    lw.on('delete', (o) => this.handlers.onDelete(o as unknown as KubeObject));
+    lw.on('add', (o) => this.handlers.onAdd(slim(o)));
+    lw.on('update', (o) => this.handlers.onUpdate(slim(o)));
+    lw.on('delete', (o) => this.handlers.onDelete(slim(o)));
     lw.on('error', (err) => this.failed(err));
     this.listWatch = lw;
     lw.start().catch((err: unknown) => this.failed(err));

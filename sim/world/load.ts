@@ -28,6 +28,8 @@ export function hashString(s: string): number {
 export function loadFactor(curve: AppSpec['load'], minute: number, cycleMinutes: number, phase: number): number {
   const t = ((minute / cycleMinutes + phase) % 1 + 1) % 1;
   switch (curve) {
+    case 'flat':
+      return 0.6;
     case 'steady':
       return 0.6 + 0.05 * Math.sin(2 * Math.PI * (t * 3));
     case 'diurnal':
