@@ -136,16 +136,38 @@ export class KubeWorld {
 
   /** One HPA controller pass over every HPA of the cluster. */
   syncHpas(now: number): void {
+    const { hpas, selectors } = this.hpaWork();
+    for (const hpa of hpas) this.syncHpa(hpa, now, selectors.get(hpa.metadata.namespace ?? '') ?? []);
+  }
+
+  /**
+   * The same pass, yielding to the event loop every `chunk` HPAs, so that a fleet of thousands of HPAs
+   * keeps answering API requests while its controller works (each HPA is synced at its own current time).
+   */
+  async syncHpasInChunks(chunk: number, stopped: () => boolean): Promise<void> {
+    const { hpas, selectors } = this.hpaWork();
+    for (let i = 0; i < hpas.length && !stopped(); i += chunk) {
+      const now = Date.now();
+      for (const hpa of hpas.slice(i, i + chunk)) {
+        // The object may have changed (or gone) since the pass started.
+        const current = this.cluster.store.get(storage.hpas, hpa.metadata.namespace, hpa.metadata.name) as HorizontalPodAutoscaler | undefined;
+        if (current) this.syncHpa(current, now, selectors.get(current.metadata.namespace ?? '') ?? []);
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private hpaWork(): { hpas: HorizontalPodAutoscaler[]; selectors: Map<string, OtherHpaSelector[]> } {
     const hpas = this.cluster.store.list(storage.hpas) as HorizontalPodAutoscaler[];
-    const selectorsByNamespace = new Map<string, OtherHpaSelector[]>();
+    const selectors = new Map<string, OtherHpaSelector[]>();
     for (const h of hpas) {
       const w = this.workloads.get(key(h.metadata.namespace, h.spec.scaleTargetRef.name));
       if (!w) continue;
-      const list = selectorsByNamespace.get(h.metadata.namespace ?? '') ?? [];
+      const list = selectors.get(h.metadata.namespace ?? '') ?? [];
       list.push({ name: h.metadata.name, selector: w.selector });
-      selectorsByNamespace.set(h.metadata.namespace ?? '', list);
+      selectors.set(h.metadata.namespace ?? '', list);
     }
-    for (const hpa of hpas) this.syncHpa(hpa, now, selectorsByNamespace.get(hpa.metadata.namespace ?? '') ?? []);
+    return { hpas, selectors };
   }
 
   private syncHpa(hpa: HorizontalPodAutoscaler, now: number, namespaceSelectors: OtherHpaSelector[]): void {

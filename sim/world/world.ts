@@ -157,7 +157,19 @@ export class World {
       this.runEpisodes(now);
       for (const k of this.kube.values()) k.tick(now);
     });
-    this.every(syncMs, (now) => this.syncControllers(now));
+    const syncPass = async (): Promise<void> => {
+      if (this.stopped) return;
+      const started = Date.now();
+      try {
+        for (const k of this.kube.values()) await k.syncHpasInChunks(200, () => this.stopped);
+        for (const k of this.karmada.values()) k.syncFederatedHpas(Date.now());
+      } catch (err) {
+        console.error(`[sim] controller pass failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      }
+      this.lastSyncMs = Date.now() - started;
+      if (!this.stopped) this.timers.push(setTimeout(() => void syncPass(), Math.max(10, syncMs - this.lastSyncMs)));
+    };
+    this.timers.push(setTimeout(() => void syncPass(), syncMs));
     this.every(Math.max(500, 10_000 / this.timing.speed), (now) => {
       const load = 0.5 + 0.4 * Math.sin((2 * Math.PI * this.storyMinute(now)) / this.timing.cycleMinutes);
       for (const m of this.machine.values()) {
