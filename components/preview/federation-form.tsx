@@ -7,6 +7,7 @@ import type { GroupedIssues } from './field-issues';
 import { federationPresets } from './federation-presets';
 import type { ClusterField, FederationCluster, FederationForm as Form, ScalarKey } from './federation-state';
 import { clusterColumns, hasBlocked, seedPolicyOf } from './federation-state';
+import { Issue, toNumber } from './form-parts';
 import styles from './preview.module.css';
 
 export const cellKey = (row: number, field: ClusterField | 'name'): string => `cell:${row}:${field}`;
@@ -14,20 +15,6 @@ export const scalarKey = (key: ScalarKey): string => `scalar:${key}`;
 
 type SetForm = (update: (form: Form) => Form) => void;
 
-function toNumber(text: string): number | undefined {
-  if (text.trim() === '') return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function Issue({ id, messages }: { id: string; messages: readonly string[] | undefined }): React.JSX.Element | null {
-  if (!messages?.length) return null;
-  return (
-    <span id={id} className={styles.fieldError} data-testid="field-issue">
-      {messages.join('; ')}
-    </span>
-  );
-}
 
 function NumberField({ label, value, onChange, issues, issueKey, min, testId }: { label: string; value: number | undefined; onChange: (v: number | undefined) => void; issues: GroupedIssues; issueKey: string; min?: number; testId?: string }): React.JSX.Element {
   const messages = issues.byKey.get(issueKey);

@@ -5,24 +5,11 @@ import type { Autoscaler } from '@/lib/api';
 import type { GroupedIssues } from './field-issues';
 import type { Behavior, HpaForm, MetricSpec, PolicyForm, RulesForm } from './hpa-state';
 import { curveFactors, curveLabel, curves, defaultScaleDown, defaultScaleUp, describeBehavior, metricName, rulesFromApi, targetOf, targetValue } from './hpa-state';
+import { Issue, toNumber } from './form-parts';
 import styles from './preview.module.css';
 
 type SetForm = (update: (form: HpaForm) => HpaForm) => void;
 
-function toNumber(text: string): number | undefined {
-  if (text.trim() === '') return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function Issue({ id, messages }: { id: string; messages: readonly string[] | undefined }): React.JSX.Element | null {
-  if (!messages?.length) return null;
-  return (
-    <span id={id} className={styles.fieldError} data-testid="field-issue">
-      {messages.join('; ')}
-    </span>
-  );
-}
 
 function Field({
   label,
