@@ -47,8 +47,11 @@ const instanceCapacity: Record<string, { vCPU: number; memoryMb: number }> = {
 export class MachineWorld {
   readonly infraName: string;
   readonly recorder: EventRecorder;
+  /** Per MachineAutoscaler uid: the operator's failed reconciles in a row and when it tries again (wall ms). */
+  private readonly retries = new Map<string, { failures: number; nextAt: number; watched: string }>();
 
-  constructor(readonly cluster: SimCluster, readonly spec: ClusterSpec) {
+  /** `speed`: story seconds per wall second, so the operator's backoff runs on story time like the rest. */
+  constructor(readonly cluster: SimCluster, readonly spec: ClusterSpec, private readonly speed = 1) {
     this.infraName = `${cluster.name.replace(/[^a-z0-9]/g, '').slice(0, 10)}-${(hashString(cluster.name) % 46656).toString(36).padStart(3, '0')}x${(hashString(`${cluster.name}!`) % 1296).toString(36)}`;
     this.recorder = new EventRecorder(cluster.store, operatorComponent);
   }
@@ -264,62 +267,96 @@ export class MachineWorld {
    * annotation, finalizer, lastTargetRef) and write min/max on it; a target owned by another
    * MachineAutoscaler, a missing target and a write the non-authoritative copy's VAP denies each give
    * the operator's Warning event instead.
+   *
+   * A failed reconcile is retried as controller-runtime's default rate limiter does it: per object,
+   * 5 ms doubling on each failure up to 1000 s (story time), and at once when the object changes (a
+   * watch event). So a stuck MachineAutoscaler's Warning counts climb fast for a few minutes and then
+   * once every ~17 minutes, as on a real cluster, instead of once a pass.
    */
   reconcileOperator(now: number): void {
     const supportsCapi = this.spec.operatorSupportsClusterAPITargets;
+    const seen = new Set<string>();
     for (const ma of this.store.list(machineStorage.ma)) {
       if (ma.metadata.namespace !== mapiNs) continue;
-      const spec = obj(ma.spec);
-      const ref = obj(spec.scaleTargetRef);
-      const apiVersion = String(ref.apiVersion ?? '');
-      const name = String(ref.name ?? '');
-      const min = Number(spec.minReplicas);
-      const max = Number(spec.maxReplicas);
-      const involved = { apiVersion: 'autoscaling.openshift.io/v1beta1', kind: 'MachineAutoscaler', name: ma.metadata.name, namespace: mapiNs, uid: ma.metadata.uid };
-      const warn = (reason: string, message: string): void => this.recorder.record(involved, 'Warning', reason, message, now);
-      if (min > max || min < 0 || max < 0) {
-        warn('FailedValidation', 'MachineAutoscaler validation error: max replicas must be greater than or equal to min');
-        continue;
-      }
-      const isMapi = apiVersion === 'machine.openshift.io/v1beta1' && ref.kind === 'MachineSet';
-      const isCapi = supportsCapi && /^cluster\.x-k8s\.io\/v1beta[12]$/.test(apiVersion) && ref.kind === 'MachineSet';
-      if (!isMapi && !isCapi) {
-        warn('FailedGetTarget', 'Error getting target: unsupported MachineAutoscaler target');
-        continue;
-      }
-      const storageKey = isMapi ? machineStorage.mapi : machineStorage.capi;
-      const targetNs = isMapi ? mapiNs : capiNs;
-      const target = this.store.get(storageKey, targetNs, name);
-      if (!target) {
-        warn('FailedGetTarget', `Error getting target: machinesets.${isMapi ? 'machine.openshift.io' : 'cluster.x-k8s.io'} "${name}" not found`);
-        continue;
-      }
-      const owner = `${mapiNs}/${ma.metadata.name}`;
-      const currentOwner = annotationsOf(target)[ownerKey];
-      if (currentOwner && currentOwner !== owner) {
-        warn('FailedSetOwner', 'Error setting target owner: already owned by another MachineAutoscaler');
-        continue;
-      }
-      const minKey = isMapi ? mapiMin : capiMin;
-      const maxKey = isMapi ? mapiMax : capiMax;
-      const want = { [ownerKey]: owner, [minKey]: String(min), [maxKey]: String(max) };
-      const current = annotationsOf(target);
-      const needsWrite = Object.entries(want).some(([k, v]) => current[k] !== v);
-      const authority = isMapi ? String(obj(target.status).authoritativeAPI ?? obj(target.spec).authoritativeAPI ?? 'MachineAPI') : 'ClusterAPI';
-      if (needsWrite && isMapi && authority !== 'MachineAPI') {
-        warn('FailedUpdateTarget', 'Error updating target: machinesets.machine.openshift.io "' + name + '" is forbidden: ValidatingAdmissionPolicy \'openshift-prevent-migration-when-machine-updating\' denied request: Cannot add, modify or delete any machine.openshift.io/* or cluster.x-k8s.io/* or clusters.x-k8s.io/* annotation. This is because status.authoritativeAPI is set to Cluster API.');
-        continue;
-      }
-      if (needsWrite) {
-        this.store.mutate(storageKey, targetNs, name, (o) => ({ ...o, metadata: { ...o.metadata, annotations: { ...annotationsOf(o), ...want } } }), { manager: 'cluster-autoscaler-operator' });
-        this.recorder.record(involved, 'Normal', 'SuccessfulUpdate', `Updated MachineAutoscaler target: ${targetNs}/${name}`, now);
-      }
-      const lastTargetRef = { apiVersion, kind: 'MachineSet', name };
-      const finalizers = ma.metadata.finalizers ?? [];
-      if (!finalizers.includes(finalizer) || JSON.stringify(obj(ma.status).lastTargetRef) !== JSON.stringify(lastTargetRef)) {
-        this.store.mutate(machineStorage.ma, mapiNs, ma.metadata.name, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [...new Set([...(o.metadata.finalizers ?? []), finalizer])] }, status: { lastTargetRef } }), { manager: 'cluster-autoscaler-operator' });
+      const uid = ma.metadata.uid ?? `${ma.metadata.namespace}/${ma.metadata.name}`;
+      seen.add(uid);
+      const retry = this.retries.get(uid);
+      if (retry && retry.watched === this.watchedVersions(ma) && now < retry.nextAt) continue;
+      if (this.reconcileOne(ma, now, supportsCapi)) {
+        this.retries.delete(uid);
+      } else {
+        const failures = (retry?.failures ?? 0) + 1;
+        const backoffStoryMs = Math.min(5 * 2 ** (failures - 1), 1_000_000);
+        const current = this.store.get(machineStorage.ma, mapiNs, ma.metadata.name) ?? ma;
+        this.retries.set(uid, { failures, nextAt: now + backoffStoryMs / this.speed, watched: this.watchedVersions(current) });
       }
     }
+    for (const uid of this.retries.keys()) if (!seen.has(uid)) this.retries.delete(uid);
+  }
+
+  /**
+   * What the operator's watches would enqueue this MachineAutoscaler on: its own changes, and changes to
+   * a MachineSet (either group) whose owner annotation names it.
+   */
+  private watchedVersions(ma: KubeObject): string {
+    const owner = `${mapiNs}/${ma.metadata.name}`;
+    const owned = [...this.store.list(machineStorage.mapi), ...this.store.list(machineStorage.capi)].filter((m) => annotationsOf(m)[ownerKey] === owner);
+    return [ma.metadata.resourceVersion ?? '', ...owned.map((m) => `${m.metadata.uid ?? ''}@${m.metadata.resourceVersion ?? ''}`)].join('|');
+  }
+
+  /** One reconcile of one MachineAutoscaler; false when it ends in an error (and so is requeued with backoff). */
+  private reconcileOne(ma: KubeObject, now: number, supportsCapi: boolean): boolean {
+    const spec = obj(ma.spec);
+    const ref = obj(spec.scaleTargetRef);
+    const apiVersion = String(ref.apiVersion ?? '');
+    const name = String(ref.name ?? '');
+    const min = Number(spec.minReplicas);
+    const max = Number(spec.maxReplicas);
+    const involved = { apiVersion: 'autoscaling.openshift.io/v1beta1', kind: 'MachineAutoscaler', name: ma.metadata.name, namespace: mapiNs, uid: ma.metadata.uid };
+    const warn = (reason: string, message: string): void => this.recorder.record(involved, 'Warning', reason, message, now);
+    if (min > max || min < 0 || max < 0) {
+      warn('FailedValidation', 'MachineAutoscaler validation error: max replicas must be greater than or equal to min');
+      return false;
+    }
+    const isMapi = apiVersion === 'machine.openshift.io/v1beta1' && ref.kind === 'MachineSet';
+    const isCapi = supportsCapi && /^cluster\.x-k8s\.io\/v1beta[12]$/.test(apiVersion) && ref.kind === 'MachineSet';
+    if (!isMapi && !isCapi) {
+      warn('FailedGetTarget', 'Error getting target: unsupported MachineAutoscaler target');
+      return false;
+    }
+    const storageKey = isMapi ? machineStorage.mapi : machineStorage.capi;
+    const targetNs = isMapi ? mapiNs : capiNs;
+    const target = this.store.get(storageKey, targetNs, name);
+    if (!target) {
+      warn('FailedGetTarget', `Error getting target: machinesets.${isMapi ? 'machine.openshift.io' : 'cluster.x-k8s.io'} "${name}" not found`);
+      return false;
+    }
+    const owner = `${mapiNs}/${ma.metadata.name}`;
+    const currentOwner = annotationsOf(target)[ownerKey];
+    if (currentOwner && currentOwner !== owner) {
+      warn('FailedSetOwner', 'Error setting target owner: already owned by another MachineAutoscaler');
+      return false;
+    }
+    const minKey = isMapi ? mapiMin : capiMin;
+    const maxKey = isMapi ? mapiMax : capiMax;
+    const want = { [ownerKey]: owner, [minKey]: String(min), [maxKey]: String(max) };
+    const current = annotationsOf(target);
+    const needsWrite = Object.entries(want).some(([k, v]) => current[k] !== v);
+    const authority = isMapi ? String(obj(target.status).authoritativeAPI ?? obj(target.spec).authoritativeAPI ?? 'MachineAPI') : 'ClusterAPI';
+    if (needsWrite && isMapi && authority !== 'MachineAPI') {
+      warn('FailedUpdateTarget', 'Error updating target: machinesets.machine.openshift.io "' + name + '" is forbidden: ValidatingAdmissionPolicy \'openshift-prevent-migration-when-machine-updating\' denied request: Cannot add, modify or delete any machine.openshift.io/* or cluster.x-k8s.io/* or clusters.x-k8s.io/* annotation. This is because status.authoritativeAPI is set to Cluster API.');
+      return false;
+    }
+    if (needsWrite) {
+      this.store.mutate(storageKey, targetNs, name, (o) => ({ ...o, metadata: { ...o.metadata, annotations: { ...annotationsOf(o), ...want } } }), { manager: 'cluster-autoscaler-operator' });
+      this.recorder.record(involved, 'Normal', 'SuccessfulUpdate', `Updated MachineAutoscaler target: ${targetNs}/${name}`, now);
+    }
+    const lastTargetRef = { apiVersion, kind: 'MachineSet', name };
+    const finalizers = ma.metadata.finalizers ?? [];
+    if (!finalizers.includes(finalizer) || JSON.stringify(obj(ma.status).lastTargetRef) !== JSON.stringify(lastTargetRef)) {
+      this.store.mutate(machineStorage.ma, mapiNs, ma.metadata.name, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [...new Set([...(o.metadata.finalizers ?? []), finalizer])] }, status: { lastTargetRef } }), { manager: 'cluster-autoscaler-operator' });
+    }
+    return true;
   }
 
   /**

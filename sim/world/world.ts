@@ -114,7 +114,7 @@ export class World {
         this.kube.set(spec.name, kube);
       }
       if (spec.profile === 'openshift') {
-        const machine = new MachineWorld(cluster, spec);
+        const machine = new MachineWorld(cluster, spec, this.timing.speed);
         machine.seed(now);
         machine.syncMirrors();
         this.machine.set(spec.name, machine);
