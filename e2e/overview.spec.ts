@@ -54,6 +54,22 @@ test.describe('Overview', () => {
     expect(errors).toEqual([]);
   });
 
+  test('the feed shows what each transition replaced, notable ones by default, routine churn on request through the URL', async ({ page }) => {
+    const overview = new OverviewPage(page);
+    await overview.goto();
+    await expect(overview.transitions.getByRole('row').nth(1)).toBeVisible();
+    await expect(overview.includeRoutine).not.toBeChecked();
+    // By default no row is AbleToScale=True replacing AbleToScale=True: that is the routine churn.
+    const rows = overview.transitions.locator('tbody tr');
+    const routine = rows.filter({ has: page.locator('td:nth-child(2) > .condition-chip', { hasText: 'AbleToScale=True' }) }).filter({ has: page.locator('td:nth-child(2) > div .condition-chip', { hasText: 'AbleToScale=True' }) });
+    await expect(routine).toHaveCount(0);
+    await overview.includeRoutine.check();
+    await expect(page).toHaveURL(/[?&]feed=all/);
+    await expect(routine.first()).toBeVisible();
+    await page.reload();
+    await expect(overview.includeRoutine).toBeChecked();
+  });
+
   test('a top problem opens its group expanded in the triage queue', async ({ page }) => {
     const overview = new OverviewPage(page);
     await overview.goto();

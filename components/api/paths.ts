@@ -35,7 +35,8 @@ export const apiPaths = {
   explain: (ref: AutoscalerRef): string => `${base(ref)}/explain`,
   federationPreviewInputs: (ref: AutoscalerRef): string => `${base(ref)}/federation-preview`,
   triage: (f: FilterParams): string => `/api/v1/triage${search({ ...f })}`,
-  transitions: (limit: number, cluster?: string): string => `/api/v1/transitions${search({ limit, cluster })}`,
+  transitions: (limit: number, options: { cluster?: string; notable?: boolean } = {}): string =>
+    `/api/v1/transitions${search({ limit, cluster: options.cluster, notable: options.notable ? 'true' : undefined })}`,
   previewHpa: (): string => '/api/v1/preview/hpa',
   previewFederation: (operation: string): string => `/api/v1/preview/federation/${operation}`,
   stream: (): string => '/api/v1/stream',

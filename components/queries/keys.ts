@@ -25,7 +25,7 @@ export const fleetKeys = {
   list: (q: ListParams) => [...fleetKeys.lists(), q] as const,
   listPages: (q: Omit<ListParams, 'cursor'>) => [...fleetKeys.lists(), 'pages', q] as const,
   triage: (f: FilterParams) => [...fleetKeys.all, 'triage', f] as const,
-  transitions: (limit: number) => [...fleetKeys.all, 'transitions', limit] as const,
+  transitions: (limit: number, notable: boolean) => [...fleetKeys.all, 'transitions', limit, notable] as const,
   detail: (id: string) => [...fleetKeys.all, 'detail', id] as const,
   history: (id: string, window: { from: string; to: string }) => [...fleetKeys.all, 'history', id, window] as const,
   /** Not invalidated by the stream: an explanation reads pods and metrics live, so it refreshes on request. */
@@ -56,8 +56,8 @@ export function triageQuery(f: FilterParams) {
   return queryOptions({ queryKey: fleetKeys.triage(f), queryFn: ({ signal }) => fetchJson(apiPaths.triage(f), TriageResponseSchema, { signal }) });
 }
 
-export function transitionsQuery(limit: number) {
-  return queryOptions({ queryKey: fleetKeys.transitions(limit), queryFn: ({ signal }) => fetchJson(apiPaths.transitions(limit), TransitionsResponseSchema, { signal }) });
+export function transitionsQuery(limit: number, notable: boolean) {
+  return queryOptions({ queryKey: fleetKeys.transitions(limit, notable), queryFn: ({ signal }) => fetchJson(apiPaths.transitions(limit, { notable }), TransitionsResponseSchema, { signal }) });
 }
 
 export function autoscalerDetailQuery(ref: AutoscalerRef) {

@@ -7,6 +7,7 @@ export class OverviewPage {
   readonly topProblems: Locator;
   readonly healthTable: Locator;
   readonly transitions: Locator;
+  readonly includeRoutine: Locator;
   readonly totals: Locator;
 
   constructor(readonly page: Page) {
@@ -16,6 +17,7 @@ export class OverviewPage {
     // The chart's numbers, as the table screen readers get.
     this.healthTable = page.getByRole('table', { name: 'Autoscalers per cluster by health' });
     this.transitions = page.getByTestId('transitions-feed');
+    this.includeRoutine = page.getByRole('checkbox', { name: /Include routine reason changes/ });
     this.totals = page.getByTestId('fleet-totals');
   }
 

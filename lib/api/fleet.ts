@@ -214,10 +214,19 @@ export const TransitionSchema = z.object({
   message: z.string().nullable(),
   meaning: HealthSchema,
   at: z.string(),
+  /** The state this transition replaced; null on the first sight of the condition. */
+  previous: z.object({ status: z.enum(['True', 'False', 'Unknown']), reason: z.string().nullable(), meaning: HealthSchema }).nullable(),
+  /** A status flip, a change of meaning or a first sight (not AbleToScale=True's reason churn). */
+  notable: z.boolean(),
 });
 export type Transition = z.infer<typeof TransitionSchema>;
 
-export const TransitionsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cluster: z.string().max(512).optional() });
+export const TransitionsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cluster: z.string().max(512).optional(),
+  /** `true`: only notable transitions (status flips, changes of meaning, first sights). */
+  notable: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
 export const TransitionsResponseSchema = z.object({ transitions: z.array(TransitionSchema) });
 export type TransitionsResponse = z.infer<typeof TransitionsResponseSchema>;
 

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Autoscaler, AutoscalerCondition } from '@/lib/api';
 import { HistoryStore } from './history-store';
@@ -96,6 +97,55 @@ describe('HistoryStore', () => {
     ]);
     s.observe(hpa([{}], { desiredReplicas: 5, currentReplicas: 5 }), '2026-11-22T10:01:00.000Z');
     expect(s.replicasMismatchSince(id)).toBeNull();
+    s.close();
+  });
+  it('marks status flips, changes of meaning and first sights notable, and AbleToScale=True reason churn not', () => {
+    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+    const able = (reason: string): Partial<AutoscalerCondition> => ({ type: 'AbleToScale', status: 'True', reason, message: reason });
+    const limited = (status: 'True' | 'False', reason: string): Partial<AutoscalerCondition> => ({ type: 'ScalingLimited', status, reason, message: reason });
+    s.observe(hpa([able('ReadyForNewScale'), limited('False', 'DesiredWithinRange')]), '2026-11-22T10:00:00.000Z');
+    s.observe(hpa([able('SucceededRescale'), limited('False', 'DesiredWithinRange')]), '2026-11-22T10:00:15.000Z');
+    s.observe(hpa([able('ScaleDownStabilized'), limited('True', 'TooManyReplicas')]), '2026-11-22T10:00:30.000Z');
+    s.observe(hpa([able('ScaleDownStabilized'), limited('True', 'TooFewReplicas')]), '2026-11-22T10:00:45.000Z');
+    const all = s.latestTransitions(50);
+    expect(all.map((t) => [t.type, t.reason, t.previous?.reason ?? null, t.notable])).toEqual([
+      ['ScalingLimited', 'TooFewReplicas', 'TooManyReplicas', true], // degraded "at max" → ok "at min": the meaning changed
+      ['ScalingLimited', 'TooManyReplicas', 'DesiredWithinRange', true], // a status flip
+      ['AbleToScale', 'ScaleDownStabilized', 'SucceededRescale', false],
+      ['AbleToScale', 'SucceededRescale', 'ReadyForNewScale', false],
+      ['ScalingLimited', 'DesiredWithinRange', null, true], // first sights, in one observation: newest write first
+      ['AbleToScale', 'ReadyForNewScale', null, true],
+    ]);
+    expect(all[0]?.previous).toEqual({ status: 'True', reason: 'TooManyReplicas', meaning: 'degraded' });
+    expect(s.latestTransitions(50, undefined, true).map((t) => t.reason)).toEqual(['TooFewReplicas', 'TooManyReplicas', 'DesiredWithinRange', 'ReadyForNewScale']);
+    s.close();
+  });
+
+  it('migrates a version-1 database: earlier transitions learn what they replaced, notable when the status flipped', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
+    // The database as the first release wrote it: migration 1 only, three rows of one condition.
+    const v1 = store(dir);
+    v1.close();
+    const db = new Database(path.join(dir, 'history.db'));
+    db.exec(`DELETE FROM schema_migrations WHERE version > 1;
+      CREATE TABLE t AS SELECT seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since FROM condition_transitions;
+      DROP TABLE condition_transitions; ALTER TABLE t RENAME TO condition_transitions;`);
+    const insert = db.prepare(`INSERT INTO condition_transitions (seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since)
+      VALUES (?, '${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', 'ScalingActive', ?, ?, 'm', ?, ?)`);
+    insert.run(1, 'True', 'ValidMetricFound', '2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.000Z');
+    insert.run(2, 'False', 'FailedGetResourceMetric', '2026-11-22T09:10:00.000Z', '2026-11-22T09:10:00.000Z');
+    insert.run(3, 'False', 'InvalidSelector', '2026-11-22T09:20:00.000Z', '2026-11-22T09:20:00.000Z');
+    db.exec(`INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen) VALUES ('${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', '2026-11-22T09:00:00.000Z')`);
+    db.close();
+    const s = store(dir);
+    expect(s.latestTransitions(10).map((t) => [t.reason, t.previous?.reason ?? null, t.notable])).toEqual([
+      ['InvalidSelector', 'FailedGetResourceMetric', false],
+      ['FailedGetResourceMetric', 'ValidMetricFound', true],
+      ['ValidMetricFound', null, true],
+    ]);
+    // The open segment was read back: observing the same state records nothing.
+    s.observe(hpa([{ status: 'False', reason: 'InvalidSelector', message: 'm', meaning: 'failing' }]), '2026-11-22T10:00:00.000Z');
+    expect(s.countTransitions(id)).toBe(3);
     s.close();
   });
 });

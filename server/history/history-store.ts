@@ -27,6 +27,18 @@ const migrations: string[] = [
    CREATE INDEX events_by_id ON events (id, last_seen);
    CREATE TABLE cluster_states (cluster TEXT NOT NULL, state TEXT NOT NULL, at TEXT NOT NULL, error TEXT);
    CREATE INDEX cluster_states_by_cluster ON cluster_states (cluster, at);`,
+  // 2: each transition keeps what it replaced, and whether it is notable (a status flip or a change of
+  // meaning), so the fleet feed can leave out AbleToScale=True's reason churn. Rows from before keep an
+  // approximation: notable when the status changed.
+  `ALTER TABLE condition_transitions ADD COLUMN prev_status TEXT;
+   ALTER TABLE condition_transitions ADD COLUMN prev_reason TEXT;
+   ALTER TABLE condition_transitions ADD COLUMN notable INTEGER NOT NULL DEFAULT 1;
+   UPDATE condition_transitions SET (prev_status, prev_reason) = (
+     SELECT p.status, p.reason FROM condition_transitions p
+     WHERE p.id = condition_transitions.id AND p.type = condition_transitions.type AND p.seq < condition_transitions.seq
+     ORDER BY p.seq DESC LIMIT 1);
+   UPDATE condition_transitions SET notable = CASE WHEN prev_status IS NULL OR prev_status != status THEN 1 ELSE 0 END;
+   CREATE INDEX condition_transitions_notable_by_at ON condition_transitions (notable, at);`,
 ];
 
 interface OpenCondition {
@@ -187,11 +199,16 @@ export class HistoryStore {
       const ltt = iso(c.lastTransitionTime);
       const at = !prev ? (ltt && ltt <= now && ltt >= floor ? ltt : now) : prev.status !== c.status && ltt && ltt > prev.at && ltt <= now ? ltt : now;
       const reasonSince = prev ? at : now;
+      // Notable: the first sight, a status flip, or a reason change that changes what it means (ok → degraded).
+      const notable = !prev || prev.status !== c.status || conditionMeaning(a.kind, { type: c.type, status: prev.status, reason: prev.reason ?? undefined }) !== conditionMeaning(a.kind, { type: c.type, status: c.status, reason: reason ?? undefined });
       byType.set(c.type, { status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
       this.enqueue(() =>
         this.db
-          .prepare('INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(a.id, a.cluster, a.kind, a.namespace, a.name, a.uid, c.type, c.status, reason, c.message, at, reasonSince),
+          .prepare(
+            `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(a.id, a.cluster, a.kind, a.namespace, a.name, a.uid, c.type, c.status, reason, c.message, at, reasonSince, prev?.status ?? null, prev?.reason ?? null, notable ? 1 : 0),
       );
     }
     const sample: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
@@ -229,8 +246,11 @@ export class HistoryStore {
     for (const [type, c] of byType) {
       this.enqueue(() =>
         this.db
-          .prepare('INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(id, ref.cluster, ref.kind, ref.namespace, ref.name, c.uid, type, 'Unknown', 'Deleted', 'the object was deleted or recreated', now, now),
+          .prepare(
+            `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+          )
+          .run(id, ref.cluster, ref.kind, ref.namespace, ref.name, c.uid, type, 'Unknown', 'Deleted', 'the object was deleted or recreated', now, now, c.status, c.reason),
       );
     }
     this.open.delete(id);
@@ -323,15 +343,25 @@ export class HistoryStore {
     return rows;
   }
 
-  latestTransitions(limit: number, cluster?: string): Transition[] {
+  /**
+   * The newest transitions across the fleet (or one cluster), each with the state it replaced. `notableOnly`
+   * keeps status flips, changes of meaning and first sights, and drops the routine reason churn.
+   */
+  latestTransitions(limit: number, cluster?: string, notableOnly = false): Transition[] {
     this.flush();
     const rows = this.db
       .prepare(
-        `SELECT id, cluster, kind, namespace, name, type, status, reason, message, at FROM condition_transitions
-         WHERE reason IS NOT 'Deleted' AND (? IS NULL OR cluster = ?) ORDER BY at DESC, seq DESC LIMIT ?`,
+        `SELECT id, cluster, kind, namespace, name, type, status, reason, message, at, prev_status AS prevStatus, prev_reason AS prevReason, notable
+         FROM condition_transitions
+         WHERE ${notableOnly ? 'notable = 1 AND ' : ''}reason IS NOT 'Deleted' AND (? IS NULL OR cluster = ?) ORDER BY at DESC, seq DESC LIMIT ?`,
       )
-      .all(cluster ?? null, cluster ?? null, limit) as (Omit<Transition, 'meaning'> & { kind: AutoscalerKind })[];
-    return rows.map((r) => ({ ...r, meaning: conditionMeaning(r.kind, { type: r.type, status: r.status, reason: r.reason ?? undefined }) }));
+      .all(cluster ?? null, cluster ?? null, limit) as (Omit<Transition, 'meaning' | 'previous' | 'notable'> & { kind: AutoscalerKind; prevStatus: Transition['status'] | null; prevReason: string | null; notable: number })[];
+    return rows.map(({ prevStatus, prevReason, notable, ...r }) => ({
+      ...r,
+      meaning: conditionMeaning(r.kind, { type: r.type, status: r.status, reason: r.reason ?? undefined }),
+      previous: prevStatus ? { status: prevStatus, reason: prevReason, meaning: conditionMeaning(r.kind, { type: r.type, status: prevStatus, reason: prevReason ?? undefined }) } : null,
+      notable: notable === 1,
+    }));
   }
 
   /** Drops history older than the retention window. */

@@ -82,9 +82,9 @@ export function getTriage(app: Autoscope, filter: AutoscalerFilter): TriageRespo
   return { groups: groupProblems(items, Date.now()), totals, clusters: app.clusterStatuses(), generatedAt: new Date().toISOString() };
 }
 
-export function listTransitions(app: Autoscope, query: { limit: number; cluster?: string }): TransitionsResponse {
+export function listTransitions(app: Autoscope, query: { limit: number; cluster?: string; notable: boolean }): TransitionsResponse {
   if (query.cluster && !app.watchers.has(query.cluster)) throw new AppError('bad_request', `unknown cluster ${JSON.stringify(query.cluster)}`);
-  return { transitions: app.history.latestTransitions(query.limit, query.cluster) };
+  return { transitions: app.history.latestTransitions(query.limit, query.cluster, query.notable) };
 }
 
 export function readiness(app: Autoscope): { body: ReadyResponse; ready: boolean } {

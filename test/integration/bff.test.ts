@@ -238,6 +238,12 @@ describe('API v1 against the simulated fleet', () => {
     expect(transitions.length).toBe(20);
     expect(transitions.map((t) => t.at)).toEqual([...transitions.map((t) => t.at)].sort().reverse());
     expect((await call(transitionsRoute.GET, '/api/v1/transitions?limit=1000')).status).toBe(400);
+    const notable = TransitionsResponseSchema.parse((await call(transitionsRoute.GET, '/api/v1/transitions?limit=200&notable=true')).json).transitions;
+    expect(notable.length).toBeGreaterThan(0);
+    expect(notable.every((t) => t.notable && (t.previous === null || t.previous.status !== t.status || t.previous.meaning !== t.meaning))).toBe(true);
+    const bad = await call(transitionsRoute.GET, '/api/v1/transitions?notable=maybe');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.json)).toContain('notable');
   });
 
   it('explain runs the HPA controller on live state; a MachineAutoscaler has nothing to explain', async () => {
