@@ -55,6 +55,9 @@ export class FleetIndex {
   private readonly pendingClusterWork = new Map<string, Set<'machine' | 'federation'>>();
   private readonly stale = new Set<string>();
   private pendingTimer: NodeJS.Timeout | null = null;
+  private revision = 0;
+  /** Every id, sorted; rebuilt only when an id comes or goes (most changes are status updates). */
+  private idOrder: string[] | null = null;
 
   constructor(
     private readonly history: HistoryStore,
@@ -62,6 +65,22 @@ export class FleetIndex {
     private readonly onChanged: (ids: string[]) => void,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /** Bumped on every change to an entry: a view computed at one version holds until the next. */
+  get version(): number {
+    return this.revision;
+  }
+
+  /** Every DTO in id order: the order a stable sort keeps among equals, so pages are stable. */
+  dtosInIdOrder(): Autoscaler[] {
+    if (!this.idOrder) this.idOrder = [...this.entries.keys()].sort();
+    const out: Autoscaler[] = [];
+    for (const id of this.idOrder) {
+      const entry = this.entries.get(id);
+      if (entry) out.push(entry.dto);
+    }
+    return out;
+  }
 
   private nowIso(): string {
     return this.clock().toISOString();
@@ -111,6 +130,7 @@ export class FleetIndex {
       const entry = this.entries.get(id);
       if (!entry) continue;
       entry.dto = { ...entry.dto, stale };
+      this.revision += 1;
       changed.push(id);
     }
     if (changed.length) this.onChanged(changed);
@@ -247,7 +267,9 @@ export class FleetIndex {
       previous.raw = raw;
       return;
     }
+    if (!previous) this.idOrder = null;
     this.entries.set(id, { dto, raw, fingerprint });
+    this.revision += 1;
     let ids = this.byCluster.get(cluster);
     if (!ids) {
       ids = new Set();
@@ -261,6 +283,8 @@ export class FleetIndex {
     const entry = this.entries.get(id);
     if (!entry) return;
     this.entries.delete(id);
+    this.idOrder = null;
+    this.revision += 1;
     this.byCluster.get(entry.dto.cluster)?.delete(id);
     this.history.observeDeleted(id, this.nowIso());
     this.onChanged([id]);

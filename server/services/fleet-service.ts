@@ -43,10 +43,31 @@ function requireKnownClusters(app: Autoscope, filter: AutoscalerFilter): void {
   }
 }
 
+/** The index's autoscalers that pass the filter, in id order. */
 function filtered(app: Autoscope, filter: AutoscalerFilter): Autoscaler[] {
-  const out: Autoscaler[] = [];
-  for (const { dto } of app.index.entries.values()) if (matchesFilter(dto, filter)) out.push(dto);
-  return out;
+  return app.index.dtosInIdOrder().filter((dto) => matchesFilter(dto, filter));
+}
+
+/**
+ * Filtered and sorted views, kept while the index has not changed: paging through a view, exporting it
+ * and several browsers showing the same one cost one sort. A few views per process; the oldest goes first.
+ */
+const views = new WeakMap<Autoscope, Map<string, { version: number; items: Autoscaler[] }>>();
+const maxViews = 8;
+
+function sortedView(app: Autoscope, query: AutoscalerQuery): Autoscaler[] {
+  const key = JSON.stringify([query.kind, query.cluster, query.namespace, query.health, query.reason, query.q, query.sort, query.order]);
+  let cache = views.get(app);
+  if (!cache) {
+    cache = new Map();
+    views.set(app, cache);
+  }
+  const hit = cache.get(key);
+  cache.delete(key);
+  const items = hit && hit.version === app.index.version ? hit.items : sortAutoscalers(filtered(app, query), query.sort, query.order);
+  cache.set(key, { version: app.index.version, items });
+  if (cache.size > maxViews) cache.delete(cache.keys().next().value as string);
+  return items;
 }
 
 export function listClusters(app: Autoscope): ClusterListResponse {
@@ -56,7 +77,7 @@ export function listClusters(app: Autoscope): ClusterListResponse {
 export function listAutoscalers(app: Autoscope, query: AutoscalerQuery): AutoscalerListResponse | Response {
   requireKnownClusters(app, query);
   requireSynced(app);
-  const items = sortAutoscalers(filtered(app, query), query.sort, query.order);
+  const items = sortedView(app, query);
   if (query.format) {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     if (query.format === 'csv') {

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Autoscaler, AutoscalerSort, Health } from '@/lib/api';
+import { AutoscalerSortSchema, toAutoscalerId } from '@/lib/api';
+import { fleet } from '@/lib/triage/__fixtures__/fleet';
+import { matchesFilter, problemSince, sortAutoscalers } from './query';
+
+const healthRank: Record<Health, number> = { failing: 0, degraded: 1, unknown: 2, ok: 3 };
+const byString = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+
+/** The orders as the API documents them, field by field with the id last: the oracle for the fast sort. */
+function reference(items: readonly Autoscaler[], sort: AutoscalerSort, order: 'asc' | 'desc' | undefined): string[] {
+  const since = (a: Autoscaler): string => problemSince(a) ?? '~';
+  const by: Record<AutoscalerSort, (x: Autoscaler, y: Autoscaler) => number> = {
+    health: (x, y) => healthRank[x.health] - healthRank[y.health] || byString(since(x), since(y)),
+    since: (x, y) => byString(since(x), since(y)),
+    name: (x, y) => byString(x.name, y.name),
+    namespace: (x, y) => byString(x.namespace, y.namespace) || byString(x.name, y.name),
+    cluster: (x, y) => byString(x.cluster, y.cluster) || byString(x.namespace, y.namespace) || byString(x.name, y.name),
+    kind: (x, y) => byString(x.kind, y.kind),
+    replicas: (x, y) => (y.currentReplicas ?? -1) - (x.currentReplicas ?? -1),
+  };
+  const direction = order === 'desc' ? -1 : 1;
+  return [...items].sort((x, y) => direction * (by[sort](x, y) || byString(x.id, y.id))).map((a) => a.id);
+}
+
+const templates = fleet();
+
+/** Autoscalers drawn from the fixture fleet with clashing names, namespaces, health, problem times and replicas. */
+const autoscalerArb = fc
+  .record({
+    template: fc.integer({ min: 0, max: templates.length - 1 }),
+    cluster: fc.constantFrom('prod-eu-west-1', 'prod-us', 'arn:aws:eks:us-east-1:1:cluster/a', 'a'),
+    namespace: fc.constantFrom('shop', 'shop-2', 'payments', 's'),
+    name: fc.constantFrom('web', 'web-1', 'api', 'w', 'checkout'),
+    health: fc.constantFrom<Health>('failing', 'degraded', 'unknown', 'ok'),
+    since: fc.option(fc.constantFrom('2026-11-20T10:00:00.000Z', '2026-11-20T10:00:00Z', '2026-11-21T00:00:00.000Z'), { nil: null }),
+    replicas: fc.option(fc.integer({ min: 0, max: 12 }), { nil: null }),
+  })
+  .map(({ template, cluster, namespace, name, health, since, replicas }): Autoscaler => {
+    const t = templates[template] as Autoscaler;
+    const problems = since ? [{ code: 'X', severity: 'error' as const, title: 'x', message: 'x', since, hint: 'x' }] : [];
+    return { ...t, cluster, namespace, name, health, problems: problems as Autoscaler['problems'], currentReplicas: replicas, id: toAutoscalerId(cluster, t.kind, namespace, name) };
+  });
+
+describe('sortAutoscalers', () => {
+  it('gives every order of the API, the id breaking ties, whatever order the items come in', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 60 }),
+        fc.constantFrom(...AutoscalerSortSchema.options),
+        fc.constantFrom<'asc' | 'desc' | undefined>('asc', 'desc', undefined),
+        fc.boolean(),
+        (items, sort, order, presorted) => {
+          const input = presorted ? [...items].sort((x, y) => byString(x.id, y.id)) : items;
+          expect(sortAutoscalers(input, sort, order).map((a) => a.id)).toEqual(reference(items, sort, order));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('does not reorder its input', () => {
+    const items = templates.slice(0, 10);
+    const before = items.map((a) => a.id);
+    sortAutoscalers(items, 'name', 'desc');
+    expect(items.map((a) => a.id)).toEqual(before);
+  });
+});
+
+describe('matchesFilter', () => {
+  const a = templates.find((t) => t.problems.length > 0) as Autoscaler;
+
+  it('free text needs every term, in any field, case-insensitive', () => {
+    const problem = a.problems[0]?.code ?? '';
+    expect(matchesFilter(a, { q: `${a.name.toUpperCase()} ${problem.toLowerCase()}` })).toBe(true);
+    expect(matchesFilter(a, { q: `${a.name} no-such-term` })).toBe(false);
+    expect(matchesFilter(a, { q: a.cluster })).toBe(true);
+  });
+
+  it('a changed DTO is searched as it is now, not as it was (the search text is kept per DTO)', () => {
+    expect(matchesFilter(a, { q: 'renamed-one' })).toBe(false);
+    const renamed = { ...a, name: 'renamed-one' };
+    expect(matchesFilter(renamed, { q: 'renamed-one' })).toBe(true);
+  });
+
+  it('each filter field narrows; values of one field are alternatives', () => {
+    expect(matchesFilter(a, { kind: [a.kind], cluster: [a.cluster, 'other'], health: [a.health] })).toBe(true);
+    expect(matchesFilter(a, { namespace: ['not-' + a.namespace] })).toBe(false);
+    expect(matchesFilter(a, { reason: [a.problems[0]?.code ?? ''] })).toBe(true);
+  });
+});
