@@ -49,14 +49,14 @@ function filtered(app: Autoscope, filter: AutoscalerFilter): Autoscaler[] {
 }
 
 /**
- * Filtered and sorted views, kept while the index has not changed: paging through a view, exporting it
- * and several browsers showing the same one cost one sort. A few views per process; the oldest goes first.
+ * Filtered and sorted views and triage groupings, kept while the index has not changed: paging through a
+ * view, exporting it and several browsers showing the same one cost one computation. A few views per
+ * process; the least recently used goes first.
  */
-const views = new WeakMap<Autoscope, Map<string, { version: number; items: Autoscaler[] }>>();
+const views = new WeakMap<Autoscope, Map<string, { version: number; value: unknown }>>();
 const maxViews = 8;
 
-function sortedView(app: Autoscope, query: AutoscalerQuery): Autoscaler[] {
-  const key = JSON.stringify([query.kind, query.cluster, query.namespace, query.health, query.reason, query.q, query.sort, query.order]);
+function cachedView<T>(app: Autoscope, key: string, compute: () => T): T {
   let cache = views.get(app);
   if (!cache) {
     cache = new Map();
@@ -64,10 +64,16 @@ function sortedView(app: Autoscope, query: AutoscalerQuery): Autoscaler[] {
   }
   const hit = cache.get(key);
   cache.delete(key);
-  const items = hit && hit.version === app.index.version ? hit.items : sortAutoscalers(filtered(app, query), query.sort, query.order);
-  cache.set(key, { version: app.index.version, items });
+  const value = hit && hit.version === app.index.version ? (hit.value as T) : compute();
+  cache.set(key, { version: app.index.version, value });
   if (cache.size > maxViews) cache.delete(cache.keys().next().value as string);
-  return items;
+  return value;
+}
+
+const filterKey = (f: AutoscalerFilter): unknown[] => [f.kind, f.cluster, f.namespace, f.health, f.reason, f.q];
+
+function sortedView(app: Autoscope, query: AutoscalerQuery): Autoscaler[] {
+  return cachedView(app, JSON.stringify(['list', ...filterKey(query), query.sort, query.order]), () => sortAutoscalers(filtered(app, query), query.sort, query.order));
 }
 
 export function listClusters(app: Autoscope): ClusterListResponse {
@@ -97,10 +103,13 @@ export function listAutoscalers(app: Autoscope, query: AutoscalerQuery): Autosca
 export function getTriage(app: Autoscope, filter: AutoscalerFilter): TriageResponse {
   requireKnownClusters(app, filter);
   requireSynced(app);
-  const items = filtered(app, filter);
-  const totals = { total: items.length, failing: 0, degraded: 0, ok: 0, unknown: 0 };
-  for (const a of items) totals[a.health] += 1;
-  return { groups: groupProblems(items, Date.now()), totals, clusters: app.clusterStatuses(), generatedAt: new Date().toISOString() };
+  const { groups, totals } = cachedView(app, JSON.stringify(['triage', ...filterKey(filter)]), () => {
+    const items = filtered(app, filter);
+    const counts = { total: items.length, failing: 0, degraded: 0, ok: 0, unknown: 0 };
+    for (const a of items) counts[a.health] += 1;
+    return { groups: groupProblems(items, Date.now()), totals: counts };
+  });
+  return { groups, totals, clusters: app.clusterStatuses(), generatedAt: new Date().toISOString() };
 }
 
 export function listTransitions(app: Autoscope, query: { limit: number; cluster?: string; notable: boolean }): TransitionsResponse {
