@@ -31,6 +31,7 @@ import * as previewHpaRoute from '@/app/api/v1/preview/hpa/route';
 import * as previewFedRoute from '@/app/api/v1/preview/federation/[operation]/route';
 import * as readyRoute from '@/app/api/readyz/route';
 import { loadConnections } from '@/server/clusters/connections';
+import { checkRequest, loadRules } from '../rbac-authorizer';
 import { Autoscope, installAutoscope } from '@/server/runtime';
 
 /**
@@ -389,5 +390,15 @@ describe('safety', () => {
     expect(requests.length).toBeGreaterThan(100);
     expect([...new Set(requests.map((r) => r.method))]).toEqual(['GET']);
     expect(requests.every((r) => ['get', 'list', 'watch', 'discovery', 'proxy'].includes(r.verb))).toBe(true);
+  });
+
+  it('every request Autoscope made is allowed by the read-only role in docs/rbac.yaml', () => {
+    const rules = loadRules();
+    const requests = world.fleet.requestLog;
+    const paths = [...new Set(requests.map((r) => r.path))];
+    expect(paths.length).toBeGreaterThan(20);
+    // The check covered the on-demand reads too: scale, pods, metrics, and the member proxy.
+    for (const fragment of ['/scale', '/pods', 'metrics.k8s.io', '/proxy/']) expect(paths.some((p) => p.includes(fragment)), fragment).toBe(true);
+    expect(paths.map((p) => checkRequest(rules, p)).filter((denied) => denied !== null)).toEqual([]);
   });
 });
