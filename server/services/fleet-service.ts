@@ -1,4 +1,6 @@
 import 'server-only';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { stringify } from 'yaml';
 import type {
   Autoscaler,
@@ -257,7 +259,23 @@ export function getHistory(app: Autoscope, path: AutoscalerPath, query: HistoryQ
   return { id: entry.dto.id, from, to, ...app.history.history(entry.dto.id, entry.dto.kind, from, to) };
 }
 
+let fullGc: (() => void) | null | undefined;
+
+/**
+ * With AUTOSCOPE_STATS_GC=1 (the fleet benchmark sets it) a full collection runs before memory is read, so
+ * heapUsed counts live objects, not whatever garbage the last requests left. Never on by default.
+ */
+function collectGarbage(): void {
+  if (process.env.AUTOSCOPE_STATS_GC !== '1') return;
+  if (fullGc === undefined) {
+    v8.setFlagsFromString('--expose-gc');
+    fullGc = vm.runInNewContext('typeof gc === "function" ? gc : null') as (() => void) | null;
+  }
+  fullGc?.();
+}
+
 export function stats(app: Autoscope): StatsResponse {
+  collectGarbage();
   const memory = process.memoryUsage();
   return {
     autoscalers: app.index.entries.size,
