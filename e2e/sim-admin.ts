@@ -17,3 +17,9 @@ export async function scenario(): Promise<{ storyMinute: number; episodes: { nam
   const res = await fetch(`${adminUrl()}/scenario`);
   return (await res.json()) as { storyMinute: number; episodes: { name: string; active: boolean }[] };
 }
+
+/** Sets faults on one simulated cluster (`down` closes its port: connection refused). */
+export async function setFaults(cluster: string, faults: { down?: boolean; latencyMs?: number }): Promise<void> {
+  const res = await fetch(`${adminUrl()}/clusters/${encodeURIComponent(cluster)}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+  if (!res.ok) throw new Error(`faults on ${cluster}: ${res.status} ${await res.text()}`);
+}
