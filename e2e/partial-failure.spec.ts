@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { ClusterListResponseSchema } from '@/lib/api/fleet';
@@ -5,6 +7,7 @@ import { OverviewPage } from './pages/overview';
 import { setFaults } from './sim-admin';
 
 const cluster = 'prod-eu-west-1';
+const artifacts = path.resolve(__dirname, 'artifacts');
 
 function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -43,12 +46,15 @@ test.describe('Partial failure', () => {
     await expect(overview.tile(cluster).getByTestId('stale-chip')).toBeVisible();
     // Another cluster's tile is untouched.
     await expect(overview.tile('prod-us-east-1').getByTestId('stale-chip')).toHaveCount(0);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: path.join(artifacts, 'partial-failure-overview-1440-light.png'), fullPage: true });
 
     // The triage queue still answers, from the last sync for that cluster, and marks its rows.
     await page.goto(`/triage?cluster=${encodeURIComponent(cluster)}`);
     await expect(page.getByTestId('partial-failure-banner')).toContainText(cluster);
     await page.getByRole('button', { expanded: false }).first().click();
     await expect(page.locator('.chip', { hasText: /^stale$/ }).first()).toBeVisible();
+    await page.screenshot({ path: path.join(artifacts, 'partial-failure-triage-1440-light.png'), fullPage: true });
 
     await setFaults(cluster, { down: false });
     await expect(page.getByTestId('partial-failure-banner')).toHaveCount(0, { timeout: 60_000 });
