@@ -46,7 +46,7 @@ const layerPolicy = {
 
 export default tseslint.config(
   {
-    ignores: ['.next/**', 'node_modules/**', 'next-env.d.ts', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.autoscope/**', '.sim/**'],
+    ignores: ['.next/**', '.next-*/**', '.autoscope-e2e/**', '.test-reports/**', '.scratch/**', 'node_modules/**', 'next-env.d.ts', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.autoscope/**', '.sim/**'],
   },
   ...tseslint.configs.recommended,
   {
