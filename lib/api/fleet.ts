@@ -74,7 +74,8 @@ export const AutoscalerQuerySchema = AutoscalerFilterSchema.extend({
   sort: AutoscalerSortSchema.default('health'),
   order: z.enum(['asc', 'desc']).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  cursor: z.string().max(200).optional(),
+  /** The `nextCursor` of the previous page (opaque; it carries the last item's place in the order). */
+  cursor: z.string().max(4096).optional(),
   /** Download the whole filtered set instead of a page. */
   format: z.enum(['csv', 'json']).optional(),
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Autoscaler, AutoscalerSort, Health } from '@/lib/api';
 import { AutoscalerSortSchema, toAutoscalerId } from '@/lib/api';
 import { fleet } from '@/lib/triage/__fixtures__/fleet';
-import { matchesFilter, problemSince, sortAutoscalers } from './query';
+import { decodeCursor, encodeCursor, indexAfter, matchesFilter, problemSince, sortAutoscalers } from './query';
 
 const healthRank: Record<Health, number> = { failing: 0, degraded: 1, unknown: 2, ok: 3 };
 const byString = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
@@ -65,6 +65,75 @@ describe('sortAutoscalers', () => {
     const before = items.map((a) => a.id);
     sortAutoscalers(items, 'name', 'desc');
     expect(items.map((a) => a.id)).toEqual(before);
+  });
+});
+
+/** Pages through views as the list route does: each page starts after the previous page's cursor in the view of its moment. */
+function pageThrough(viewAt: (page: number) => Autoscaler[], sort: AutoscalerSort, order: 'asc' | 'desc' | undefined, limit: number): string[] {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 1000; page++) {
+    const view = viewAt(page);
+    let start = 0;
+    if (cursor) {
+      const check = decodeCursor(cursor, sort, order);
+      if (!check.ok) throw new Error(check.message);
+      start = indexAfter(view, check.after);
+    }
+    const items = view.slice(start, start + limit);
+    seen.push(...items.map((a) => a.id));
+    const last = items[items.length - 1];
+    cursor = last && start + limit < view.length ? encodeCursor(last, sort, order) : null;
+    if (!cursor) return seen;
+  }
+  throw new Error('no end');
+}
+
+describe('keyset cursors', () => {
+  const sortArb = fc.constantFrom(...AutoscalerSortSchema.options);
+  const orderArb = fc.constantFrom<'asc' | 'desc' | undefined>('asc', 'desc', undefined);
+
+  it('pages of a fleet that does not change cover the view once, in order', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 60 }), sortArb, orderArb, fc.integer({ min: 1, max: 7 }), (items, sort, order, limit) => {
+        const view = sortAutoscalers(items, sort, order);
+        expect(pageThrough(() => view, sort, order, limit)).toEqual(view.map((a) => a.id));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('when the fleet changes between pages, an item that kept its place is returned exactly once', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, minLength: 5, maxLength: 60 }),
+        fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 20 }),
+        sortArb,
+        orderArb,
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 1, max: 1000 }),
+        (items, arriving, sort, order, limit, seed) => {
+          // Between pages, items leave and others arrive; the ones that stay keep their fields.
+          const stay = items.filter((_, i) => (i * 7919 + seed) % 3 !== 0);
+          const ids = new Set(items.map((a) => a.id));
+          const fresh = arriving.filter((a) => !ids.has(a.id));
+          const before = sortAutoscalers(items, sort, order);
+          const after = sortAutoscalers([...stay, ...fresh], sort, order);
+          const seen = pageThrough((page) => (page === 0 ? before : after), sort, order, limit);
+          for (const a of stay) expect(seen.filter((id) => id === a.id)).toHaveLength(1);
+          expect(new Set(seen).size).toBe(seen.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a cursor from another order, or not from this server, is refused with a reason', () => {
+    const a = templates[0] as Autoscaler;
+    expect(decodeCursor(encodeCursor(a, 'name', 'asc'), 'health', 'asc')).toEqual({ ok: false, message: expect.stringContaining('sort=name&order=asc') });
+    expect(decodeCursor(encodeCursor(a, 'name', 'asc'), 'name', 'desc').ok).toBe(false);
+    expect(decodeCursor('garbage', 'name', 'asc')).toEqual({ ok: false, message: 'not a cursor this server issued' });
+    expect(decodeCursor(Buffer.from(JSON.stringify({ o: 100 })).toString('base64url'), 'health', undefined).ok).toBe(false);
   });
 });
 

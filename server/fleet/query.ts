@@ -1,5 +1,7 @@
 import 'server-only';
+import { z } from 'zod';
 import type { Autoscaler, AutoscalerFilter, AutoscalerSort, Health } from '@/lib/api';
+import { AutoscalerSortSchema } from '@/lib/api';
 
 const healthRank: Record<Health, number> = { failing: 0, degraded: 1, unknown: 2, ok: 3 };
 
@@ -84,18 +86,76 @@ export function sortAutoscalers(items: readonly Autoscaler[], sort: AutoscalerSo
   return keyed.map((k) => k.a);
 }
 
-export function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+/** What a cursor carries: the last item's place in its order (the fields the order reads, and the id). */
+const CursorSchema = z.object({
+  v: z.literal(2),
+  sort: AutoscalerSortSchema,
+  order: z.enum(['asc', 'desc']),
+  id: z.string(),
+  rank: z.number().int(),
+  since: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+  cluster: z.string(),
+  kind: z.string(),
+  replicas: z.number().int().nullable(),
+});
+
+/**
+ * A keyset cursor: the next page starts after the last item's place in the order, not at an offset, so a
+ * fleet that changes between two pages neither repeats nor skips an item that kept its place.
+ */
+export function encodeCursor(last: Autoscaler, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined): string {
+  const cursor: z.infer<typeof CursorSchema> = {
+    v: 2,
+    sort,
+    order: order ?? 'asc',
+    id: last.id,
+    rank: healthRank[last.health],
+    since: sinceKey(last),
+    name: last.name,
+    namespace: last.namespace,
+    cluster: last.cluster,
+    kind: last.kind,
+    replicas: last.currentReplicas,
+  };
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-/** A cursor this server did not make is a 400, not a silent first page. */
-export function decodeCursor(cursor: string): number | null {
+export type CursorCheck = { ok: true; after: (a: Autoscaler) => boolean } | { ok: false; message: string };
+
+/**
+ * Reads a cursor for this sort and order. One this server did not make, or made for another order, is a
+ * 400 naming why, never a silent first page.
+ */
+export function decodeCursor(cursor: string, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined): CursorCheck {
+  let parsed: z.infer<typeof CursorSchema>;
   try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown };
-    return typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0 ? parsed.o : null;
+    parsed = CursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
   } catch {
-    return null;
+    return { ok: false, message: 'not a cursor this server issued' };
   }
+  if (parsed.sort !== sort || parsed.order !== (order ?? 'asc')) return { ok: false, message: `the cursor belongs to sort=${parsed.sort}&order=${parsed.order}; keep the sort of the first page` };
+  const at: Keyed = {
+    a: { id: parsed.id, name: parsed.name, namespace: parsed.namespace, cluster: parsed.cluster, kind: parsed.kind, currentReplicas: parsed.replicas } as Autoscaler,
+    rank: parsed.rank,
+    since: parsed.since,
+  };
+  const by = compare[sort];
+  const direction = parsed.order === 'desc' ? -1 : 1;
+  return { ok: true, after: (a) => direction * (by({ a, rank: healthRank[a.health], since: sinceKey(a) }, at) || byString(a.id, at.a.id)) > 0 };
+}
+
+/** The first index of a sorted view whose item comes after the cursor (binary search: `after` is false, then true). */
+export function indexAfter(view: readonly Autoscaler[], after: (a: Autoscaler) => boolean): number {
+  let lo = 0;
+  let hi = view.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (after(view[mid] as Autoscaler)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 const csvColumns = ['cluster', 'kind', 'namespace', 'name', 'health', 'problems', 'since', 'currentReplicas', 'desiredReplicas', 'minReplicas', 'maxReplicas', 'target', 'stale'] as const;

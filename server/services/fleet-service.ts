@@ -25,7 +25,7 @@ import { groupProblems } from '@/lib/triage';
 import { AppError } from '../http/app-error';
 import type { Autoscope } from '../runtime';
 import type { IndexEntry } from '../fleet/fleet-index';
-import { decodeCursor, encodeCursor, matchesFilter, sortAutoscalers, toCsv } from '../fleet/query';
+import { decodeCursor, encodeCursor, indexAfter, matchesFilter, sortAutoscalers, toCsv } from '../fleet/query';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -95,10 +95,15 @@ export function listAutoscalers(app: Autoscope, query: AutoscalerQuery): Autosca
       headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="autoscalers-${stamp}.json"`, 'cache-control': 'no-store' },
     });
   }
-  const offset = query.cursor ? decodeCursor(query.cursor) : 0;
-  if (offset === null) throw new AppError('bad_request', 'invalid cursor: use the nextCursor of a previous page', { issues: [{ path: 'cursor', message: 'not a cursor this server issued' }] });
-  const page = items.slice(offset, offset + query.limit);
-  const next = offset + query.limit < items.length ? encodeCursor(offset + query.limit) : null;
+  let start = 0;
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor, query.sort, query.order);
+    if (!cursor.ok) throw new AppError('bad_request', `invalid cursor: ${cursor.message}; use the nextCursor of a previous page`, { issues: [{ path: 'cursor', message: cursor.message }] });
+    start = indexAfter(items, cursor.after);
+  }
+  const page = items.slice(start, start + query.limit);
+  const last = page[page.length - 1];
+  const next = last && start + query.limit < items.length ? encodeCursor(last, query.sort, query.order) : null;
   return { items: page, total: items.length, nextCursor: next, clusters: app.clusterStatuses(), generatedAt: new Date().toISOString() };
 }
 
