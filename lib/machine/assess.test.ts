@@ -473,7 +473,9 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'an owner that exists (another MachineAutoscaler elsewhere) is not OwnedByAnother',
+    // Beyond §6 row 11: machinetarget.go SetOwner returns ErrTargetAlreadyOwned for any owner string but the
+    // reconciling MachineAutoscaler's own, whether or not that owner exists.
+    name: 'machinetarget.go SetOwner: an owner that exists but targets another MachineSet (left by a retarget) still blocks this one',
     input: () =>
       cluster({
         mapi: (ms) => annotate(ms, { [OWNER_KEY]: 'openshift-machine-api/worker-us-east-1b' }),
@@ -483,6 +485,22 @@ const cases: Case[] = [
           ),
         ],
       }),
+    findings: [
+      {
+        code: 'MachineAutoscalerTargetOwnedByAnother',
+        severity: 'error',
+        message: `MachineSet ${WORKER_1A} is annotated as owned by openshift-machine-api/worker-us-east-1b, which targets MachineSet prod-east-7k2xq-worker-us-east-1b; remove annotation autoscaling.openshift.io/machineautoscaler`,
+      },
+    ],
+    ready: {
+      status: 'False',
+      reason: 'MachineAutoscalerTargetOwnedByAnother',
+      message: `MachineSet ${WORKER_1A} is annotated as owned by openshift-machine-api/worker-us-east-1b, which targets MachineSet prod-east-7k2xq-worker-us-east-1b; remove annotation autoscaling.openshift.io/machineautoscaler`,
+    },
+  },
+  {
+    name: 'machinetarget.go SetOwner: the owner annotation naming this MachineAutoscaler itself is its claim, not a problem',
+    input: () => cluster({ mapi: (ms) => annotate(ms, { [OWNER_KEY]: 'openshift-machine-api/worker-us-east-1a' }) }),
     findings: [],
     ready: READY,
   },

@@ -355,7 +355,8 @@ function checkAnnotations(authoritative: MachineSetFacts, spec: { min: number; m
 
 function secondPass(
   work: Work,
-  maKeys: ReadonlySet<string>,
+  /** Every MachineAutoscaler's key → the MachineSet name it references. */
+  maTargets: ReadonlyMap<string, string>,
   hasClusterAutoscaler: boolean,
   templates: ReadonlyMap<string, InfrastructureTemplateObject>,
 ): void {
@@ -384,7 +385,12 @@ function secondPass(
       findings.push(finding.targetPaused(authoritative.namespace, authoritative.name));
     }
     const owner = stringValue(authoritative.annotations, MACHINE_TARGET_OWNER_ANNOTATION);
-    if (owner !== undefined && !maKeys.has(owner)) findings.push(finding.targetOwnedByAnother(ref.name, owner));
+    if (owner !== undefined && owner !== work.key) {
+      const ownerTarget = maTargets.get(owner);
+      if (ownerTarget === undefined) findings.push(finding.targetOwnedByAnother(ref.name, owner));
+      // An owner on the same physical set is the duplicate rule's business, not this one's.
+      else if (ownerTarget !== ref.name) findings.push(finding.targetOwnedByAnother(ref.name, owner, ownerTarget));
+    }
     const annotationProblem = checkAnnotations(authoritative, work.spec);
     if (annotationProblem) findings.push(annotationProblem);
     const zeroReplicas = authoritative.desiredReplicas === 0;
@@ -449,12 +455,11 @@ export function assessMachineAutoscalers(input: AssessMachineAutoscalersInput): 
     .filter((ma) => typeof ma?.metadata?.name === 'string')
     .slice()
     .sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
-  const maKeys = new Set(machineAutoscalers.map((ma) => `${ma.metadata.namespace ?? ''}/${ma.metadata.name}`));
-
   const works = machineAutoscalers.map((ma) => firstPass(ma, context, mapi, capi));
+  const maTargets = new Map(works.map((w) => [w.key, w.ref.name]));
   markDuplicates(works);
   return works.map((work) => {
-    secondPass(work, maKeys, hasClusterAutoscaler, templates);
+    secondPass(work, maTargets, hasClusterAutoscaler, templates);
     const findings = work.findings.sort(finding.compareFindings);
     return {
       machineAutoscaler: work.key,

@@ -114,11 +114,18 @@ export function targetPaused(namespace: string, name: string): MachineFinding {
   );
 }
 
-export function targetOwnedByAnother(name: string, owner: string): MachineFinding {
+/**
+ * specs §6 row 11 (an owner that does not exist), and beyond it an owner that exists but now targets another
+ * MachineSet (its annotation was left behind by a retarget): the operator's SetOwner refuses any owner
+ * string but this MachineAutoscaler's own (machinetarget.go, ErrTargetAlreadyOwned), so both fail forever.
+ */
+export function targetOwnedByAnother(name: string, owner: string, ownerTarget: string | null = null): MachineFinding {
   return finding(
     'MachineAutoscalerTargetOwnedByAnother',
     'error',
-    `MachineSet ${name} is annotated as owned by ${owner}, which does not exist; remove annotation ${MACHINE_TARGET_OWNER_ANNOTATION}`,
+    ownerTarget === null
+      ? `MachineSet ${name} is annotated as owned by ${owner}, which does not exist; remove annotation ${MACHINE_TARGET_OWNER_ANNOTATION}`
+      : `MachineSet ${name} is annotated as owned by ${owner}, which targets MachineSet ${ownerTarget}; remove annotation ${MACHINE_TARGET_OWNER_ANNOTATION}`,
   );
 }
 

@@ -486,7 +486,7 @@ export const HINTS: Readonly<Record<string, HintEntry>> = {
     groupHint: 'The cluster autoscaler skips paused MachineSets: remove cluster.x-k8s.io/paused where unintended.',
   },
   MachineAutoscalerTargetOwnedByAnother: {
-    title: 'Target claimed by a deleted MachineAutoscaler',
+    title: 'Target claimed by another MachineAutoscaler',
     source: 'cluster-autoscaler-operator machinetarget.go SetOwner (FailedSetOwner)',
     hint: (f) => `remove annotation autoscaling.openshift.io/machineautoscaler from ${machineTarget(f)} (${oc(f)} annotate machineset ${f.target.name} -n ${f.target.namespace} autoscaling.openshift.io/machineautoscaler-); the operator then claims it for ${f.name}`,
     groupHint: 'Remove the stale autoscaling.openshift.io/machineautoscaler annotations from the MachineSets.',
