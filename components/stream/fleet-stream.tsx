@@ -25,11 +25,19 @@ export function FleetStream({ children }: { children: React.ReactNode }): React.
     const source = new EventSource(apiPaths.stream());
     let pendingIds = new Set<string>();
     let pendingClusters = false;
+    let pendingAll = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = (): void => {
       timer = null;
       const ids = pendingIds;
+      const all = pendingAll;
       pendingIds = new Set();
+      pendingAll = false;
+      if (all) {
+        // More changed than the server listed: every open autoscaler may be among them.
+        void client.invalidateQueries({ queryKey: [...fleetKeys.all, 'detail'] });
+        void client.invalidateQueries({ queryKey: [...fleetKeys.all, 'history'] });
+      }
       if (ids.size) {
         void client.invalidateQueries({ queryKey: fleetKeys.lists() });
         void client.invalidateQueries({ queryKey: [...fleetKeys.all, 'triage'] });
@@ -48,7 +56,10 @@ export function FleetStream({ children }: { children: React.ReactNode }): React.
     const onMessage = (event: MessageEvent<string>): void => {
       const parsed = StreamMessageSchema.safeParse(JSON.parse(event.data));
       if (!parsed.success) return;
-      if (parsed.data.type === 'changed') parsed.data.ids.forEach((id) => pendingIds.add(id));
+      if (parsed.data.type === 'changed') {
+        parsed.data.ids.forEach((id) => pendingIds.add(id));
+        if (parsed.data.truncated) pendingAll = true;
+      }
       if (parsed.data.type === 'cluster') pendingClusters = true;
       if (parsed.data.type !== 'heartbeat') schedule();
     };

@@ -236,7 +236,8 @@ export type ReadyResponse = z.infer<typeof ReadyResponseSchema>;
 
 /** What /api/v1/stream sends (Server-Sent Events, `data:` is this JSON). */
 export const StreamMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('changed'), ids: z.array(z.string()) }),
+  /** `truncated`: more ids changed than were sent (a client then refreshes every open autoscaler). */
+  z.object({ type: z.literal('changed'), ids: z.array(z.string()), truncated: z.boolean().optional() }),
   z.object({ type: z.literal('cluster'), cluster: ClusterStatusSchema }),
   z.object({ type: z.literal('heartbeat'), at: z.string() }),
 ]);

@@ -3,6 +3,8 @@ import type { ClusterStatus, StreamMessage } from '@/lib/api';
 
 type Listener = (message: StreamMessage) => void;
 
+const maxIds = 500;
+
 /**
  * Change notifications for the SSE stream: changed ids are coalesced and sent at most every 250 ms
  * (a relist of 2,000 HPAs is one message, not 2,000); cluster state changes go out at once.
@@ -35,8 +37,8 @@ export class ChangeBus {
     this.timer = null;
     const ids = [...this.pending];
     this.pending = new Set();
-    // Past a few hundred ids a browser refetches everything anyway: send the first ones only.
-    if (ids.length) this.emit({ type: 'changed', ids: ids.slice(0, 500) });
+    // Past a few hundred ids a browser refetches everything anyway: send the first ones and say there were more.
+    if (ids.length) this.emit(ids.length > maxIds ? { type: 'changed', ids: ids.slice(0, maxIds), truncated: true } : { type: 'changed', ids });
   }
 
   private emit(message: StreamMessage): void {
