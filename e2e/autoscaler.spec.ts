@@ -1,26 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { AutoscalerListResponseSchema } from '@/lib/api/fleet';
 import type { AutoscalerRefParts } from './pages/autoscaler';
 import { AutoscalerPage } from './pages/autoscaler';
 import { TriagePage } from './pages/triage';
 import { setEpisode } from './sim-admin';
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
-
-async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
-  const axe = await new AxeBuilder({ page }).analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
+import { collectConsoleErrors, expectNoSeriousAxeViolations } from './checks';
 
 /** The first autoscaler of a kind the API lists (optionally in one cluster). */
 async function firstOfKind(request: APIRequestContext, kind: AutoscalerRefParts['kind'], cluster?: string): Promise<AutoscalerRefParts> {

@@ -1,17 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import type { Page } from '@playwright/test';
 import { ClusterListResponseSchema } from '@/lib/api/fleet';
 import { OverviewPage } from './pages/overview';
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
+import { collectConsoleErrors, expectNoSeriousAxeViolations } from './checks';
 
 test.describe('Overview', () => {
   test('shows one tile per cluster with Karmada members inside their control plane, the chart numbers and the feed', async ({ page, request }) => {
@@ -48,9 +38,7 @@ test.describe('Overview', () => {
     await expect(overview.transitions.getByRole('row').nth(1)).toBeVisible();
     await expect(overview.totals).toContainText('Autoscalers');
 
-    const axe = await new AxeBuilder({ page }).analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await expectNoSeriousAxeViolations(page);
     expect(errors).toEqual([]);
   });
 

@@ -1,22 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { Page } from '@playwright/test';
 import { ClusterListResponseSchema } from '@/lib/api/fleet';
 import { OverviewPage } from './pages/overview';
 import { setFaults } from './sim-admin';
+import { collectConsoleErrors } from './checks';
 
 const cluster = 'prod-eu-west-1';
 const artifacts = path.resolve(__dirname, 'artifacts');
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
 
 /**
  * A cluster goes away while the dashboard is open: the banner names it and since when, its tile and its

@@ -1,29 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { FederationPreviewPage } from './pages/preview-federation';
 import { HpaPreviewPage } from './pages/preview-hpa';
+import { collectConsoleErrors, expectNoSeriousAxeViolations } from './checks';
 
 const artifacts = path.resolve(__dirname, 'artifacts');
 const checkout = 'prod-eu-west-1/HorizontalPodAutoscaler/shop/checkout';
 const catalog = 'karmada-global/FederatedHPA/api/catalog';
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
-
-async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
-  const axe = await new AxeBuilder({ page }).analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** Full-page screenshots at 1440 and 1024, light and dark (the theme follows the system until toggled). */
 async function screenshots(page: Page, name: string, ready: () => Promise<void>): Promise<void> {

@@ -1,11 +1,9 @@
 import { expect, test } from '@playwright/test';
+import { collectConsoleErrors } from './checks';
 import { AppShellPage } from './pages/app-shell';
 
 test('the app shell navigates and switches theme, and the API answers JSON', async ({ page, request }) => {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`${msg.text()} (${msg.location().url})`);
-  });
+  const errors = collectConsoleErrors(page);
 
   await page.goto('/');
   const shell = new AppShellPage(page);

@@ -1,18 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import type { Page, Route } from '@playwright/test';
+import type { Route } from '@playwright/test';
 import type { Autoscaler, AutoscalerListResponse, ClusterListResponse, TriageResponse } from '@/lib/api';
 import { TriagePage } from './pages/triage';
 import { setEpisode } from './sim-admin';
-
-function collectConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
+import { collectConsoleErrors, expectNoSeriousAxeViolations } from './checks';
 
 const outageGroup = 'HorizontalPodAutoscaler/FailedGetResourceMetric';
 
@@ -46,9 +37,7 @@ test.describe('Triage', () => {
       expect(rowCount).toBeGreaterThan(1);
       await expect(triage.members.getByRole('cell').filter({ hasText: /^prod-us-east-1$/ })).toHaveCount(rowCount);
 
-      const axe = await new AxeBuilder({ page }).analyze();
-      const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      await expectNoSeriousAxeViolations(page);
       expect(errors).toEqual([]);
     });
 
