@@ -31,7 +31,9 @@ export class Autoscope {
     this.index = new FleetIndex(this.history, (cluster) => this.watchers.get(cluster), (ids) => this.bus.changed(ids));
     for (const c of connections.connections) this.addCluster(c);
     this.timers.push(setInterval(() => this.index.refreshAll(), 60_000));
-    this.timers.push(setInterval(() => this.history.prune(new Date()), 6 * 3600_000));
+    // Retention: at start (a restart after a long pause drops what aged out meanwhile), then hourly.
+    this.history.prune(new Date());
+    this.timers.push(setInterval(() => this.history.prune(new Date()), 3600_000));
     for (const t of this.timers) t.unref();
     log.info(`watching ${connections.connections.length} cluster(s) from ${connections.description}; history in ${config.dataDir}`);
   }

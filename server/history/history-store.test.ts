@@ -148,4 +148,29 @@ describe('HistoryStore', () => {
     expect(s.countTransitions(id)).toBe(3);
     s.close();
   });
+  it('prunes what is older than the retention window but keeps each open segment and the last replica sample', () => {
+    const s = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'hist-')), retentionDays: 30 });
+    s.observe(hpa([{ lastTransitionTime: '2026-09-01T00:00:00Z' }, { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', lastTransitionTime: '2026-09-01T00:00:00Z' }]), '2026-09-01T00:00:00.000Z');
+    s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', lastTransitionTime: '2026-09-02T00:00:00Z', meaning: 'failing' }, { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale' }], { desiredReplicas: 4 }), '2026-09-02T00:00:00.000Z');
+    s.observe(hpa([{ status: 'True', reason: 'ValidMetricFound', lastTransitionTime: '2026-11-21T00:00:00Z' }, { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale' }], { desiredReplicas: 4 }), '2026-11-21T00:00:00.000Z');
+    s.recordEvent(id, { uid: 'e-old', type: 'Warning', reason: 'FailedGetResourceMetric', message: 'old', count: 3, firstSeen: '2026-09-02T00:00:00Z', lastSeen: '2026-09-02T01:00:00Z', source: 'hpa', regarding: 'HorizontalPodAutoscaler/web' });
+    s.recordEvent(id, { uid: 'e-new', type: 'Normal', reason: 'SuccessfulRescale', message: 'new', count: 1, firstSeen: '2026-11-21T00:00:00Z', lastSeen: '2026-11-21T00:00:00Z', source: 'hpa', regarding: 'HorizontalPodAutoscaler/web' });
+    const goneId = 'prod/HorizontalPodAutoscaler/shop/gone';
+    s.observe(hpa([{}], { id: goneId, name: 'gone', uid: 'uid-gone' }), '2026-09-01T00:00:00.000Z');
+    s.observeDeleted(goneId, '2026-09-03T00:00:00.000Z');
+    s.recordClusterState('prod', 'unreachable', '2026-09-05T00:00:00.000Z', 'connection refused');
+    s.prune(new Date('2026-11-22T00:00:00Z'));
+    // An object deleted before the window leaves nothing behind.
+    expect(s.countTransitions(goneId)).toBe(0);
+    // The cluster's outage began before the window and has not ended: still a gap.
+    expect(s.history(id, 'HorizontalPodAutoscaler', '2026-11-01T00:00:00Z', '2026-11-22T00:00:00Z').gaps).toEqual([{ start: '2026-09-05T00:00:00.000Z', end: null, state: 'unreachable' }]);
+    // ScalingActive: the September segments went, the November one stays; AbleToScale's only segment is open, so it stays.
+    expect(segments(s).map((x) => x.reason)).toEqual(['ValidMetricFound']);
+    expect(segments(s, 'AbleToScale').map((x) => [x.reason, x.start])).toEqual([['ReadyForNewScale', '2026-09-01T00:00:00.000Z']]);
+    expect(s.events(id, 10).map((e) => e.uid)).toEqual(['e-new']);
+    // The last sample before the window still tells the replicas at its start.
+    const { replicas } = s.history(id, 'HorizontalPodAutoscaler', '2026-11-01T00:00:00Z', '2026-11-22T00:00:00Z');
+    expect(replicas.map((r) => r.desired)).toEqual([4]);
+    s.close();
+  });
 });

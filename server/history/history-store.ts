@@ -369,11 +369,17 @@ export class HistoryStore {
     const cutoff = new Date(now.getTime() - this.options.retentionDays * 24 * 3600_000).toISOString();
     this.flush();
     this.db.transaction(() => {
+      // An object deleted before the window leaves no trace.
+      const gone = 'SELECT id FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?';
+      for (const table of ['condition_transitions', 'replica_samples', 'events']) this.db.prepare(`DELETE FROM ${table} WHERE id IN (${gone})`).run(cutoff);
+      this.db.prepare('DELETE FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(cutoff);
       // Keep the latest transition of each (id, type): it is the open segment's start.
       this.db.prepare('DELETE FROM condition_transitions WHERE at < ? AND seq NOT IN (SELECT MAX(seq) FROM condition_transitions GROUP BY id, type)').run(cutoff);
-      this.db.prepare('DELETE FROM replica_samples WHERE at < ?').run(cutoff);
+      // Keep the latest sample of each id: a quiet autoscaler's replicas at the window's start.
+      this.db.prepare('DELETE FROM replica_samples WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM replica_samples GROUP BY id)').run(cutoff);
       this.db.prepare('DELETE FROM events WHERE last_seen < ?').run(cutoff);
-      this.db.prepare('DELETE FROM cluster_states WHERE at < ?').run(cutoff);
+      // Keep each cluster's latest state: an outage that began before the window is still drawn as a gap.
+      this.db.prepare('DELETE FROM cluster_states WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM cluster_states GROUP BY cluster)').run(cutoff);
     })();
   }
 
