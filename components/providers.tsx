@@ -2,11 +2,11 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { isClientError } from './api/fetch-json';
+import { isRetryable } from './api/fetch-json';
 import { FleetStream } from './stream/fleet-stream';
 import { TimeZoneProvider } from './ui/time-zone';
 
-/** One QueryClient per browser; 4xx answers are not retried (the input is wrong, not the network). */
+/** One QueryClient per browser; 4xx answers and unreachable clusters are not retried (see isRetryable). */
 export function Providers({ children }: { children: React.ReactNode }): React.JSX.Element {
   const [client] = useState(
     () =>
@@ -15,7 +15,7 @@ export function Providers({ children }: { children: React.ReactNode }): React.JS
           queries: {
             staleTime: 5_000,
             refetchOnWindowFocus: false,
-            retry: (failures, error) => !isClientError(error) && failures < 3,
+            retry: (failures, error) => isRetryable(error) && failures < 3,
           },
         },
       }),

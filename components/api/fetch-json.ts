@@ -21,6 +21,14 @@ export function isClientError(err: unknown): boolean {
 }
 
 /**
+ * Worth asking again soon: not a wrong input (4xx), and not a cluster the server already knows it cannot
+ * reach (its state and the partial-failure banner say so; the stream reports when it is back).
+ */
+export function isRetryable(err: unknown): boolean {
+  return !isClientError(err) && !(err instanceof ApiError && err.code === 'cluster_unreachable');
+}
+
+/**
  * GET (or POST with a JSON body) and parse the answer with the route's own schema from `lib/api`, so a
  * drift between server and page fails loudly here rather than as `undefined` in a component.
  */

@@ -98,9 +98,16 @@ export function ExplainPanel({ autoscalerRef, id }: { autoscalerRef: AutoscalerR
     const e = query.error;
     // A server without the route (an older build) answers the catch-all 404, not an error about this autoscaler.
     const unavailable = e instanceof ApiError && e.status === 404 && e.message.startsWith('no API route');
+    const unreachable = e instanceof ApiError && e.code === 'cluster_unreachable';
     body = (
-      <div className={`banner ${unavailable ? 'banner-info' : 'banner-bad'}`} role="status" data-testid="explain-error">
-        <strong>{unavailable ? 'The explanation is not available from this server yet.' : 'Could not explain this decision.'}</strong>{' '}
+      <div className={`banner ${unavailable ? 'banner-info' : unreachable ? 'banner-warn' : 'banner-bad'}`} role="status" data-testid="explain-error">
+        <strong>
+          {unavailable
+            ? 'The explanation is not available from this server yet.'
+            : unreachable
+              ? 'The explanation reads pods and metrics live, and the cluster cannot be reached now.'
+              : 'Could not explain this decision.'}
+        </strong>{' '}
         {e instanceof ApiError ? (
           <>
             {e.message}
