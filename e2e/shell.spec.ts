@@ -29,5 +29,10 @@ test('the app shell navigates and switches theme, and the API answers JSON', asy
   expect(missing.status()).toBe(404);
   expect(await missing.json()).toEqual({ error: { code: 'not_found', message: 'no API route GET /api/nope' } });
 
+  // A malformed path is a 400 with the JSON body (proxy.ts), not the router's bare 500.
+  const malformed = await request.get('/api/v1/autoscalers/%E0%A4%A/HorizontalPodAutoscaler/shop/web');
+  expect(malformed.status()).toBe(400);
+  expect(await malformed.json()).toEqual({ error: { code: 'bad_request', message: 'malformed percent-encoding in the request path' } });
+
   expect(errors).toEqual([]);
 });

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const sourceRoots = ['app', 'components', 'lib', 'server', 'public'];
-const sourceFiles = ['next.config.js', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const sourceFiles = ['next.config.js', 'proxy.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 function newestMtime(target) {
   if (!existsSync(target)) return 0;

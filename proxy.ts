@@ -1,0 +1,20 @@
+import { NextResponse } from 'next/server';
+import type { NextRequest } from 'next/server';
+
+/**
+ * A path whose percent-encoding is malformed (`%E0%A4%A`, `%ZZ`) makes Next's router throw while decoding
+ * route parameters, which it answers with a bare 500. Such a request is the client's mistake: answer it
+ * here with a 400 — the JSON error body for the API, a plain line for pages.
+ */
+export function proxy(request: NextRequest): NextResponse | undefined {
+  const { pathname } = request.nextUrl;
+  if (!pathname.includes('%')) return undefined;
+  try {
+    for (const segment of pathname.split('/')) decodeURIComponent(segment);
+    return undefined;
+  } catch {
+    const message = 'malformed percent-encoding in the request path';
+    if (pathname.startsWith('/api/')) return NextResponse.json({ error: { code: 'bad_request', message } }, { status: 400 });
+    return new NextResponse(`400 Bad Request: ${message}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+}
