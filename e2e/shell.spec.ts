@@ -33,6 +33,11 @@ test('the app shell navigates and switches theme, and the API answers JSON', asy
   const malformed = await request.get('/api/v1/autoscalers/%E0%A4%A/HorizontalPodAutoscaler/shop/web');
   expect(malformed.status()).toBe(400);
   expect(await malformed.json()).toEqual({ error: { code: 'bad_request', message: 'malformed percent-encoding in the request path' } });
+  // The API only reads: a write method is a 405 naming what is allowed.
+  const write = await request.delete('/api/v1/autoscalers');
+  expect(write.status()).toBe(405);
+  expect(write.headers()['allow']).toBe('GET, HEAD');
+  expect((await write.json()).error.code).toBe('method_not_allowed');
 
   expect(errors).toEqual([]);
 });

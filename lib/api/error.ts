@@ -6,6 +6,7 @@ export const ErrorCodeSchema = z.enum([
   'unauthenticated',
   'forbidden',
   'not_found',
+  'method_not_allowed',
   'conflict',
   'payload_too_large',
   'cluster_unreachable',

@@ -22,6 +22,7 @@ export const statusForCode: Record<ErrorCode, number> = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   cluster_unreachable: 502,
