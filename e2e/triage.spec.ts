@@ -93,6 +93,18 @@ test.describe('Triage', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a link with parameters the API refuses says so and offers to clear them, not to retry', async ({ page }) => {
+    const triage = new TriagePage(page);
+    await triage.goto('?kind=Foo&health=sick');
+    const alert = page.getByRole('alert').filter({ hasText: 'not valid' });
+    await expect(alert).toContainText('This view’s parameters are not valid.');
+    await expect(alert).toContainText('invalid kind');
+    await expect(alert.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    await alert.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(page).not.toHaveURL(/kind=|health=/);
+    await expect(triage.groups.first()).toBeVisible();
+  });
+
   test('keyboard: / focuses search, j/k move, Enter expands a group and opens an autoscaler', async ({ page }) => {
     const errors = collectConsoleErrors(page);
     const triage = new TriagePage(page);

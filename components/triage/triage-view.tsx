@@ -130,7 +130,11 @@ export function TriageView(): React.JSX.Element {
       {triage.isPending ? (
         <Skeleton rows={6} height={64} />
       ) : triage.error ? (
-        <QueryError error={triage.error} retry={() => void triage.refetch()} />
+        <QueryError
+          error={triage.error}
+          retry={() => void triage.refetch()}
+          reset={{ label: 'Clear filters', action: () => onChange({ kind: null, cluster: null, namespace: null, health: null, reason: null, q: null, sort: null }) }}
+        />
       ) : groups.length === 0 ? (
         hasFilters(filter) ? (
           <EmptyState title="Nothing in the queue matches these filters">
