@@ -150,6 +150,56 @@ describe('the metrics-outage rule', () => {
   });
 });
 
+/** staging's External-only queue-consumer, copied under `names`, each failing to read its metric when `down`. */
+function queueConsumers(cluster: string, names: string[], down: boolean): Autoscaler[] {
+  const base = hpas(STAGING).find((h) => h.metadata.name === 'queue-consumer');
+  if (!base) throw new Error('fixture staging has no queue-consumer');
+  return names.map((name) => {
+    const h = structuredClone(base);
+    h.metadata.name = name;
+    h.metadata.uid = `uid-${name}`;
+    if (down && h.status) {
+      const active = h.status.conditions?.find((c) => c.type === 'ScalingActive');
+      if (active)
+        Object.assign(active, {
+          status: 'False',
+          reason: 'FailedGetExternalMetric',
+          message: `the HPA was unable to compute the replica count: unable to get external metric jobs/pubsub_num_undelivered_messages/&LabelSelector{MatchLabels:map[string]string{subscription: jobs,},MatchExpressions:[]LabelSelectorRequirement{},}: unable to fetch metrics from external metrics API: the server is currently unable to handle the request (get pubsub_num_undelivered_messages.external.metrics.k8s.io)`,
+        });
+      h.status.currentMetrics = [{ type: 'External' }] as never;
+    }
+    return toHpaAutoscaler(cluster, h, FRESH, NOW);
+  });
+}
+
+describe('the same rule for the custom and external metrics APIs', () => {
+  it('every External-metric HPA of a cluster failing: the external metrics API (KEDA, an adapter) is named, not N workloads', () => {
+    const groups = groupProblems([...queueConsumers('prod-a', ['orders', 'payments', 'mail'], true), ...queueConsumers('prod-b', ['orders'], true), ...queueConsumers('prod-b', ['reports'], false)], NOW);
+    const g = groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetExternalMetric');
+    expect(g?.count).toBe(4);
+    expect(g?.clusters).toEqual(['prod-a', 'prod-b']);
+    // prod-b still has an External-metric HPA that reads fine: not an outage there.
+    expect(g?.likelyCause).toBe(
+      "external metrics API unavailable in cluster prod-a: every HPA with an External metric there fails to read it (check the v1beta1.external.metrics.k8s.io APIService, served by e.g. KEDA's metrics API server or prometheus-adapter)",
+    );
+    expect(g?.hint).toMatch(/^kubectl --context prod-a get apiservice v1beta1\.external\.metrics\.k8s\.io/);
+  });
+
+  it('one failing External-metric HPA is a workload problem, not an API outage', () => {
+    const g = groupProblems([...queueConsumers('prod-a', ['orders'], true), ...queueConsumers('prod-a', ['mail'], false)], NOW).find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetExternalMetric');
+    expect(g?.count).toBe(1);
+    expect(g?.likelyCause).toBeUndefined();
+  });
+
+  it('an external metrics outage does not make the resource metrics group an outage, or the other way round', () => {
+    // staging's own queue-consumer is left out (it reads its External metric fine); frontend is healed.
+    const rest = stagingAs(STAGING, (l) => l.filter((h) => h.metadata.name !== 'queue-consumer').map((h) => (h.metadata.name === 'frontend' ? heal(h) : h)));
+    const groups = groupProblems([...queueConsumers(STAGING, ['orders', 'mail'], true), ...rest], NOW);
+    expect(groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetResourceMetric')?.likelyCause).toBeUndefined();
+    expect(groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetExternalMetric')?.likelyCause).toContain('external metrics API unavailable');
+  });
+});
+
 describe('options and edge cases', () => {
   it('leaves info problems out unless asked', () => {
     const keys = (includeInfo: boolean): string[] => groupProblems(fleet(), NOW, { includeInfo }).map((g) => g.key);

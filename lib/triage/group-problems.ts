@@ -11,8 +11,54 @@ export interface GroupProblemsOptions {
   sampleSize?: number;
 }
 
-const METRIC_OUTAGE_CODES: ReadonlySet<string> = new Set(['FailedGetResourceMetric', 'FailedGetContainerResourceMetric']);
-/** The outage rule needs at least this many Resource-metric autoscalers in the cluster, all failing. */
+/**
+ * The three metrics APIs an HPA reads, each served by its own APIService and adapter: when every autoscaler
+ * of a cluster that reads one of them fails to, the API is down, not N workloads broken.
+ */
+interface MetricsApi {
+  /** The metric source types read through it. */
+  types: ReadonlySet<string>;
+  /** The reasons (and metric-unread problem codes) of a failed read. */
+  codes: ReadonlySet<string>;
+  cause(kind: AutoscalerKind, clusters: readonly string[]): string;
+  hint(kind: AutoscalerKind, clusters: readonly string[]): string;
+}
+
+const kubectlIn = (clusters: readonly string[]): string => (clusters.length === 1 ? `kubectl --context ${clusters[0]} ` : 'kubectl ');
+const whoReads = (kind: AutoscalerKind): string => (kind === 'FederatedHPA' ? 'FederatedHPA' : 'HPA');
+
+const METRICS_APIS: readonly MetricsApi[] = [
+  {
+    types: new Set(['Resource', 'ContainerResource']),
+    codes: new Set(['FailedGetResourceMetric', 'FailedGetContainerResourceMetric']),
+    cause: (kind, clusters) =>
+      `metrics API unavailable in ${clusterList(clusters)}: every ${whoReads(kind)} with a resource metric there fails to read it (check the v1beta1.metrics.k8s.io APIService, served by ${kind === 'FederatedHPA' ? 'karmada-metrics-adapter' : 'metrics-server'})`,
+    hint: (kind, clusters) =>
+      kind === 'FederatedHPA'
+        ? `${kubectlIn(clusters)}get apiservice v1beta1.metrics.k8s.io on the Karmada control plane; if it is not Available, check the karmada-metrics-adapter Deployment and its access to the member clusters`
+        : `${kubectlIn(clusters)}get apiservice v1beta1.metrics.k8s.io; if it is not Available, check the metrics-server Deployment in kube-system (pods, logs, and the APIService's service endpoints)`,
+  },
+  {
+    types: new Set(['Pods', 'Object']),
+    codes: new Set(['FailedGetPodsMetric', 'FailedGetObjectMetric']),
+    cause: (kind, clusters) =>
+      `custom metrics API unavailable in ${clusterList(clusters)}: every ${whoReads(kind)} with a Pods or Object metric there fails to read it (check the v1beta1.custom.metrics.k8s.io and v1beta2.custom.metrics.k8s.io APIServices, served by ${kind === 'FederatedHPA' ? 'karmada-metrics-adapter' : 'a metrics adapter such as prometheus-adapter'})`,
+    hint: (_kind, clusters) =>
+      `${kubectlIn(clusters)}get apiservices | grep custom.metrics.k8s.io; if one is not Available, check the adapter Deployment it names (pods, logs, its connection to Prometheus)`,
+  },
+  {
+    types: new Set(['External']),
+    codes: new Set(['FailedGetExternalMetric']),
+    cause: (kind, clusters) =>
+      `external metrics API unavailable in ${clusterList(clusters)}: every ${whoReads(kind)} with an External metric there fails to read it (check the v1beta1.external.metrics.k8s.io APIService, served by e.g. KEDA's metrics API server or prometheus-adapter)`,
+    hint: (_kind, clusters) =>
+      `${kubectlIn(clusters)}get apiservice v1beta1.external.metrics.k8s.io; if it is not Available, check the Deployment it names (KEDA: keda-operator-metrics-apiserver in the keda namespace) and that one adapter only claims the APIService`,
+  },
+];
+
+const METRICS_API_BY_CODE: ReadonlyMap<string, MetricsApi> = new Map(METRICS_APIS.flatMap((api) => [...api.codes].map((code) => [code, api] as const)));
+
+/** The outage rule needs at least this many autoscalers reading the API in the cluster, all failing. */
 export const METRICS_OUTAGE_MIN_AUTOSCALERS = 2;
 /** Group key part for problems without a separate cause. */
 const NO_CAUSE = '';
@@ -38,6 +84,8 @@ interface Accumulator {
   hint: string;
   sameHint: boolean;
   outageClusters: Set<string>;
+  /** The metrics API whose outage explains this group (its reason is one of the API's codes). */
+  outageApi: MetricsApi | null;
   samples: Sample[];
 }
 
@@ -76,45 +124,49 @@ class ProblemFacts {
   }
 }
 
-function hasResourceMetric(a: Autoscaler): boolean {
-  for (const m of a.metrics) if (m.type === 'Resource' || m.type === 'ContainerResource') return true;
+function readsApi(a: Autoscaler, api: MetricsApi): boolean {
+  for (const m of a.metrics) if (api.types.has(m.type)) return true;
   return false;
 }
 
-function failsToReadResourceMetric(a: Autoscaler, facts: ProblemFacts): boolean {
-  for (const p of a.problems) if (METRIC_OUTAGE_CODES.has(p.code) && facts.cause(p) === NO_CAUSE) return true;
+function failsToRead(a: Autoscaler, api: MetricsApi, facts: ProblemFacts): boolean {
+  for (const p of a.problems) if (api.codes.has(p.code) && facts.cause(p) === NO_CAUSE) return true;
   return false;
 }
 
 /**
- * Per kind, the clusters where every autoscaler with a Resource or ContainerResource metric fails to read
- * it, at least METRICS_OUTAGE_MIN_AUTOSCALERS of them: one metrics API outage, not N broken workloads.
- * Failures explained by the workload's own configuration (a missing request) do not count.
+ * Per metrics API and autoscaler kind, the clusters where every autoscaler reading that API fails to, at
+ * least METRICS_OUTAGE_MIN_AUTOSCALERS of them: one API outage, not N broken workloads. Failures explained
+ * by the workload's own configuration (a missing request) do not count.
  */
-function metricsOutages(autoscalers: readonly Autoscaler[], facts: ProblemFacts): Map<AutoscalerKind, Set<string>> {
-  const tally = new Map<AutoscalerKind, Map<string, { total: number; failing: number }>>();
-  for (const a of autoscalers) {
-    if (a.kind === 'MachineAutoscaler' || !hasResourceMetric(a)) continue;
-    let byCluster = tally.get(a.kind);
-    if (!byCluster) {
-      byCluster = new Map();
-      tally.set(a.kind, byCluster);
+function metricsOutages(autoscalers: readonly Autoscaler[], facts: ProblemFacts): Map<MetricsApi, Map<AutoscalerKind, Set<string>>> {
+  const outages = new Map<MetricsApi, Map<AutoscalerKind, Set<string>>>();
+  for (const api of METRICS_APIS) {
+    const tally = new Map<AutoscalerKind, Map<string, { total: number; failing: number }>>();
+    for (const a of autoscalers) {
+      if (a.kind === 'MachineAutoscaler' || !readsApi(a, api)) continue;
+      let byCluster = tally.get(a.kind);
+      if (!byCluster) {
+        byCluster = new Map();
+        tally.set(a.kind, byCluster);
+      }
+      let t = byCluster.get(a.cluster);
+      if (!t) {
+        t = { total: 0, failing: 0 };
+        byCluster.set(a.cluster, t);
+      }
+      t.total++;
+      if (failsToRead(a, api, facts)) t.failing++;
     }
-    let t = byCluster.get(a.cluster);
-    if (!t) {
-      t = { total: 0, failing: 0 };
-      byCluster.set(a.cluster, t);
-    }
-    t.total++;
-    if (failsToReadResourceMetric(a, facts)) t.failing++;
-  }
-  const outages = new Map<AutoscalerKind, Set<string>>();
-  for (const [kind, byCluster] of tally) {
-    for (const [cluster, t] of byCluster) {
-      if (t.total < METRICS_OUTAGE_MIN_AUTOSCALERS || t.failing !== t.total) continue;
-      const set = outages.get(kind) ?? new Set<string>();
-      set.add(cluster);
-      outages.set(kind, set);
+    for (const [kind, byCluster] of tally) {
+      for (const [cluster, t] of byCluster) {
+        if (t.total < METRICS_OUTAGE_MIN_AUTOSCALERS || t.failing !== t.total) continue;
+        const byKind = outages.get(api) ?? new Map<AutoscalerKind, Set<string>>();
+        const set = byKind.get(kind) ?? new Set<string>();
+        set.add(cluster);
+        byKind.set(kind, set);
+        outages.set(api, byKind);
+      }
     }
   }
   return outages;
@@ -122,19 +174,6 @@ function metricsOutages(autoscalers: readonly Autoscaler[], facts: ProblemFacts)
 
 function clusterList(names: readonly string[]): string {
   return names.length === 1 ? `cluster ${names[0]}` : `clusters ${names.join(', ')}`;
-}
-
-function outageCause(kind: AutoscalerKind, clusters: readonly string[]): string {
-  const who = kind === 'FederatedHPA' ? 'FederatedHPA' : 'HPA';
-  const server = kind === 'FederatedHPA' ? 'karmada-metrics-adapter' : 'metrics-server';
-  return `metrics API unavailable in ${clusterList(clusters)}: every ${who} with a resource metric there fails to read it (check the v1beta1.metrics.k8s.io APIService, served by ${server})`;
-}
-
-function outageHint(kind: AutoscalerKind, clusters: readonly string[]): string {
-  const where = clusters.length === 1 ? `kubectl --context ${clusters[0]} ` : 'kubectl ';
-  return kind === 'FederatedHPA'
-    ? `${where}get apiservice v1beta1.metrics.k8s.io on the Karmada control plane; if it is not Available, check the karmada-metrics-adapter Deployment and its access to the member clusters`
-    : `${where}get apiservice v1beta1.metrics.k8s.io; if it is not Available, check the metrics-server Deployment in kube-system (pods, logs, and the APIService's service endpoints)`;
 }
 
 function before(ms: number, id: string, s: Sample): boolean {
@@ -170,6 +209,7 @@ function newAccumulator(kind: AutoscalerKind, p: Problem, cause: string): Accumu
     hint: p.hint,
     sameHint: true,
     outageClusters: new Set(),
+    outageApi: null,
     samples: [],
   };
 }
@@ -208,11 +248,11 @@ function toGroup(acc: Accumulator): ProblemGroup & { oldestMs: number } {
     namespaces: [...acc.namespaces].sort(),
     oldestSince: acc.oldestSince,
     worstSeverity: acc.worst,
-    hint: outageClusters.length > 0 ? outageHint(acc.kind, outageClusters) : acc.sameHint ? acc.hint : groupHintFor(acc.reason, acc.cause),
+    hint: acc.outageApi && outageClusters.length > 0 ? acc.outageApi.hint(acc.kind, outageClusters) : acc.sameHint ? acc.hint : groupHintFor(acc.reason, acc.cause),
     sampleIds: acc.samples.map((s) => s.id),
     oldestMs: acc.oldestMs,
   };
-  if (outageClusters.length > 0) group.likelyCause = outageCause(acc.kind, outageClusters);
+  if (acc.outageApi && outageClusters.length > 0) group.likelyCause = acc.outageApi.cause(acc.kind, outageClusters);
   return group;
 }
 
@@ -231,7 +271,6 @@ export function groupProblems(autoscalers: readonly Autoscaler[], now: Instant, 
   const index: GroupIndex = new Map();
 
   for (const a of autoscalers) {
-    const inOutage = outages.get(a.kind)?.has(a.cluster) ?? false;
     for (const p of a.problems) {
       if (p.severity === 'info' && !includeInfo) continue;
       const cause = facts.cause(p);
@@ -255,7 +294,11 @@ export function groupProblems(autoscalers: readonly Autoscaler[], now: Instant, 
         acc.oldestMs = ms;
         acc.oldestSince = parsed <= nowMs ? p.since : new Date(nowMs).toISOString();
       }
-      if (inOutage && cause === NO_CAUSE && METRIC_OUTAGE_CODES.has(p.code)) acc.outageClusters.add(a.cluster);
+      const api = cause === NO_CAUSE ? METRICS_API_BY_CODE.get(p.code) : undefined;
+      if (api && outages.get(api)?.get(a.kind)?.has(a.cluster)) {
+        acc.outageApi = api;
+        acc.outageClusters.add(a.cluster);
+      }
       addSample(acc.samples, ms, a.id, sampleSize);
     }
   }

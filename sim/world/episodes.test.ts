@@ -43,6 +43,13 @@ describe('the demo scenario plays its episodes (speed 240)', () => {
     await expect.poll(() => seen({ cluster: 'prod-us-east-1', name: 'storefront', type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound' }), { timeout: 20_000, interval: 200 }).toBe(true);
   });
 
+  it('external metrics API outage in prod-eu-west-1: External-only HPAs go ScalingActive=False/FailedGetExternalMetric, then recover', async () => {
+    await expect.poll(() => seen({ cluster: 'prod-eu-west-1', name: 'ledger-writer', type: 'ScalingActive', status: 'False', reason: 'FailedGetExternalMetric' }), { timeout: 20_000, interval: 200 }).toBe(true);
+    const failed = world.truth.recent.find((t) => t.cluster === 'prod-eu-west-1' && t.name === 'ledger-writer' && t.reason === 'FailedGetExternalMetric');
+    expect(failed?.message).toMatch(/unable to fetch metrics from external metrics API: the server is currently unable to handle the request/);
+    await expect.poll(() => seen({ cluster: 'prod-eu-west-1', name: 'ledger-writer', type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound' }), { timeout: 20_000, interval: 200 }).toBe(true);
+  });
+
   it('a workload without CPU requests fails with the upstream message', () => {
     const indexer = world.fleet.cluster('prod-eu-west-1').store.get('autoscaling/horizontalpodautoscalers', 'search', 'indexer');
     const active = (indexer?.status as { conditions?: { type: string; status: string; reason: string; message: string }[] } | undefined)?.conditions?.find((c) => c.type === 'ScalingActive');

@@ -22,6 +22,8 @@ export const storage = {
 
 /** What the resource metrics client returns when metrics-server is down; the controller prefixes it with its own context. */
 export const metricsUnavailableMessage = 'the server is currently unable to handle the request (get pods.metrics.k8s.io)';
+/** What the external metrics API answers while its adapter (KEDA's metrics server, say) is down. */
+export const externalMetricsUnavailableMessage = 'the server is currently unable to handle the request';
 
 const key = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
 
@@ -41,6 +43,8 @@ export class KubeWorld {
   private readonly hpaStates = new Map<string, HpaControllerState>();
   private readonly firstSynced = new Set<string>();
   metricsOutage = false;
+  /** The external.metrics.k8s.io adapter is down (an episode). */
+  externalMetricsOutage = false;
 
   constructor(
     readonly cluster: SimCluster,
@@ -176,7 +180,12 @@ export class KubeWorld {
     const w = this.workloads.get(key(ns, ref.name));
     const deployment = w ? this.cluster.store.get(storage.deployments, ns, ref.name) : undefined;
     const hpaKey = key(ns, hpa.metadata.name);
-    const custom = w ? w.customMetrics(now) : {};
+    const served = w ? w.customMetrics(now) : {};
+    const custom = this.externalMetricsOutage ? { ...served, external: undefined } : served;
+    const errors = {
+      ...(this.metricsOutage ? { resource: metricsUnavailableMessage } : {}),
+      ...(this.externalMetricsOutage ? { external: externalMetricsUnavailableMessage } : {}),
+    };
     const result = runHpaSync({
       cluster: this.name,
       hpa,
@@ -186,7 +195,7 @@ export class KubeWorld {
       metrics: {
         resource: this.metricsOutage || !w ? undefined : w.podMetrics(now),
         ...custom,
-        ...(this.metricsOutage ? { errors: { resource: metricsUnavailableMessage } } : {}),
+        ...(Object.keys(errors).length ? { errors } : {}),
       },
       // Workload labels are disjoint in the simulator (app=<name>), so only HPAs on the same workload can
       // select the same pods; passing just those keeps a namespace of 250 HPAs from being quadratic.
@@ -244,6 +253,7 @@ export class KubeWorld {
       },
       externalMetric: (namespace, metric, selector) => {
         const now = wallNow();
+        if (this.externalMetricsOutage) return new Error(`${externalMetricsUnavailableMessage} (get ${metric}.external.metrics.k8s.io)`);
         const queue = /queue=([\w.-]+)/.exec(selector)?.[1];
         return inNamespace(namespace)
           .filter((w) => !queue || w.name === queue)

@@ -94,7 +94,7 @@ const ClusterSchema = z.object({
 });
 export type ClusterSpec = z.infer<typeof ClusterSchema>;
 
-export const EpisodeKindSchema = z.enum(['metricsOutage', 'memberNotReady', 'migrateMachineSet', 'deleteMachineSet', 'duplicateMachineAutoscaler', 'loadSurge']);
+export const EpisodeKindSchema = z.enum(['metricsOutage', 'externalMetricsOutage', 'memberNotReady', 'migrateMachineSet', 'deleteMachineSet', 'duplicateMachineAutoscaler', 'loadSurge']);
 
 const EpisodeSchema = z.object({
   name: z.string(),

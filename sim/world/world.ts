@@ -223,6 +223,11 @@ export class World {
         if (k) k.metricsOutage = on;
         break;
       }
+      case 'externalMetricsOutage': {
+        const k = this.kube.get(spec.cluster);
+        if (k) k.externalMetricsOutage = on;
+        break;
+      }
       case 'memberNotReady': {
         const member = spec.target ?? '';
         this.karmada.get(spec.cluster)?.setMemberReady(member, !on, now);

@@ -234,6 +234,18 @@ describe('API v1 against the simulated fleet', () => {
     expect((await call(triageRoute.GET, '/api/v1/triage?cluster=nope')).status).toBe(400);
   });
 
+  it('triage names an external metrics adapter outage (KEDA) as the cause of its cluster’s FailedGetExternalMetric group', async () => {
+    await fetch(`${world.fleet.adminUrl}/episodes/keda-outage/start`, { method: 'POST' });
+    const triage = await until(
+      async () => TriageResponseSchema.parse((await call(triageRoute.GET, '/api/v1/triage?cluster=prod-eu-west-1')).json),
+      (t) => t.groups.some((g) => g.reason === 'FailedGetExternalMetric' && !!g.likelyCause),
+    );
+    const outage = triage.groups.find((g) => g.reason === 'FailedGetExternalMetric');
+    expect(outage?.likelyCause).toMatch(/^external metrics API unavailable in cluster prod-eu-west-1/);
+    expect(outage?.hint).toMatch(/get apiservice v1beta1\.external\.metrics\.k8s\.io/);
+    await fetch(`${world.fleet.adminUrl}/episodes/keda-outage/stop`, { method: 'POST' });
+  });
+
   it('transitions feed and its bad input', async () => {
     const { transitions } = TransitionsResponseSchema.parse((await call(transitionsRoute.GET, '/api/v1/transitions?limit=20')).json);
     expect(transitions.length).toBe(20);
