@@ -9,6 +9,7 @@ import { UtcToggle } from './ui/time-zone';
 const navItems = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' },
   { href: '/triage', label: 'Triage', match: (p: string) => p.startsWith('/triage') },
+  { href: '/autoscalers', label: 'Autoscalers', match: (p: string) => p.startsWith('/autoscalers') },
   { href: '/preview', label: 'Previews', match: (p: string) => p.startsWith('/preview') },
 ] as const;
 

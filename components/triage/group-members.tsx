@@ -4,7 +4,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { Autoscaler, Problem, ProblemGroup } from '@/lib/api';
+import type { Autoscaler, Problem } from '@/lib/api';
 import { autoscalerHref } from '../api/paths';
 import { HealthBadge } from '../ui/health';
 import { QueryError, Skeleton } from '../ui/query-state';
@@ -18,7 +18,10 @@ export interface MemberRow {
 }
 
 export interface GroupMembersProps {
-  group: ProblemGroup;
+  /** What the rows are, for screen readers ("Autoscalers in …"). */
+  label: string;
+  /** How many there are in all (the rows load page by page). */
+  total: number;
   rows: readonly MemberRow[];
   isPending: boolean;
   error: unknown;
@@ -109,7 +112,7 @@ const Row = memo(function Row({ row, index, start }: { row: MemberRow; index: nu
  * The autoscalers of one group as a dense table. Rows are virtualized against the window (only the ones
  * in view are in the DOM), so a group of 10,000 scrolls like one of 10; pages load as the end comes near.
  */
-export function GroupMembers({ group, rows, isPending, error, retry, hasMore, loadingMore, loadMore, scrollToRow }: GroupMembersProps): React.JSX.Element {
+export function GroupMembers({ label, total, rows, isPending, error, retry, hasMore, loadingMore, loadMore, scrollToRow }: GroupMembersProps): React.JSX.Element {
   const bodyRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   useLayoutEffect(() => {
@@ -138,11 +141,11 @@ export function GroupMembers({ group, rows, isPending, error, retry, hasMore, lo
     if (hasMore && !loadingMore && lastIndex >= rows.length - 40) loadMore();
   }, [hasMore, loadingMore, lastIndex, rows.length, loadMore]);
 
-  if (isPending) return <Skeleton rows={Math.min(group.count, 6)} height={24} />;
+  if (isPending) return <Skeleton rows={Math.max(1, Math.min(total, 6))} height={24} />;
   if (error) return <QueryError error={error} retry={retry} />;
   return (
     <div className={styles.members}>
-      <div role="table" aria-label={`Autoscalers in “${group.title}”`} aria-rowcount={group.count + 1} data-testid="group-members">
+      <div role="table" aria-label={label} aria-rowcount={total + 1} data-testid="group-members">
         <div role="rowgroup" className={styles.membersHead}>
           <div role="row" aria-rowindex={1} className={`${styles.row} ${styles.headRow}`}>
             <span role="columnheader">
@@ -180,7 +183,7 @@ export function GroupMembers({ group, rows, isPending, error, retry, hasMore, lo
           'None of these autoscalers matches the filters any more.'
         ) : (
           <>
-            Showing <span className="num">{rows.length}</span> of <span className="num">{group.count}</span>
+            Showing <span className="num">{rows.length}</span> of <span className="num">{total}</span>
             {loadingMore || hasMore ? ' — loading more as you scroll…' : null}
           </>
         )}

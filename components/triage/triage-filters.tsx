@@ -38,7 +38,11 @@ function FilterSelect({ id, label, value, all, options, onChange }: { id: string
 
 export interface TriageFiltersProps {
   filter: FilterParams;
-  sort: TriageSort;
+  sort: string;
+  /** The orders offered; the triage queue's by default. The first is the default and leaves the URL. */
+  sortChoices?: readonly Option[];
+  /** What the form filters, for screen readers. */
+  label?: string;
   clusters: readonly string[];
   namespaces: readonly string[];
   reasons: readonly string[];
@@ -46,11 +50,14 @@ export interface TriageFiltersProps {
   onChange: (changes: Partial<Record<FilterKey | 'sort' | 'group', string | null>>) => void;
 }
 
-/** Search, filters and sort of the triage queue (all in the URL), and the export of what they select. */
-export function TriageFilters({ filter, sort, clusters, namespaces, reasons, searchRef, onChange }: TriageFiltersProps): React.JSX.Element {
+const triageSortChoices: readonly Option[] = triageSorts.map((s: TriageSort) => ({ value: s, label: triageSortOptions[s].label }));
+
+/** Search, filters and sort of the triage queue or the autoscaler list (all in the URL), and the export of what they select. */
+export function TriageFilters({ filter, sort, sortChoices = triageSortChoices, label = 'Filter the triage queue', clusters, namespaces, reasons, searchRef, onChange }: TriageFiltersProps): React.JSX.Element {
   const exported = exportFilter(filter);
+  const defaultSort = sortChoices[0]?.value;
   return (
-    <form role="search" aria-label="Filter the triage queue" className={styles.filters} onSubmit={(e) => e.preventDefault()}>
+    <form role="search" aria-label={label} className={styles.filters} onSubmit={(e) => e.preventDefault()}>
       <div className={`${styles.field} ${styles.search}`}>
         <label htmlFor="triage-q">
           Search <kbd>/</kbd>
@@ -96,10 +103,10 @@ export function TriageFilters({ filter, sort, clusters, namespaces, reasons, sea
       </div>
       <div className={styles.field}>
         <label htmlFor="triage-sort">Sort</label>
-        <select id="triage-sort" value={sort} onChange={(e) => onChange({ sort: e.target.value === 'severity' ? null : e.target.value })}>
-          {triageSorts.map((s) => (
-            <option key={s} value={s}>
-              {triageSortOptions[s].label}
+        <select id="triage-sort" value={sort} onChange={(e) => onChange({ sort: e.target.value === defaultSort ? null : e.target.value })}>
+          {sortChoices.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
             </option>
           ))}
         </select>

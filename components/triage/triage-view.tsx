@@ -165,7 +165,8 @@ export function TriageView(): React.JSX.Element {
               >
                 {isOpen ? (
                   <GroupMembers
-                    group={g}
+                    label={`Autoscalers in “${g.title}”`}
+                    total={g.count}
                     rows={rows}
                     isPending={members.isPending}
                     error={members.error}
