@@ -107,7 +107,9 @@ function ClusterTile({ cluster, members }: { cluster: ClusterSummary; members: r
       ) : null}
       <div className={styles.tileCounts}>
         <p className={styles.total}>
-          <span className="num">{cluster.counts.total}</span> autoscalers
+          <Link href={`/autoscalers?cluster=${encodeURIComponent(cluster.name)}`} title={`Every autoscaler of ${cluster.name}`}>
+            <span className="num">{cluster.counts.total}</span> autoscalers
+          </Link>
           {cluster.kubernetesVersion ? <span className="muted"> · {cluster.kubernetesVersion}</span> : null}
         </p>
         <KindCounts cluster={cluster} />
