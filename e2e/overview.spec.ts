@@ -58,6 +58,19 @@ test.describe('Overview', () => {
     await expect(overview.includeRoutine).toBeChecked();
   });
 
+  test('a health count opens the autoscaler list filtered to that health', async ({ page }) => {
+    const overview = new OverviewPage(page);
+    await overview.goto();
+    const failing = overview.totals.locator('[data-health="failing"] dd a');
+    const count = (await failing.textContent())?.trim() ?? '';
+    expect(Number(count)).toBeGreaterThan(0);
+    await failing.click();
+    await expect(page).toHaveURL(/\/autoscalers\?health=failing/);
+    // The fleet moves: the list's count is read live, so compare with the API's answer at that moment.
+    await expect(page.getByTestId('list-summary')).toContainText(/\d+ autoscalers? match/);
+    await expect(page.getByTestId('group-member').first().locator('[data-health]').first()).toHaveAttribute('data-health', 'failing');
+  });
+
   test('a top problem opens its group expanded in the triage queue', async ({ page }) => {
     const overview = new OverviewPage(page);
     await overview.goto();

@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import type { ClusterSummary, Health } from '@/lib/api';
 import { healthLabel } from '../ui/health';
 import { ClockText } from '../ui/time-zone';
@@ -7,7 +8,7 @@ import styles from './overview.module.css';
 
 const order: readonly Health[] = ['failing', 'degraded', 'unknown', 'ok'];
 
-/** The fleet in one line: how many autoscalers, in how many clusters, by health. */
+/** The fleet in one line: how many autoscalers, in how many clusters, by health; each count opens its list. */
 export function FleetTotals({ clusters, generatedAt }: { clusters: readonly ClusterSummary[]; generatedAt: string }): React.JSX.Element {
   const byHealth: Record<Health, number> = { failing: 0, degraded: 0, unknown: 0, ok: 0 };
   let total = 0;
@@ -19,7 +20,11 @@ export function FleetTotals({ clusters, generatedAt }: { clusters: readonly Clus
     <dl className={styles.totals} data-testid="fleet-totals">
       <div className={styles.stat}>
         <dt>Autoscalers</dt>
-        <dd className="num">{total}</dd>
+        <dd className="num">
+          <Link href="/autoscalers" className={styles.statLink} title="Every autoscaler of the fleet">
+            {total}
+          </Link>
+        </dd>
       </div>
       <div className={styles.stat}>
         <dt>Clusters</dt>
@@ -31,7 +36,11 @@ export function FleetTotals({ clusters, generatedAt }: { clusters: readonly Clus
             <span className="health-dot" aria-hidden="true" />
             {healthLabel[h]}
           </dt>
-          <dd className="num">{byHealth[h]}</dd>
+          <dd className="num">
+            <Link href={`/autoscalers?health=${h}`} className={styles.statLink} title={`The ${healthLabel[h].toLowerCase()} autoscalers`}>
+              {byHealth[h]}
+            </Link>
+          </dd>
         </div>
       ))}
       <div className={styles.checked}>
