@@ -1,5 +1,6 @@
 import { NextResponse } from 'next/server';
 import type { NextRequest } from 'next/server';
+import type { ErrorBody } from '@/lib/api';
 
 /** The API reads (GET) everywhere but the previews, which take a body (POST) and change nothing. */
 function allowedMethods(pathname: string): string[] {
@@ -20,7 +21,7 @@ export function proxy(request: NextRequest): NextResponse | undefined {
     const allowed = allowedMethods(pathname);
     if (!allowed.includes(request.method)) {
       return NextResponse.json(
-        { error: { code: 'method_not_allowed', message: `${request.method} is not allowed on ${pathname}; use ${allowed.join(' or ')} (Autoscope never changes a cluster)` } },
+        { error: { code: 'method_not_allowed', message: `${request.method} is not allowed on ${pathname}; use ${allowed.join(' or ')} (Autoscope never changes a cluster)` } } satisfies ErrorBody,
         { status: 405, headers: { allow: allowed.join(', ') } },
       );
     }
@@ -31,7 +32,7 @@ export function proxy(request: NextRequest): NextResponse | undefined {
     return undefined;
   } catch {
     const message = 'malformed percent-encoding in the request path';
-    if (pathname.startsWith('/api/')) return NextResponse.json({ error: { code: 'bad_request', message } }, { status: 400 });
+    if (pathname.startsWith('/api/')) return NextResponse.json({ error: { code: 'bad_request', message } } satisfies ErrorBody, { status: 400 });
     return new NextResponse(`400 Bad Request: ${message}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
 }

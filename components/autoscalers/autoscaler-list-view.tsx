@@ -4,7 +4,6 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { useMemo, useRef } from 'react';
 import type { AutoscalerSort } from '@/lib/api';
 import { AutoscalerSortSchema } from '@/lib/api';
-import type { FilterParams } from '../api/paths';
 import { NoClusters } from '../no-clusters';
 import { HealthLegend } from '../overview/health-legend';
 import { autoscalerPagesQuery, clustersQuery } from '../queries/keys';
@@ -12,7 +11,7 @@ import type { MemberRow } from '../triage/group-members';
 import { GroupMembers } from '../triage/group-members';
 import { TriageFilters } from '../triage/triage-filters';
 import type { FilterKey } from '../triage/triage-state';
-import { filterKeys, hasFilters } from '../triage/triage-state';
+import { hasFilters, noFilters, readFilter } from '../triage/triage-state';
 import type { NavItem } from '../triage/use-queue-keyboard';
 import { useQueueKeyboard } from '../triage/use-queue-keyboard';
 import styles from '../triage/triage.module.css';
@@ -41,11 +40,7 @@ const sortChoices: readonly { value: AutoscalerSort; label: string }[] = [
  */
 export function AutoscalerListView(): React.JSX.Element {
   const url = useUrlState();
-  const filter: FilterParams = {};
-  for (const key of filterKeys) {
-    const value = url.params.get(key)?.trim();
-    if (value) filter[key] = value;
-  }
+  const filter = readFilter(url.params);
   const sortParam = AutoscalerSortSchema.safeParse(url.get('sort'));
   const sort: AutoscalerSort = sortParam.success ? sortParam.data : 'health';
   const searchRef = useRef<HTMLInputElement>(null);
@@ -79,7 +74,7 @@ export function AutoscalerListView(): React.JSX.Element {
   if (clusters.error) return <QueryError error={clusters.error} retry={() => void clusters.refetch()} />;
   const clusterList = clusters.data.clusters;
   if (clusterList.length === 0) return <NoClusters />;
-  const clear = { label: 'Clear filters', action: () => onChange({ kind: null, cluster: null, namespace: null, health: null, reason: null, q: null, sort: null }) };
+  const clear = { label: 'Clear filters', action: () => onChange({ ...noFilters, sort: null }) };
 
   return (
     <>

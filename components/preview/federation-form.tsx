@@ -7,7 +7,7 @@ import type { GroupedIssues } from './field-issues';
 import { federationPresets } from './federation-presets';
 import type { ClusterField, FederationCluster, FederationForm as Form, ScalarKey } from './federation-state';
 import { clusterColumns, hasBlocked, seedPolicyOf } from './federation-state';
-import { Issue, toNumber } from './form-parts';
+import { Issue, UnplacedIssues, toNumber } from './form-parts';
 import styles from './preview.module.css';
 
 export const cellKey = (row: number, field: ClusterField | 'name'): string => `cell:${row}:${field}`;
@@ -411,15 +411,7 @@ export function FederationFormPanel({
         <legend>Member clusters</legend>
         <ClusterTable form={form} setForm={setForm} issues={issues} />
       </fieldset>
-      {issues.unplaced.length ? (
-        <ul className={styles.issueList} data-testid="form-issues">
-          {issues.unplaced.map((i, k) => (
-            <li key={k}>
-              <span className="mono">{i.path || 'request'}</span>: {i.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UnplacedIssues issues={issues.unplaced} />
     </form>
   );
 }

@@ -16,3 +16,17 @@ export function Issue({ id, messages }: { id: string; messages: readonly string[
     </span>
   );
 }
+
+/** The server's issues that name no input of the form, listed at its end. */
+export function UnplacedIssues({ issues }: { issues: readonly { path: string; message: string }[] }): React.JSX.Element | null {
+  if (!issues.length) return null;
+  return (
+    <ul className={styles.issueList} data-testid="form-issues">
+      {issues.map((i, k) => (
+        <li key={k}>
+          <span className="mono">{i.path || 'request'}</span>: {i.message}
+        </li>
+      ))}
+    </ul>
+  );
+}

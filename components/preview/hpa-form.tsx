@@ -5,7 +5,7 @@ import type { Autoscaler } from '@/lib/api';
 import type { GroupedIssues } from './field-issues';
 import type { Behavior, HpaForm, MetricSpec, PolicyForm, RulesForm } from './hpa-state';
 import { curveFactors, curveLabel, curves, defaultScaleDown, defaultScaleUp, describeBehavior, metricName, rulesFromApi, targetOf, targetValue } from './hpa-state';
-import { Issue, toNumber } from './form-parts';
+import { Issue, UnplacedIssues, toNumber } from './form-parts';
 import styles from './preview.module.css';
 
 type SetForm = (update: (form: HpaForm) => HpaForm) => void;
@@ -281,15 +281,7 @@ export function HpaFormPanel({
           </div>
         </>
       ) : null}
-      {issues.unplaced.length ? (
-        <ul className={styles.issueList} data-testid="form-issues">
-          {issues.unplaced.map((i, k) => (
-            <li key={k}>
-              <span className="mono">{i.path || 'request'}</span>: {i.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UnplacedIssues issues={issues.unplaced} />
     </form>
   );
 }

@@ -6,7 +6,7 @@ import { apiPaths } from '../api/paths';
 import { healthLabel } from '../ui/health';
 import { DebouncedInput } from './debounced-input';
 import type { FilterKey, TriageSort } from './triage-state';
-import { exportFilter, hasFilters, triageSortOptions, triageSorts } from './triage-state';
+import { exportFilter, hasFilters, noFilters, triageSortOptions, triageSorts } from './triage-state';
 import styles from './triage.module.css';
 
 const kinds: readonly AutoscalerKind[] = ['HorizontalPodAutoscaler', 'MachineAutoscaler', 'FederatedHPA'];
@@ -112,7 +112,7 @@ export function TriageFilters({ filter, sort, sortChoices = triageSortChoices, l
         </select>
       </div>
       <div className={styles.actions}>
-        <button type="button" disabled={!hasFilters(filter)} onClick={() => onChange({ kind: null, cluster: null, namespace: null, health: null, reason: null, q: null })}>
+        <button type="button" disabled={!hasFilters(filter)} onClick={() => onChange(noFilters)}>
           Clear filters
         </button>
         <a className="button" href={apiPaths.autoscalersExport(exported, 'csv')} download data-testid="export-csv">

@@ -29,13 +29,22 @@ function isSort(value: string | null): value is TriageSort {
   return value !== null && (triageSorts as readonly string[]).includes(value);
 }
 
-/** The triage page's view state, read from its URL (`?kind=&cluster=&namespace=&health=&reason=&q=&sort=&group=`). */
-export function readTriageState(params: URLSearchParams): TriageState {
+/** A URL change that removes every filter (and keeps the rest of the view). */
+export const noFilters = Object.fromEntries(filterKeys.map((k) => [k, null])) as Record<FilterKey, null>;
+
+/** The filters of a URL (`?kind=&cluster=&namespace=&health=&reason=&q=`), blanks left out. */
+export function readFilter(params: URLSearchParams): FilterParams {
   const filter: FilterParams = {};
   for (const key of filterKeys) {
     const value = params.get(key)?.trim();
     if (value) filter[key] = value;
   }
+  return filter;
+}
+
+/** The triage page's view state, read from its URL (`?kind=&cluster=&namespace=&health=&reason=&q=&sort=&group=`). */
+export function readTriageState(params: URLSearchParams): TriageState {
+  const filter = readFilter(params);
   const sort = params.get('sort');
   return { filter, sort: isSort(sort) ? sort : 'severity', group: params.get('group') || null };
 }

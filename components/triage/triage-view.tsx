@@ -16,7 +16,7 @@ import { GroupMembers } from './group-members';
 import { ProblemGroupCard } from './problem-group-card';
 import { TriageFilters } from './triage-filters';
 import type { FilterKey } from './triage-state';
-import { groupCause, groupListFilter, groupProblemOf, hasFilters, readTriageState, sortGroups, triageSortOptions } from './triage-state';
+import { groupCause, groupListFilter, groupProblemOf, hasFilters, noFilters, readTriageState, sortGroups, triageSortOptions } from './triage-state';
 import type { NavItem } from './use-queue-keyboard';
 import { useQueueKeyboard } from './use-queue-keyboard';
 import styles from './triage.module.css';
@@ -133,7 +133,7 @@ export function TriageView(): React.JSX.Element {
         <QueryError
           error={triage.error}
           retry={() => void triage.refetch()}
-          reset={{ label: 'Clear filters', action: () => onChange({ kind: null, cluster: null, namespace: null, health: null, reason: null, q: null, sort: null }) }}
+          reset={{ label: 'Clear filters', action: () => onChange({ ...noFilters, sort: null }) }}
         />
       ) : groups.length === 0 ? (
         hasFilters(filter) ? (
@@ -141,7 +141,7 @@ export function TriageView(): React.JSX.Element {
             <p>
               No autoscaler with a problem matches them in {clusterList.length} clusters — last checked <ClockText at={data?.generatedAt} />.
             </p>
-            <button type="button" onClick={() => onChange({ kind: null, cluster: null, namespace: null, health: null, reason: null, q: null })}>
+            <button type="button" onClick={() => onChange(noFilters)}>
               Clear filters
             </button>
           </EmptyState>
