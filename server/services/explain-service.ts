@@ -8,7 +8,7 @@ import { conditionMeaning } from '@/lib/triage';
 import { toAppError } from '../clusters/kube-client';
 import { AppError } from '../http/app-error';
 import type { Autoscope } from '../runtime';
-import { findEntry } from './fleet-service';
+import { findEntry } from './guards';
 import type { GatheredInput } from './live-input';
 import { gatherHpaInput } from './live-input';
 
