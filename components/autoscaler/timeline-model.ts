@@ -1,15 +1,11 @@
 import type { AutoscalerKind, ConditionSegment, Health, HistoryResponse } from '@/lib/api';
+import { CONDITION_LANES } from '@/lib/triage/reasons';
 import type { TimeRange } from './time-scale';
 
-/** UI.md: one swimlane per condition type, in this order; other types a controller reports follow, by name. */
-const LANE_ORDER: Record<AutoscalerKind, readonly string[]> = {
-  HorizontalPodAutoscaler: ['AbleToScale', 'ScalingActive', 'ScalingLimited'],
-  FederatedHPA: ['AbleToScale', 'ScalingActive', 'ScalingLimited'],
-  MachineAutoscaler: ['Ready'],
-};
+/** One swimlane per condition type, in the registry's lane order; other types a controller reports follow, by name. */
 
 export function laneOrder(kind: AutoscalerKind, reported: readonly string[]): string[] {
-  const fixed = LANE_ORDER[kind];
+  const fixed = CONDITION_LANES[kind];
   return [...fixed, ...[...new Set(reported)].filter((t) => !fixed.includes(t)).sort()];
 }
 

@@ -2,6 +2,7 @@
 
 import type { HpaPreviewResponse, SyncSummary } from '@/lib/api';
 import { HorizontalPodAutoscalerSchema } from '@/lib/api';
+import { CONDITION_LANES } from '@/lib/triage/reasons';
 import { ConditionChip } from '../ui/health';
 import { ClockText } from '../ui/time-zone';
 import { BeforeAfterChart } from './before-after-chart';
@@ -29,7 +30,7 @@ interface DiffRow {
   afterTrace?: readonly string[];
 }
 
-const conditionOrder = ['AbleToScale', 'ScalingActive', 'ScalingLimited'];
+const conditionOrder = CONDITION_LANES.HorizontalPodAutoscaler;
 
 function conditionText(s: SyncSummary, type: string): string {
   const c = s.conditions.find((x) => x.type === type);

@@ -6,18 +6,9 @@ import { conditionMeaning, findMeaningRow } from '@/lib/triage/condition-meaning
 import { REPLICAS_MISMATCH_SECONDS, severityForHealth } from '@/lib/triage/health-rules';
 import { hintFor } from '@/lib/triage/hints';
 import type { HintFacts } from '@/lib/triage/hints';
+import { CONDITION_LANES, EARLY_EXIT_REASONS, UNREAD_METRIC_REASON } from '@/lib/triage/reasons';
 import { secondsSince } from '@/lib/triage/mapper-context';
 import type { MapperContext } from '@/lib/triage/mapper-context';
-
-/** The swimlane order of UI.md; other types follow in the order the API lists them. */
-const CONDITION_ORDER = ['AbleToScale', 'ScalingActive', 'ScalingLimited'];
-
-/**
- * AbleToScale=False reasons that end the sync before metrics are computed (horizontal.go
- * reconcileAutoscaler; Karmada federatedhpa_controller.go reconcileAutoscaler), so ScalingActive and
- * ScalingLimited still describe an earlier sync. FailedUpdateScale is not one: it comes after the metrics.
- */
-const EARLY_EXIT_REASONS = new Set(['FailedGetScale', 'FailedGetScaleTargetRef', 'FailedGetBinding', 'FailedGetTargetClusters']);
 
 export interface HpaAssessment {
   conditions: AutoscalerCondition[];
@@ -26,10 +17,12 @@ export interface HpaAssessment {
   desiredReplicas: number | null;
 }
 
-function ordered(conditions: readonly Condition[]): Condition[] {
+/** The swimlane order; other types follow in the order the API lists them. */
+function ordered(kind: AutoscalerKind, conditions: readonly Condition[]): Condition[] {
+  const lanes = CONDITION_LANES[kind];
   const rank = (t: string): number => {
-    const i = CONDITION_ORDER.indexOf(t);
-    return i === -1 ? CONDITION_ORDER.length : i;
+    const i = lanes.indexOf(t);
+    return i === -1 ? lanes.length : i;
   };
   return conditions
     .map((c, i) => ({ c, i }))
@@ -48,15 +41,6 @@ function replicaCounts(hpa: HorizontalPodAutoscaler): { current: number | null; 
   return { current: status?.currentReplicas ?? 0, desired: status?.desiredReplicas ?? 0 };
 }
 
-/** The event reason the controller emits when it cannot read a metric of this source type. */
-const unreadMetricReason: Record<string, string> = {
-  Resource: 'FailedGetResourceMetric',
-  ContainerResource: 'FailedGetContainerResourceMetric',
-  Pods: 'FailedGetPodsMetric',
-  Object: 'FailedGetObjectMetric',
-  External: 'FailedGetExternalMetric',
-};
-
 /** Conditions with their meaning, and the problems the HPA rules of health-rules.ts find. */
 export function assessHpa(
   kind: AutoscalerKind,
@@ -70,7 +54,7 @@ export function assessHpa(
   const hintFacts = (message: string): HintFacts => ({ ...facts, message, currentReplicas: current, desiredReplicas: desired });
   const heldSeconds = (type: string): number | null => secondsSince(context.conditionSince?.[type], nowMs);
 
-  const conditions: AutoscalerCondition[] = ordered(raw).map((c) => ({
+  const conditions: AutoscalerCondition[] = ordered(kind, raw).map((c) => ({
     type: c.type,
     status: toConditionStatus(c.status),
     reason: c.reason || null,
@@ -119,7 +103,7 @@ export function assessHpa(
   if (scalingActive?.status === 'True' && !leftOver.has('ScalingActive') && (hpa.status?.currentMetrics?.length ?? 0) > 0) {
     for (const pair of pairMetrics(hpa.spec?.metrics, hpa.status?.currentMetrics)) {
       if (!pair.spec || pair.status) continue;
-      const code = unreadMetricReason[pair.identity.type];
+      const code = UNREAD_METRIC_REASON[pair.identity.type];
       if (!code) continue;
       const metric = pair.identity.container ? `${pair.identity.name} (container ${pair.identity.container})` : pair.identity.name;
       const message = `the ${metric} ${pair.identity.type} metric could not be read in the last sync; the controller decided on the other metrics and will not scale down while one fails`;

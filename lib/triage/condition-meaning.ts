@@ -1,15 +1,18 @@
 import type { AutoscalerKind, Health } from '@/lib/api/autoscaler';
 import { toConditionStatus } from '@/lib/k8s/conditions';
 import type { ConditionStatus } from '@/lib/k8s/conditions';
+import { ALL_KINDS, CONDITIONS, REASONS, UNKNOWN_STATUS_MEANING } from '@/lib/triage/reasons';
+import type { Meaning, MeaningFact } from '@/lib/triage/reasons';
+
+export { HPA_KINDS } from '@/lib/triage/reasons';
+export type { MeaningFact } from '@/lib/triage/reasons';
 
 /**
- * What a condition *means* for health (UI.md, "Colour means health, not True/False"). The UI colours
+ * What a condition *means* for health (docs/ui.md, "colour means health, not True/False"). The UI colours
  * every condition segment, badge and row from this table, and the health rules in `assess-*.ts` use the
- * same table, so a red segment and a failing row can never disagree. docs/health.md prints it.
+ * same table, so a red segment and a failing row can never disagree. The table is derived from the reason
+ * registry (reasons.ts); docs/health.md prints it.
  */
-
-/** Facts about the autoscaler that turn a row into its exception. */
-export type MeaningFact = 'targetNotAtZero' | 'heldLong';
 
 export interface MeaningRow {
   kinds: readonly AutoscalerKind[];
@@ -23,10 +26,6 @@ export interface MeaningRow {
   notice?: boolean;
 }
 
-export const HPA_KINDS: readonly AutoscalerKind[] = ['HorizontalPodAutoscaler', 'FederatedHPA'];
-const ALL_KINDS: readonly AutoscalerKind[] = ['HorizontalPodAutoscaler', 'FederatedHPA', 'MachineAutoscaler'];
-const MACHINE: readonly AutoscalerKind[] = ['MachineAutoscaler'];
-
 /**
  * A scale-down held by stabilization for longer than the longest window the API admits
  * (`stabilizationWindowSeconds` ≤ 3600, HPAScalingRules validation) means fresh, higher
@@ -34,38 +33,29 @@ const MACHINE: readonly AutoscalerKind[] = ['MachineAutoscaler'];
  */
 export const SCALE_DOWN_STABILIZED_LONG_SECONDS = 3600;
 
-/** First matching row wins; rows with a concrete reason come before the `*` row of their type and status. */
+function toRow(kinds: readonly AutoscalerKind[], type: string, status: ConditionStatus | '*', reason: string, m: Meaning): MeaningRow {
+  return {
+    kinds,
+    type,
+    status,
+    reason,
+    meaning: m.health,
+    note: m.note,
+    ...(m.exception ? { exception: { fact: m.exception.fact, meaning: m.exception.health, note: m.exception.note } } : {}),
+    ...(m.notice ? { notice: true } : {}),
+  };
+}
+
+/**
+ * First matching row wins: status Unknown first, then per condition (in lane order) the reasons with a
+ * meaning of their own, then the condition's default per status.
+ */
 export const CONDITION_MEANINGS: readonly MeaningRow[] = [
-  { kinds: ALL_KINDS, type: '*', status: 'Unknown', reason: '*', meaning: 'unknown', note: 'status Unknown: the controller cannot tell (for MachineAutoscaler: the target is migrating)' },
-  {
-    kinds: HPA_KINDS,
-    type: 'AbleToScale',
-    status: 'True',
-    reason: 'ScaleDownStabilized',
-    meaning: 'ok',
-    note: 'a scale-down waits for the stabilization window, as designed',
-    exception: { fact: 'heldLong', meaning: 'degraded', note: 'held for an hour or more (longer than any stabilization window): the recommendations keep swinging' },
-  },
-  { kinds: HPA_KINDS, type: 'AbleToScale', status: 'True', reason: '*', meaning: 'ok', note: 'the scale subresource can be read and written' },
-  { kinds: HPA_KINDS, type: 'AbleToScale', status: 'False', reason: '*', meaning: 'failing', note: 'the controller cannot read or update the target scale (FailedGetScale, FailedUpdateScale; Karmada: FailedGetScaleTargetRef, FailedGetBinding, FailedGetTargetClusters)' },
-  {
-    kinds: HPA_KINDS,
-    type: 'ScalingActive',
-    status: 'False',
-    reason: 'ScalingDisabled',
-    meaning: 'ok',
-    note: 'the target was deliberately scaled to 0; the HPA waits until it has replicas again',
-    notice: true,
-    exception: { fact: 'targetNotAtZero', meaning: 'failing', note: 'the target is not at 0 replicas, so the condition is not a deliberate pause' },
-  },
-  { kinds: HPA_KINDS, type: 'ScalingActive', status: 'True', reason: '*', meaning: 'ok', note: 'a replica count was computed from the metrics' },
-  { kinds: HPA_KINDS, type: 'ScalingActive', status: 'False', reason: '*', meaning: 'failing', note: 'no replica count can be computed (metrics or selector failing)' },
-  { kinds: HPA_KINDS, type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas', meaning: 'ok', note: 'held at minReplicas: the workload needs less than its floor, which is what a floor is for' },
-  { kinds: HPA_KINDS, type: 'ScalingLimited', status: 'True', reason: '*', meaning: 'degraded', note: 'the desired count was clamped: at maxReplicas (TooManyReplicas) or rate-limited (ScaleUpLimit, ScaleDownLimit)' },
-  { kinds: HPA_KINDS, type: 'ScalingLimited', status: 'False', reason: '*', meaning: 'ok', note: 'the desired count is within range' },
-  { kinds: HPA_KINDS, type: 'ScaledToZero', status: '*', reason: '*', meaning: 'ok', note: 'HPAScaleToZero fork condition: informational' },
-  { kinds: MACHINE, type: 'Ready', status: 'True', reason: '*', meaning: 'ok', note: 'MachineAutoscaler ready for autoscaling' },
-  { kinds: MACHINE, type: 'Ready', status: 'False', reason: '*', meaning: 'failing', note: 'the derived verdict found an error' },
+  toRow(ALL_KINDS, '*', 'Unknown', '*', UNKNOWN_STATUS_MEANING),
+  ...CONDITIONS.flatMap((c) => [
+    ...Object.entries(REASONS).flatMap(([reason, r]) => (r.meaning && r.condition?.type === c.type ? [toRow(c.kinds, c.type, r.condition.status, reason, r.meaning)] : [])),
+    ...c.defaults.map((d) => toRow(c.kinds, c.type, d.status, '*', d.meaning)),
+  ]),
 ];
 
 export interface ConditionLike {

@@ -1,6 +1,8 @@
 import type { Autoscaler, AutoscalerKind, Problem, ProblemGroup, ProblemSeverity } from '@/lib/api/autoscaler';
 import { SEVERITY_RANK } from '@/lib/triage/health-rules';
 import { groupHintFor, groupTitleFor, hasSeparateCauses, separateCause } from '@/lib/triage/hints';
+import { METRICS_APIS as METRICS_API_TEXT, metricsApiReasons } from '@/lib/triage/reasons';
+import type { MetricsApiId, MetricsApiText } from '@/lib/triage/reasons';
 import { toEpochMs } from '@/lib/triage/mapper-context';
 import type { Instant } from '@/lib/triage/mapper-context';
 
@@ -12,49 +14,17 @@ export interface GroupProblemsOptions {
 }
 
 /**
- * The three metrics APIs an HPA reads, each served by its own APIService and adapter: when every autoscaler
- * of a cluster that reads one of them fails to, the API is down, not N workloads broken.
+ * A metrics API (REASONS' `metricsApi`) with its text: when every autoscaler of a cluster that reads it fails
+ * to, the API is down, not N workloads broken.
  */
-interface MetricsApi {
+interface MetricsApi extends MetricsApiText {
   /** The metric source types read through it. */
   types: ReadonlySet<string>;
   /** The reasons (and metric-unread problem codes) of a failed read. */
   codes: ReadonlySet<string>;
-  cause(kind: AutoscalerKind, clusters: readonly string[]): string;
-  hint(kind: AutoscalerKind, clusters: readonly string[]): string;
 }
 
-const kubectlIn = (clusters: readonly string[]): string => (clusters.length === 1 ? `kubectl --context ${clusters[0]} ` : 'kubectl ');
-const whoReads = (kind: AutoscalerKind): string => (kind === 'FederatedHPA' ? 'FederatedHPA' : 'HPA');
-
-const METRICS_APIS: readonly MetricsApi[] = [
-  {
-    types: new Set(['Resource', 'ContainerResource']),
-    codes: new Set(['FailedGetResourceMetric', 'FailedGetContainerResourceMetric']),
-    cause: (kind, clusters) =>
-      `metrics API unavailable in ${clusterList(clusters)}: every ${whoReads(kind)} with a resource metric there fails to read it (check the v1beta1.metrics.k8s.io APIService, served by ${kind === 'FederatedHPA' ? 'karmada-metrics-adapter' : 'metrics-server'})`,
-    hint: (kind, clusters) =>
-      kind === 'FederatedHPA'
-        ? `${kubectlIn(clusters)}get apiservice v1beta1.metrics.k8s.io on the Karmada control plane; if it is not Available, check the karmada-metrics-adapter Deployment and its access to the member clusters`
-        : `${kubectlIn(clusters)}get apiservice v1beta1.metrics.k8s.io; if it is not Available, check the metrics-server Deployment in kube-system (pods, logs, and the APIService's service endpoints)`,
-  },
-  {
-    types: new Set(['Pods', 'Object']),
-    codes: new Set(['FailedGetPodsMetric', 'FailedGetObjectMetric']),
-    cause: (kind, clusters) =>
-      `custom metrics API unavailable in ${clusterList(clusters)}: every ${whoReads(kind)} with a Pods or Object metric there fails to read it (check the v1beta1.custom.metrics.k8s.io and v1beta2.custom.metrics.k8s.io APIServices, served by ${kind === 'FederatedHPA' ? 'karmada-metrics-adapter' : 'a metrics adapter such as prometheus-adapter'})`,
-    hint: (_kind, clusters) =>
-      `${kubectlIn(clusters)}get apiservices | grep custom.metrics.k8s.io; if one is not Available, check the adapter Deployment it names (pods, logs, its connection to Prometheus)`,
-  },
-  {
-    types: new Set(['External']),
-    codes: new Set(['FailedGetExternalMetric']),
-    cause: (kind, clusters) =>
-      `external metrics API unavailable in ${clusterList(clusters)}: every ${whoReads(kind)} with an External metric there fails to read it (check the v1beta1.external.metrics.k8s.io APIService, served by e.g. KEDA's metrics API server or prometheus-adapter)`,
-    hint: (_kind, clusters) =>
-      `${kubectlIn(clusters)}get apiservice v1beta1.external.metrics.k8s.io; if it is not Available, check the Deployment it names (KEDA: keda-operator-metrics-apiserver in the keda namespace) and that one adapter only claims the APIService`,
-  },
-];
+const METRICS_APIS: readonly MetricsApi[] = (Object.keys(METRICS_API_TEXT) as MetricsApiId[]).map((id) => ({ ...metricsApiReasons(id), ...METRICS_API_TEXT[id] }));
 
 const METRICS_API_BY_CODE: ReadonlyMap<string, MetricsApi> = new Map(METRICS_APIS.flatMap((api) => [...api.codes].map((code) => [code, api] as const)));
 
@@ -170,10 +140,6 @@ function metricsOutages(autoscalers: readonly Autoscaler[], facts: ProblemFacts)
     }
   }
   return outages;
-}
-
-function clusterList(names: readonly string[]): string {
-  return names.length === 1 ? `cluster ${names[0]}` : `clusters ${names.join(', ')}`;
 }
 
 function before(ms: number, id: string, s: Sample): boolean {

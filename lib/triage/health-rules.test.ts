@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '@/lib/api/autoscaler';
 import { CONDITION_MEANINGS } from '@/lib/triage/condition-meaning';
+import { toReasonTable } from '@/lib/triage/reason-table';
 import { HEALTH_RULES, healthForSeverity, healthOfProblems, severityForHealth, sortProblems } from '@/lib/triage/health-rules';
 
 const doc = readFileSync(path.resolve(__dirname, '../../docs/health.md'), 'utf8');
@@ -48,6 +49,11 @@ describe('docs/health.md says what the code does', () => {
       expect(cells[5]?.startsWith(m.meaning), `row ${i}`).toBe(true);
       if (m.exception) expect(cells[5], `row ${i}`).toContain(`**${m.exception.meaning}**`);
     });
+  });
+
+  it('carries the reason table generated from the registry (npm run docs:health rewrites it)', () => {
+    const generated = /<!-- reasons:begin -->\n([\s\S]*?)\n<!-- reasons:end -->/.exec(doc)?.[1];
+    expect(generated).toBe(toReasonTable());
   });
 
   it('states the 15-minute mismatch boundary and the outage minimum', () => {

@@ -1,4 +1,5 @@
 import type { AutoscalerKind, Health, Problem, ProblemSeverity } from '@/lib/api/autoscaler';
+import { EARLY_EXIT_REASONS } from '@/lib/triage/reasons';
 
 /**
  * The health rules, one row each, in the order docs/health.md lists them. A rule that finds something
@@ -30,7 +31,7 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     kinds: ['HorizontalPodAutoscaler', 'FederatedHPA'],
     health: 'by-meaning',
     code: null,
-    when: 'conditions the controller did not rewrite in its last sync are not judged: ScalingActive and ScalingLimited after an AbleToScale=False that stops the sync before metrics (FailedGetScale, FailedGetScaleTargetRef, FailedGetBinding, FailedGetTargetClusters), and ScalingLimited while ScalingActive=False',
+    when: `conditions the controller did not rewrite in its last sync are not judged: ScalingActive and ScalingLimited after an AbleToScale=False that stops the sync before metrics (${[...EARLY_EXIT_REASONS].join(', ')}), and ScalingLimited while ScalingActive=False`,
   },
   {
     id: 'metric-unread',

@@ -1,5 +1,7 @@
 export { conditionMeaning, CONDITION_MEANINGS, findMeaningRow, HPA_KINDS, SCALE_DOWN_STABILIZED_LONG_SECONDS } from './condition-meaning';
 export type { ConditionLike, MeaningFact, MeaningFacts, MeaningRow } from './condition-meaning';
+export { CONDITION_LANES, CONDITIONS, EARLY_EXIT_REASONS, REASONS, UNREAD_METRIC_REASON } from './reasons';
+export type { ConditionEntry, Meaning, MetricsApiId, ReasonEntry } from './reasons';
 export { groupProblems, METRICS_OUTAGE_MIN_AUTOSCALERS } from './group-problems';
 export type { GroupProblemsOptions } from './group-problems';
 export { HEALTH_RULES, HEALTH_RANK, healthOfProblems, REPLICAS_MISMATCH_SECONDS, SEVERITY_RANK } from './health-rules';
