@@ -30,6 +30,9 @@ export function ShippedNote({ model, tab, seedPolicy, strategy }: { model: Model
           This is the shipped division (Karmada v1.6+): the FederatedHPA computes one desired count for the resource template, and karmada-scheduler divides
           it with the PropagationPolicy’s <strong>{strategy}</strong> strategy — Webster (Sainte-Laguë) since v1.16, legacy TakeByWeight in v1.5–v1.15.
           “Before” is the live ResourceBinding; “after” is where the scheduler would put the replicas now.
+          {strategy === 'DynamicWeight' || strategy === 'Aggregated'
+            ? ' On a scale-up it divides only the new replicas, by each cluster’s headroom, and adds them to the live split; on a scale-down it divides the new total by the live split.'
+            : null}
         </p>
       ) : (
         <>

@@ -1,7 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import type { AssignReplicasInput } from '@/lib/api/federation';
 import { assignReplicas } from '@/lib/federation/assign-replicas';
+import {
+  KARMADA_LEGACY_COMMIT,
+  KARMADA_PINNED_COMMIT,
+  TEST_DYNAMIC_SCALE,
+  TEST_DYNAMIC_SCALE_UP,
+  type AssignmentCase,
+} from '@/lib/federation/__fixtures__/karmada-assignment-tables';
 
 const candidates = (...allocatable: number[]) => allocatable.map((n, i) => ({ name: `member${i + 1}`, allocatableReplicas: n }));
 const weighted = (...weights: (number | undefined)[]) => weights.map((w, i) => ({ name: `member${i + 1}`, staticWeight: w }));
@@ -26,83 +34,87 @@ describe('assignReplicas StaticWeight — upstream Test_assignByStaticWeightStra
   });
 });
 
-// upstream: pkg/scheduler/core/assignment_test.go Test_dynamicScale (v1.8–v1.15 → divider 'legacy'). Candidates carry
-// `pods` allocatable N with empty requests, i.e. allocatableReplicas N. The Webster column follows §3.2: seats
-// start at the previous result (hand-checked: equal votes fill the emptiest cluster first, etc.).
-describe('assignReplicas DynamicWeight/Aggregated — upstream Test_dynamicScale', () => {
-  it.each([
-    ['replica 12 -> 6, dynamic weighted 1:1:1', 'DynamicWeight', candidates(1, 1, 1), { member1: 2, member2: 4, member3: 6 }, 6, { member1: 1, member2: 2, member3: 3 }, { member1: 1, member2: 2, member3: 3 }],
-    ['replica 12 -> 24, dynamic weighted 10:10:10', 'DynamicWeight', candidates(10, 10, 10), { member1: 2, member2: 4, member3: 6 }, 24, { member1: 6, member2: 8, member3: 10 }, { member1: 8, member2: 8, member3: 8 }],
-    ['replica 12 -> 6, aggregated 1:1:1', 'Aggregated', candidates(1, 1, 1), { member1: 4, member2: 8 }, 6, { member2: 6 }, { member2: 6 }],
-    ['replica 12 -> 8, aggregated 100:100', 'Aggregated', candidates(100, 100), { member1: 4, member2: 8 }, 8, { member2: 8 }, { member2: 8 }],
-    ['replica 12 -> 24, aggregated 4:6:8', 'Aggregated', candidates(4, 6, 8), { member1: 4, member2: 8 }, 24, { member1: 6, member2: 12, member3: 6 }, { member1: 5, member2: 8, member3: 11 }],
-    ['replica 12 -> 24, aggregated 6:6:20', 'Aggregated', candidates(6, 6, 20), { member1: 4, member2: 8 }, 24, { member1: 10, member2: 14 }, { member1: 12, member2: 12 }],
-  ] as const)('Test_dynamicScale/%s', (_name, strategy, cands, previous, replicas, legacy, webster) => {
-    const base: AssignReplicasInput = { strategy, replicas, candidates: [...cands], previousClusters: clusters(previous), uid: '' };
-    expect(assignReplicas({ ...base, divider: 'legacy' })).toMatchObject({ clusters: clusters(legacy) });
-    expect(assignReplicas({ ...base, divider: 'webster' })).toMatchObject({ clusters: clusters(webster) });
+// upstream: pkg/scheduler/core/assignment_test.go Test_dynamicScale and Test_dynamicScaleUp, verbatim in
+// __fixtures__/karmada-assignment-tables.ts: `want` at the pinned commit (divider 'webster', v1.16+), `legacyWants` at
+// d698ee591^ (divider 'legacy', v1.8–v1.15; a tie that upstream broke at random lists every outcome).
+const upstreamInput = (c: AssignmentCase, divider: 'webster' | 'legacy'): AssignReplicasInput => ({
+  strategy: c.strategy,
+  replicas: c.replicas,
+  candidates: c.candidates.map(([name, allocatableReplicas]) => ({ name, allocatableReplicas })),
+  previousClusters: clusters(c.previous),
+  uid: '',
+  divider,
+});
+
+describe.each([
+  ['Test_dynamicScale', TEST_DYNAMIC_SCALE],
+  ['Test_dynamicScaleUp', TEST_DYNAMIC_SCALE_UP],
+] as const)(`assignReplicas DynamicWeight/Aggregated — upstream %s (karmada ${KARMADA_PINNED_COMMIT.slice(0, 9)})`, (test, table) => {
+  it.each(table.filter((c) => !c.wantErr).map((c) => [c.name, c] as const))(`${test}/%s`, (_name, c) => {
+    expect(assignReplicas(upstreamInput(c, 'webster'))).toMatchObject({ clusters: clusters(c.want ?? {}), notes: [] });
   });
 
-  it('Test_dynamicScale/replica 12 -> 24, aggregated 4:8:12, with cluster2 disappeared and cluster4 appeared', () => {
-    const base: AssignReplicasInput = {
-      strategy: 'Aggregated',
-      replicas: 24,
-      candidates: [
-        { name: 'member1', allocatableReplicas: 4 },
-        { name: 'member3', allocatableReplicas: 8 },
-        { name: 'member4', allocatableReplicas: 12 },
-      ],
-      previousClusters: clusters({ member1: 4, member2: 8 }),
-      uid: '',
-    };
-    expect(assignReplicas({ ...base, divider: 'legacy' })).toMatchObject({ clusters: clusters({ member1: 7, member3: 6, member4: 11 }), notes: [] });
+  it.each(table.filter((c) => !c.wantErr).map((c) => [c.name, c] as const))(`${test}/%s (legacy divider, karmada ${KARMADA_LEGACY_COMMIT.slice(0, 9)})`, (_name, c) => {
+    const result = assignReplicas(upstreamInput(c, 'legacy'));
+    expect((c.legacyWants ?? []).map(clusters)).toContainEqual('clusters' in result ? result.clusters : result);
+    if ((c.legacyWants ?? []).length > 1) expect('notes' in result && result.notes[0]).toContain('at random');
   });
 
-  it.each([
-    ['replica 12 -> 24, dynamic weighted 1:1:1', 'DynamicWeight', 'failed to scale up: Clusters available replicas 3 are not enough to schedule.'],
-    ['replica 12 -> 24, aggregated 1:1:1', 'Aggregated', 'failed to scale up: Clusters available replicas 3 are not enough to schedule.'],
-  ] as const)('Test_dynamicScale/%s fails like the scheduler', (_name, strategy, error) => {
-    for (const divider of ['legacy', 'webster'] as const) {
-      expect(
-        assignReplicas({ strategy, replicas: 24, candidates: candidates(1, 1, 1), previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }), uid: '', divider }),
-      ).toEqual({ error });
+  it.each(table.filter((c) => c.wantErr).map((c) => [c.name, c] as const))(`${test}/%s fails like the scheduler`, (_name, c) => {
+    const available = c.candidates.reduce((sum, [, n]) => sum + n, 0);
+    for (const divider of ['webster', 'legacy'] as const) {
+      expect(assignReplicas(upstreamInput(c, divider))).toEqual({ error: `failed to scale up: Clusters available replicas ${available} are not enough to schedule.` });
     }
-  });
-
-  it('Webster scale-up can exceed a cluster\'s headroom because previous replicas count as seats, and says so', () => {
-    const result = assignReplicas({ strategy: 'Aggregated', replicas: 24, candidates: candidates(4, 6, 8), previousClusters: clusters({ member1: 4, member2: 8 }), uid: '' });
-    expect(result).toMatchObject({ clusters: clusters({ member1: 5, member2: 8, member3: 11 }) });
-    expect('notes' in result && result.notes).toEqual([expect.stringContaining('member3 gains 11 replicas, more than its estimated headroom 8')]);
   });
 });
 
-// upstream: pkg/scheduler/core/assignment_test.go Test_dynamicScaleUp (v1.8–v1.15 → divider 'legacy'; `wants` lists the random outcomes).
-describe('assignReplicas — upstream Test_dynamicScaleUp', () => {
-  it.each([
-    ['replica 12, dynamic weight 6:8:10', 'DynamicWeight', candidates(6, 8, 10), [{ member1: 3, member2: 4, member3: 5 }]],
-    ['replica 12, dynamic weight 8:8:10', 'DynamicWeight', candidates(8, 8, 10), [{ member1: 4, member2: 3, member3: 5 }, { member1: 3, member2: 4, member3: 5 }]],
-    ['replica 12, aggregated 6:8:10', 'Aggregated', candidates(6, 8, 10), [{ member2: 5, member3: 7 }]],
-    ['replica 12, aggregated 12:8:10', 'Aggregated', candidates(12, 8, 10), [{ member1: 12 }]],
-  ] as const)('Test_dynamicScaleUp/%s', (_name, strategy, cands, wants) => {
-    const result = assignReplicas({ strategy, replicas: 12, candidates: [...cands], previousClusters: [], uid: '', divider: 'legacy' });
-    expect(wants.map(clusters)).toContainEqual('clusters' in result ? result.clusters : result);
-    if (wants.length > 1) expect('notes' in result && result.notes[0]).toContain('at random');
-  });
-
-  it.each([
-    ['replica 12, dynamic weight 3:3:3', 'DynamicWeight'],
-    ['replica 12, aggregated 3:3:3', 'Aggregated'],
-  ] as const)('Test_dynamicScaleUp/%s is unschedulable', (_name, strategy) => {
-    expect(assignReplicas({ strategy, replicas: 12, candidates: candidates(3, 3, 3), previousClusters: [], uid: '', divider: 'legacy' })).toEqual({
-      error: 'failed to scale up: Clusters available replicas 9 are not enough to schedule.',
+describe('assignReplicas — Steady scale-up divides only the new replicas (v1.16+, d698ee591)', () => {
+  it('Karmada\'s example: previous 2/4/6, headroom 10/10/10, 24 replicas → 6/8/10, explained step by step', () => {
+    const result = assignReplicas({ strategy: 'DynamicWeight', replicas: 24, candidates: candidates(10, 10, 10), previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }), uid: '' });
+    expect(result).toEqual({
+      clusters: clusters({ member1: 6, member2: 8, member3: 10 }),
+      notes: [],
+      explanation: [
+        'DynamicWeight with Webster (v1.16+); previous result on candidates: member1 2, member2 4, member3 6 (Σ 12).',
+        'Scale up 12 → 24: divide the 12 new replicas by estimator headroom and add them onto the previous result.',
+        'Available replicas, descending: member1 10, member2 10, member3 10 (Σ 30 ≥ target 12).',
+        'Webster divides the 12 replicas by available replicas alone (the previous result is not a starting seat count): member1 4, member2 4, member3 4; ' +
+          'added onto the previous result member1 2, member2 4, member3 6: member1 6, member2 8, member3 10.',
+        'Result (zero entries dropped): member1 6, member2 8, member3 10.',
+      ],
     });
   });
 
-  it('Test_dynamicScaleUp/replica 12, dynamic weight 3:3, with cluster3 disappeared and cluster2 appeared', () => {
-    const base: AssignReplicasInput = { strategy: 'DynamicWeight', replicas: 12, candidates: candidates(3, 3), previousClusters: clusters({ member1: 6, member3: 6 }), uid: '' };
-    expect(assignReplicas({ ...base, divider: 'legacy' })).toMatchObject({ clusters: clusters({ member1: 9, member2: 3 }), notes: [] });
-    // v1.16+: member1's 6 seats count, so Webster evens out to 6/6 (member2 then exceeds its headroom 3).
-    expect(assignReplicas({ ...base, divider: 'webster' })).toMatchObject({ clusters: clusters({ member1: 6, member2: 6 }) });
+  it('no cluster gains more than its estimated headroom, for either divider (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('DynamicWeight' as const, 'Aggregated' as const),
+        fc.constantFrom('webster' as const, 'legacy' as const),
+        fc.array(fc.record({ headroom: fc.integer({ min: 0, max: 30 }), previous: fc.integer({ min: 0, max: 20 }) }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 60 }),
+        (strategy, divider, list, extra) => {
+          const previous = list.map((c, i) => ({ name: `c${i}`, replicas: c.previous })).filter((c) => c.replicas > 0);
+          const assigned = previous.reduce((sum, c) => sum + c.replicas, 0);
+          const result = assignReplicas({
+            strategy,
+            replicas: assigned + extra,
+            candidates: list.map((c, i) => ({ name: `c${i}`, allocatableReplicas: c.headroom })),
+            previousClusters: previous,
+            uid: '',
+            divider,
+            legacyVariant: 'v1.5',
+          });
+          if ('error' in result) return;
+          const before = new Map(previous.map((c) => [c.name, c.replicas]));
+          for (const c of result.clusters) {
+            const gain = c.replicas - (before.get(c.name) ?? 0);
+            expect(gain).toBeGreaterThanOrEqual(0);
+            expect(gain).toBeLessThanOrEqual(list[Number(c.name.slice(1))]?.headroom ?? 0);
+          }
+          expect(result.clusters.reduce((sum, c) => sum + c.replicas, 0)).toBe(assigned + extra);
+        },
+      ),
+    );
   });
 });
 
@@ -149,8 +161,15 @@ describe('assignReplicas — modes and edge cases', () => {
     });
   });
 
-  it('scale-down divides by the whole previous spec.clusters, including a cluster that is no longer a candidate, and says so', () => {
-    const result = assignReplicas({ strategy: 'DynamicWeight', replicas: 4, candidates: candidates(10), previousClusters: clusters({ member1: 6, member2: 6 }), uid: '' });
+  it('scale-down (v1.17+, 799fa4b32) divides by the previous split on candidates only; a dropped cluster gets nothing, and the v1.16.x difference is noted', () => {
+    const base: AssignReplicasInput = { strategy: 'DynamicWeight', replicas: 4, candidates: candidates(10), previousClusters: clusters({ member1: 6, member2: 6 }), uid: '' };
+    const result = assignReplicas(base);
+    expect(result).toMatchObject({ clusters: clusters({ member1: 4 }) });
+    expect('notes' in result && result.notes).toEqual([expect.stringContaining('member2 is no longer a candidate, so it gets nothing; Karmada v1.16.x')]);
+  });
+
+  it('legacy scale-down (v1.5–v1.15) divides by the whole previous spec.clusters, including a cluster that is no longer a candidate, and says so', () => {
+    const result = assignReplicas({ strategy: 'DynamicWeight', replicas: 4, candidates: candidates(10), previousClusters: clusters({ member1: 6, member2: 6 }), uid: '', divider: 'legacy', legacyVariant: 'v1.5' });
     expect(result).toMatchObject({ clusters: clusters({ member1: 2, member2: 2 }) });
     expect('notes' in result && result.notes[0]).toContain('member2 is no longer a candidate');
   });
@@ -159,7 +178,7 @@ describe('assignReplicas — modes and edge cases', () => {
     const result = assignReplicas({ strategy: 'Aggregated', replicas: 24, candidates: candidates(6, 6, 20), previousClusters: clusters({ member1: 4, member2: 8 }), uid: '', divider: 'legacy' });
     expect('explanation' in result && result.explanation).toEqual([
       'Aggregated with legacy TakeByWeight (v1.8–v1.15); previous result on candidates: member1 4, member2 8 (Σ 12).',
-      'Scale up 12 → 24: divide the 12 new replicas by estimator headroom.',
+      'Scale up 12 → 24: divide the 12 new replicas by estimator headroom and add them onto the previous result.',
       'Available replicas, descending: member3 20, member1 6, member2 6 (Σ 32 ≥ target 12).',
       'Aggregated keeps the shortest prefix that covers 12 (previously scheduled clusters first): member1 6, member2 6.',
       'Legacy TakeByWeight (v1.8) floors 12 × available / Σ and hands the remainder out in weight order, then adds the previous result member1 4, member2 8: member1 10, member2 14.',

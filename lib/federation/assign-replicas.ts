@@ -26,8 +26,9 @@ function describe(clusters: readonly { name: string; replicas: number }[]): stri
  * - StaticWeight: a fresh division of `replicas` by the candidates' static weights (weight 0 is ignored; all
  *   zero means weight 1 for everyone).
  * - DynamicWeight / Aggregated (`assignByDynamicStrategy`), Steady mode: scale-up divides only the increase by
- *   the estimator headroom on top of the previous result; scale-down divides the new total by the previous
- *   split; equal keeps the previous result. Fresh mode divides the total by headroom + previous replicas.
+ *   the estimator headroom and adds it onto the previous result (v1.16+ Webster and legacy alike); scale-down
+ *   divides the new total by the previous split (v1.17+: of the still-candidate clusters; legacy: all of
+ *   spec.clusters); equal keeps the previous result. Fresh mode divides the total by headroom + previous replicas.
  * Zero entries are dropped like `spec.clusters`. Failure returns Karmada's error text.
  */
 export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult {
@@ -97,31 +98,29 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
         return finish(divide(available, [], replicas), 'failed to do fresh scale');
       }
       if (assigned > replicas) {
-        // upstream: dynamicScaleDown weighs by the whole previous spec.clusters, not only the still-candidate ones.
-        const notes = parsed.previousClusters
-          .filter((c) => !candidateNames.has(c.name) && c.replicas > 0)
-          .map(
+        const stale = parsed.previousClusters.filter((c) => !candidateNames.has(c.name) && c.replicas > 0);
+        if (divider === 'webster') {
+          // upstream (v1.17.0+, 799fa4b32): dynamicScaleDown weighs by the still-candidate scheduled clusters only.
+          const notes = stale.map(
             (c) =>
-              `${c.name} is no longer a candidate but upstream's dynamicScaleDown still divides by the whole previous spec.clusters, so it can keep replicas.`,
+              `${c.name} is no longer a candidate, so it gets nothing; Karmada v1.16.x (before 799fa4b32) still divided by the whole previous spec.clusters and could keep replicas there.`,
           );
+          explanation.push(`Scale down ${assigned} → ${replicas}: divide the new total by the previous split on candidates.`);
+          return finish(divide(scheduled, [], replicas), 'failed to scale down', notes);
+        }
+        // upstream (v1.5–v1.15): dynamicScaleDown weighs by the whole previous spec.clusters, not only the still-candidate ones.
+        const notes = stale.map(
+          (c) => `${c.name} is no longer a candidate but upstream's dynamicScaleDown still divides by the whole previous spec.clusters, so it can keep replicas.`,
+        );
         explanation.push(`Scale down ${assigned} → ${replicas}: divide the new total by the previous split.`);
         return finish(divide(parsed.previousClusters.slice(), [], replicas), 'failed to scale down', notes);
       }
       if (assigned < replicas) {
+        // upstream: dynamicScaleUp divides only the increase, by headroom, and adds it onto the previous result, so
+        // no cluster gains more than its estimated headroom.
         const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) }));
-        explanation.push(`Scale up ${assigned} → ${replicas}: divide the ${replicas - assigned} new replicas by estimator headroom.`);
-        const outcome = divide(available, scheduled, replicas - assigned);
-        const before = new Map(scheduled.map((c) => [c.name, c.replicas]));
-        const notes = outcome.ok
-          ? available
-              .filter((c) => (outcome.replicas.get(c.name) ?? 0) - (before.get(c.name) ?? 0) > c.replicas)
-              .map(
-                (c) =>
-                  `${c.name} gains ${(outcome.replicas.get(c.name) ?? 0) - (before.get(c.name) ?? 0)} replicas, more than its estimated headroom ${c.replicas}: ` +
-                  'the divider weighs the new replicas together with the previous ones.',
-              )
-          : [];
-        return finish(outcome, 'failed to scale up', notes);
+        explanation.push(`Scale up ${assigned} → ${replicas}: divide the ${replicas - assigned} new replicas by estimator headroom and add them onto the previous result.`);
+        return finish(divide(available, scheduled, replicas - assigned), 'failed to scale up');
       }
       explanation.push(`spec.replicas ${replicas} equals the previous total: the previous result stays.`);
       return { clusters: toClusters(scheduled.map((c) => [c.name, c.replicas] as const)), notes: [], explanation };

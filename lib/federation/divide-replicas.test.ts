@@ -1,28 +1,17 @@
 import { describe, expect, it } from 'vitest';
 
+import { KARMADA_PINNED_COMMIT, TEST_DYNAMIC_DIVIDE_REPLICAS } from '@/lib/federation/__fixtures__/karmada-assignment-tables';
 import { divideReplicas } from '@/lib/federation/divide-replicas';
 
 const members = (...replicas: number[]) => replicas.map((r, i) => ({ name: `member${i + 1}`, replicas: r }));
 
-// upstream: pkg/scheduler/core/division_algorithm_test.go Test_divideReplicasByPreference (pre-Webster tables; the
-// legacy column is upstream's `want`, the Webster column is specs/federation.md §3.3).
-describe('divideReplicas — upstream Test_divideReplicasByPreference', () => {
-  it.each([
-    ['replica 12, dynamic weight 18:12:6', 'DynamicWeight', members(18, 12, 6), { member1: 6, member2: 4, member3: 2 }, { member1: 6, member2: 4, member3: 2 }],
-    ['replica 12, dynamic weight 20:12:6', 'DynamicWeight', members(20, 12, 6), { member1: 7, member2: 4, member3: 1 }, { member1: 6, member2: 4, member3: 2 }],
-    ['replica 12, dynamic weight 6:12:6', 'DynamicWeight', members(6, 12, 6), { member1: 3, member2: 6, member3: 3 }, { member1: 3, member2: 6, member3: 3 }],
-    [
-      'replica 12, aggregated 12:6:6',
-      'Aggregated',
-      [{ name: 'member2', replicas: 12 }, { name: 'member1', replicas: 6 }, { name: 'member3', replicas: 6 }],
-      { member2: 12 },
-      { member2: 12 },
-    ],
-    ['replica 12, aggregated 6:6:6', 'Aggregated', members(6, 6, 6), { member1: 6, member2: 6 }, { member1: 6, member2: 6 }],
-  ] as const)('Test_divideReplicasByPreference/%s', (_name, strategy, availableClusters, legacy, webster) => {
-    const base = { strategy, targetReplicas: 12, availableClusters: [...availableClusters], scheduledClusters: [] };
-    expect(divideReplicas({ ...base, divider: 'legacy', legacyVariant: 'v1.5' })).toMatchObject({ replicas: legacy, notes: [] });
-    expect(divideReplicas({ ...base, divider: 'webster' })).toMatchObject({ replicas: webster, notes: [] });
+// upstream: pkg/scheduler/core/division_algorithm_test.go Test_dynamicDivideReplicas, verbatim in
+// __fixtures__/karmada-assignment-tables.ts: `want` at the pinned commit (Webster), `legacyWant` at d698ee591^.
+describe(`divideReplicas — upstream Test_dynamicDivideReplicas (karmada ${KARMADA_PINNED_COMMIT.slice(0, 9)})`, () => {
+  it.each(TEST_DYNAMIC_DIVIDE_REPLICAS.map((c) => [c.name, c] as const))('Test_dynamicDivideReplicas/%s', (_name, c) => {
+    const base = { strategy: c.strategy, targetReplicas: c.targetReplicas, availableClusters: c.availableClusters.map(([name, replicas]) => ({ name, replicas })), scheduledClusters: [] };
+    expect(divideReplicas({ ...base, divider: 'webster' })).toMatchObject({ replicas: c.want, notes: [] });
+    expect(divideReplicas({ ...base, divider: 'legacy', legacyVariant: 'v1.5' })).toMatchObject({ replicas: c.legacyWant, notes: [] });
   });
 });
 
@@ -41,8 +30,8 @@ describe('divideReplicas — dynamicDivideReplicas behaviour', () => {
       scheduledClusters: [{ name: 'member3', replicas: 2 }],
     };
     // Order member3 (scheduled), member1, member2; prefix member3 4 + member1 10 ≥ 5. member2 is never tried.
-    // Webster seats start at member3's 2: member1 (10 votes) takes all 5 new seats.
-    expect(divideReplicas({ ...input, divider: 'webster' })).toMatchObject({ replicas: { member1: 5, member3: 2 }, notes: [] });
+    // Webster divides the 5 new replicas by 4:10 alone (1/4), then adds member3's previous 2.
+    expect(divideReplicas({ ...input, divider: 'webster' })).toMatchObject({ replicas: { member1: 4, member3: 3 }, notes: [] });
     // Legacy: 5 by 10:4 → floor 3/1, remainder to member1; merged onto member3's 2.
     expect(divideReplicas({ ...input, divider: 'legacy', legacyVariant: 'v1.5' })).toMatchObject({ replicas: { member3: 3, member1: 4 }, notes: [] });
   });

@@ -27,6 +27,13 @@ export interface DivideArgs {
 
 export type DivideOutcome = { ok: true; replicas: Map<string, number>; notes: string[]; explanation: string[] } | { ok: false; error: string };
 
+/** upstream: pkg/util/binding.go `MergeTargetClusters` — per-cluster sums; clusters only in `previous` are kept. */
+function mergeTargetClusters(previous: readonly (readonly [string, number])[], delta: Map<string, number>): Map<string, number> {
+  const merged = new Map(delta);
+  for (const [name, replicas] of previous) merged.set(name, (merged.get(name) ?? 0) + replicas);
+  return merged;
+}
+
 const describeList = (list: readonly NamedReplicas[]): string => (list.length ? list.map((c) => `${c.name} ${c.replicas}`).join(', ') : '(none)');
 
 /** upstream: Go's sort.Sort falls back to insertion sort (stable) only for up to 12 elements. */
@@ -70,27 +77,24 @@ export function runDivide(args: DivideArgs): DivideOutcome {
     explanation.push(`Aggregated keeps the shortest prefix that covers ${args.targetReplicas} (previously scheduled clusters first): ${describeList(available)}.`);
   }
 
-  // upstream: helper.SpreadReplicasByTargetClusters(target, availableClusters, scheduledClusters, uid).
   const initial = args.scheduledClusters.map((c) => [c.name, c.replicas] as const);
   if (args.divider === 'webster') {
-    // upstream: Dispenser.Done() and the zero weight-sum guard leave the init result untouched.
+    // upstream (v1.16+, d698ee591): util.MergeTargetClusters(scheduledClusters,
+    //   helper.SpreadReplicasByTargetClusters(target, availableClusters, nil, uid)) — "Since the dynamic weight
+    // calculation is based on delta replicas, there's no need to pass in the previous scheduling result."
+    // With a nil init, Dispenser.Done() is never true and a zero weight sum leaves the delta empty.
     const weightSum = available.reduce((sum, c) => sum + c.replicas, 0);
-    if ((args.targetReplicas === 0 && initial.length !== 0) || weightSum === 0) {
-      explanation.push('Nothing to divide: the previous result stays.');
-      return { ok: true, replicas: new Map(initial), notes, explanation };
-    }
-    const seats = runWebster(
-      args.targetReplicas,
-      available.map((c) => [c.name, c.replicas] as const),
-      initial,
-      tieDirectionForUid(args.uid),
-    );
+    const delta =
+      weightSum === 0 ? new Map<string, number>() : runWebster(args.targetReplicas, available.map((c) => [c.name, c.replicas] as const), [], tieDirectionForUid(args.uid));
+    const merged = mergeTargetClusters(initial, delta);
+    const describeMap = (m: Map<string, number>): string => describeList([...m].map(([name, replicas]) => ({ name, replicas })));
     explanation.push(
-      `Webster hands out ${args.targetReplicas} seats by available replicas` +
-        (initial.length ? `, seats starting at the previous result ${describeList(args.scheduledClusters)}` : '') +
-        `: ${describeList([...seats].map(([name, replicas]) => ({ name, replicas })))}.`,
+      weightSum === 0
+        ? 'Nothing to divide: the previous result stays.'
+        : `Webster divides the ${args.targetReplicas} replicas by available replicas alone (the previous result is not a starting seat count): ${describeMap(delta)}` +
+            (initial.length ? `; added onto the previous result ${describeList(args.scheduledClusters)}: ${describeMap(merged)}.` : '.'),
     );
-    return { ok: true, replicas: seats, notes, explanation };
+    return { ok: true, replicas: merged, notes, explanation };
   }
   const last = new Map(initial);
   const outcome = runTakeByWeight(
@@ -109,7 +113,7 @@ export function runDivide(args: DivideArgs): DivideOutcome {
 /**
  * The scheduler's `dynamicDivideReplicas` step on its own: Aggregated keeps the shortest prefix of clusters
  * (previously scheduled ones first) whose available replicas cover the target, then both strategies divide the
- * target by available replicas on top of the scheduled clusters. Returns the merged replicas per cluster
+ * target by available replicas and add the result onto the scheduled clusters. Returns the merged replicas per cluster
  * (zero entries included) or Karmada's unschedulable message.
  */
 export function divideReplicas(input: DivideReplicasInput): DivideReplicasResult {
