@@ -1,4 +1,5 @@
 import type { Autoscaler, Health, MachineDetails, MachineSetCopy } from '@/lib/api';
+import { DEFAULT_CLUSTER_API_NAMESPACE, DEFAULT_MACHINE_API_NAMESPACE } from '@/lib/machine/keys';
 import { conditionMeaning } from '@/lib/triage';
 import { ConditionChip, healthLabel } from '../ui/health';
 import styles from './panels.module.css';
@@ -6,7 +7,7 @@ import styles from './panels.module.css';
 type Side = 'MachineAPI' | 'ClusterAPI';
 const sideOf = (apiVersion: string): Side | null => (apiVersion.startsWith('machine.openshift.io/') ? 'MachineAPI' : apiVersion.startsWith('cluster.x-k8s.io/') ? 'ClusterAPI' : null);
 const sideTitle: Record<Side, string> = { MachineAPI: 'Machine API copy', ClusterAPI: 'Cluster API copy' };
-const sideNamespace: Record<Side, string> = { MachineAPI: 'openshift-machine-api', ClusterAPI: 'openshift-cluster-api' };
+const sideNamespace: Record<Side, string> = { MachineAPI: DEFAULT_MACHINE_API_NAMESPACE, ClusterAPI: DEFAULT_CLUSTER_API_NAMESPACE };
 
 interface Check {
   label: string;

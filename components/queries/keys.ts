@@ -12,6 +12,7 @@ import {
   TransitionsResponseSchema,
   TriageResponseSchema,
   federationOperations,
+  toAutoscalerId,
 } from '@/lib/api';
 import { fetchJson } from '../api/fetch-json';
 import type { AutoscalerRef, FilterParams, ListParams } from '../api/paths';
@@ -32,7 +33,8 @@ export const fleetKeys = {
   explain: (id: string) => [...fleetKeys.all, 'explain', id] as const,
 };
 
-export const idOf = (ref: AutoscalerRef): string => `${encodeURIComponent(ref.cluster)}/${ref.kind}/${ref.namespace}/${ref.name}`;
+/** The query-key id of an autoscaler: the DTO's own `id`. */
+const idOf = (ref: AutoscalerRef): string => toAutoscalerId(ref.cluster, ref.kind, ref.namespace, ref.name);
 
 export function clustersQuery() {
   return queryOptions({ queryKey: fleetKeys.clusters(), queryFn: ({ signal }) => fetchJson(apiPaths.clusters(), ClusterListResponseSchema, { signal }) });

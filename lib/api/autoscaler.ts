@@ -201,6 +201,11 @@ export function toAutoscalerId(cluster: string, kind: AutoscalerKind, namespace:
   return `${encodeURIComponent(cluster)}/${kind}/${namespace}/${name}`;
 }
 
+/** The id of an autoscaler object as the API serves it; a missing namespace reads as `default`, as the mappers read it. */
+export function autoscalerIdOf(cluster: string, kind: AutoscalerKind, metadata: { namespace?: string; name: string }): string {
+  return toAutoscalerId(cluster, kind, metadata.namespace ?? 'default', metadata.name);
+}
+
 /** The inverse of `toAutoscalerId`; null for anything it could not have produced. */
 export function parseAutoscalerId(id: string): AutoscalerIdParts | null {
   const parts = id.split('/');

@@ -4,6 +4,8 @@ export { hasMachineAPIGpuCapacity, isValidGpuAcceleratorLabel, toMachineSetCapac
 export { operatorSupportsClusterAPITargetsFromCrd } from './crd';
 export { MACHINE_FINDING_PRIORITY } from './findings';
 export * from './keys';
+export { indexMachineSetsByName, toMachineSetCopies, toMachineSetCopy } from './machine-set-copy';
+export type { MachineSetPair } from './machine-set-copy';
 export { describeInfrastructureRef, splitApiVersion, toMachineSetView } from './machine-set-view';
 export type { MachineSetViewOptions } from './machine-set-view';
 export { toOperatorReady } from './operator-ready';

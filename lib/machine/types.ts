@@ -1,3 +1,4 @@
+import type { CapacityValue, MachineSetView } from '@/lib/api/machine';
 /** The verdict `assessMachineAutoscalers` returns for one MachineAutoscaler (specs/machineautoscaler.md §6–§7). */
 
 export type MachineFindingSeverity = 'error' | 'unknown' | 'warning' | 'info';
@@ -113,82 +114,11 @@ export interface MachineAssessmentContext {
 
 export type MachineSetGroup = 'machine.openshift.io' | 'cluster.x-k8s.io';
 
-/** Where one capacity value came from, in the order the autoscaler consults them. */
-export type CapacitySource = 'annotation' | 'deprecated-annotation' | 'infrastructure-template';
-
-export interface CapacityValue {
-  /** As written (a Kubernetes quantity); `memoryMb` is shown converted, e.g. `16384Mi`. */
-  value: string;
-  source: CapacitySource;
-  /** The annotation key or `status.capacity.<resource>` it was read from. */
-  key: string;
-}
-
-export interface MachineSetCapacity {
-  cpu: CapacityValue | null;
-  memory: CapacityValue | null;
-  gpuCount: CapacityValue | null;
-  gpuType: CapacityValue | null;
-  maxPods: CapacityValue | null;
-  /**
-   * Whether the provider that reads this copy's group can build a node template from it: CPU and memory both
-   * known and non-zero (clusterapi_unstructured.go `CanScaleFromZero`).
-   */
-  canScaleFromZero: boolean;
-  /** Capacity annotations whose value does not parse; for a CAPI set any of them disables scale from zero. */
-  invalidKeys: string[];
-  /** Where the values were looked for, in words, for the ScaleFromZeroUnsupported message. */
-  checked: string;
-}
-
-export interface MachineSetReplicas {
-  /** `spec.replicas` (MAPI defaults an absent value to 1; CAPI leaves it null until defaulted). */
-  desired: number | null;
-  current: number | null;
-  ready: number | null;
-  available: number | null;
-  /** v1beta2 semantics only; null for MAPI. */
-  upToDate: number | null;
-}
-
-export interface MachineSetSynchronized {
-  status: string;
-  reason: string | null;
-  message: string | null;
-  lastTransitionTime: string | null;
-}
-
-/** One MachineSet of either group and any served version, normalised (`toMachineSetView`). */
-export interface MachineSetView {
-  group: MachineSetGroup;
-  apiVersion: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  uid: string | null;
-  creationTimestamp: string | null;
-  deletionTimestamp: string | null;
-  /** CAPI `spec.clusterName`, else the cluster-name label of either group. */
-  clusterName: string | null;
-  replicas: MachineSetReplicas;
-  /**
-   * CAPI: carries `cluster.x-k8s.io/paused` (the autoscaler skips it). MAPI: its `Paused` condition is True,
-   * i.e. the Machine API controllers stand aside because the set is not MachineAPI-authoritative.
-   */
-  paused: boolean;
-  annotations: Record<string, string>;
-  /** MAPI `spec.template.spec.metadata.labels` (labels its Nodes get); CAPI `spec.template.metadata.labels` (its Machines'). */
-  templateLabels: Record<string, string>;
-  /** MAPI `status.authoritativeAPI` (effective authority); null for CAPI or when unset. */
-  authoritativeAPI: AuthoritativeAPI | null;
-  /** MAPI `spec.authoritativeAPI` (requested authority); null for CAPI or when unset. */
-  requestedAuthoritativeAPI: 'MachineAPI' | 'ClusterAPI' | null;
-  /** MAPI `status.synchronizedAPI`: the last stable authority. */
-  synchronizedAPI: 'MachineAPI' | 'ClusterAPI' | null;
-  synchronizedGeneration: number | null;
-  /** MAPI `Synchronized` condition, null when the sync controller never wrote one. */
-  synchronized: MachineSetSynchronized | null;
-  capacity: MachineSetCapacity;
-  /** CAPI only; v1beta1's apiVersion reduced to its group so both shapes compare. */
-  infrastructureRef: { apiGroup: string; kind: string; name: string; namespace: string } | null;
-}
+/**
+ * One MachineSet of either group and any served version, normalised (`toMachineSetView`), with its parts. The
+ * shape is declared once, as the wire schema in lib/api/machine.ts (`MachineSetViewSchema`), and read here.
+ */
+export type { CapacityValue, MachineSetCapacity, MachineSetView } from '@/lib/api/machine';
+export type CapacitySource = CapacityValue['source'];
+export type MachineSetReplicas = MachineSetView['replicas'];
+export type MachineSetSynchronized = NonNullable<MachineSetView['synchronized']>;

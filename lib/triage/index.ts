@@ -15,3 +15,9 @@ export { toFederatedAutoscaler, toFederationMembers, toFederationStrategy } from
 export type { FederationContext } from './to-federated-autoscaler';
 export { toHpaAutoscaler } from './to-hpa-autoscaler';
 export { toMachineAutoscaler } from './to-machine-autoscaler';
+export { namespaceOf, toAutoscalerBase } from './autoscaler-base';
+export type { AutoscalerBase } from './autoscaler-base';
+export { indexFederationObjects, toFederationPlacement } from './federation-placement';
+export type { FederationLookup, ResourceRef } from './federation-placement';
+export { toEventFiling } from './to-event-dto';
+export type { EventFiling } from './to-event-dto';

@@ -1,4 +1,5 @@
 import type { AutoscalerKind, AutoscalerTarget, Health } from '@/lib/api/autoscaler';
+import { CLUSTER_API_PAUSED_ANNOTATION, DEFAULT_CLUSTER_API_NAMESPACE, MACHINE_TARGET_OWNER_ANNOTATION } from '@/lib/machine/keys';
 
 /**
  * The reason registry: everything Autoscope knows about a condition reason, a MachineAutoscaler finding code
@@ -667,13 +668,13 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   MachineAutoscalerTargetPaused: {
     title: 'Target MachineSet paused',
     source: 'kubernetes-autoscaler clusterapi_controller.go (skips cluster.x-k8s.io/paused)',
-    hint: (f) => `if the pause is not intended, remove it: ${oc(f)} annotate machineset.cluster.x-k8s.io ${f.target.name} -n openshift-cluster-api cluster.x-k8s.io/paused-`,
+    hint: (f) => `if the pause is not intended, remove it: ${oc(f)} annotate machineset.cluster.x-k8s.io ${f.target.name} -n ${DEFAULT_CLUSTER_API_NAMESPACE} ${CLUSTER_API_PAUSED_ANNOTATION}-`,
     groupHint: 'The cluster autoscaler skips paused MachineSets: remove cluster.x-k8s.io/paused where unintended.',
   },
   MachineAutoscalerTargetOwnedByAnother: {
     title: 'Target claimed by another MachineAutoscaler',
     source: 'cluster-autoscaler-operator machinetarget.go SetOwner (FailedSetOwner)',
-    hint: (f) => `remove annotation autoscaling.openshift.io/machineautoscaler from ${machineTarget(f)} (${oc(f)} annotate machineset ${f.target.name} -n ${f.target.namespace} autoscaling.openshift.io/machineautoscaler-); the operator then claims it for ${f.name}`,
+    hint: (f) => `remove annotation ${MACHINE_TARGET_OWNER_ANNOTATION} from ${machineTarget(f)} (${oc(f)} annotate machineset ${f.target.name} -n ${f.target.namespace} ${MACHINE_TARGET_OWNER_ANNOTATION}-); the operator then claims it for ${f.name}`,
     groupHint: 'Remove the stale autoscaling.openshift.io/machineautoscaler annotations from the MachineSets.',
   },
   MachineAutoscalerTargetAnnotationsMissing: {

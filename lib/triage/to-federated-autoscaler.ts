@@ -1,9 +1,9 @@
 import { KarmadaClusterSchema, ReplicaRequestSchema } from '@/lib/api/federation';
-import { toAutoscalerId } from '@/lib/api/autoscaler';
 import type { Autoscaler, FederationMember, FederationStrategy, Problem } from '@/lib/api/autoscaler';
 import { estimateAvailableReplicas } from '@/lib/federation/estimate-available-replicas';
 import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
 import { assessHpa, targetOf } from '@/lib/triage/assess-hpa';
+import { namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
 import { healthOfProblems, sortProblems } from '@/lib/triage/health-rules';
 import { hintFor } from '@/lib/triage/hints';
 import type { FederatedHPAObject, KarmadaClusterObject, KarmadaPlacement, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage/karmada-types';
@@ -79,7 +79,7 @@ function memberProblem(members: readonly FederationMember[], clusters: readonly 
 /** A Karmada FederatedHPA, with its ResourceBinding and member Clusters, as the Autoscaler DTO. */
 export function toFederatedAutoscaler(cluster: string, fhpa: FederatedHPAObject, federation: FederationContext, context: MapperContext, now: Instant): Autoscaler {
   const kind = 'FederatedHPA';
-  const namespace = fhpa.metadata.namespace ?? 'default';
+  const namespace = namespaceOf(fhpa.metadata);
   const name = fhpa.metadata.name;
   const target = targetOf(fhpa, namespace);
   // Karmada's webhook defaults minReplicas to 1 (lifted.SetDefaultsFederatedHPA).
@@ -91,13 +91,7 @@ export function toFederatedAutoscaler(cluster: string, fhpa: FederatedHPAObject,
   const notReady = memberProblem(members, federation.clusters, (message) => hintFor('MemberClusterNotReady', { ...facts, message }), context);
   const problems = sortProblems(notReady ? [...assessed.problems, notReady] : assessed.problems);
   return {
-    id: toAutoscalerId(cluster, kind, namespace, name),
-    cluster,
-    kind,
-    namespace,
-    name,
-    uid: fhpa.metadata.uid ?? '',
-    target,
+    ...toAutoscalerBase(cluster, kind, fhpa.metadata, target, context),
     minReplicas,
     maxReplicas,
     currentReplicas: assessed.currentReplicas,
@@ -106,8 +100,6 @@ export function toFederatedAutoscaler(cluster: string, fhpa: FederatedHPAObject,
     metrics: toMetricPairs(fhpa.spec?.metrics, fhpa.status?.currentMetrics),
     health: healthOfProblems(problems),
     problems,
-    stale: context.stale,
-    createdAt: fhpa.metadata.creationTimestamp ?? null,
     lastScaleTime: fhpa.status?.lastScaleTime ?? null,
     federation: {
       strategy: toFederationStrategy(federation.binding?.spec?.placement ?? federation.policy?.spec?.placement),

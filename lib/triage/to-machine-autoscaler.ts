@@ -1,7 +1,7 @@
-import { toAutoscalerId } from '@/lib/api/autoscaler';
 import type { Autoscaler, AutoscalerCondition, AutoscalerTarget, Problem } from '@/lib/api/autoscaler';
 import type { MachineAutoscalerVerdict } from '@/lib/machine/types';
 import type { MachineAutoscalerObject, MachineSetObject } from '@/lib/machine/wire-types';
+import { namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
 import { conditionMeaning } from '@/lib/triage/condition-meaning';
 import { healthOfProblems, REPLICAS_MISMATCH_SECONDS, sortProblems } from '@/lib/triage/health-rules';
 import { hintFor } from '@/lib/triage/hints';
@@ -23,7 +23,7 @@ export function toMachineAutoscaler(
   now: Instant,
 ): Autoscaler {
   const kind = 'MachineAutoscaler';
-  const namespace = ma.metadata.namespace ?? 'default';
+  const namespace = namespaceOf(ma.metadata);
   const name = ma.metadata.name;
   const nowMs = toEpochMs(now);
   const target: AutoscalerTarget = {
@@ -73,13 +73,7 @@ export function toMachineAutoscaler(
   const sorted = sortProblems(problems);
 
   return {
-    id: toAutoscalerId(cluster, kind, namespace, name),
-    cluster,
-    kind,
-    namespace,
-    name,
-    uid: ma.metadata.uid ?? '',
-    target,
+    ...toAutoscalerBase(cluster, kind, ma.metadata, target, context),
     minReplicas,
     maxReplicas,
     currentReplicas,
@@ -88,8 +82,6 @@ export function toMachineAutoscaler(
     metrics: [],
     health: healthOfProblems(sorted),
     problems: sorted,
-    stale: context.stale,
-    createdAt: ma.metadata.creationTimestamp ?? null,
     lastScaleTime: null,
     machine: {
       derivedReady: ready,

@@ -1,12 +1,19 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import type { Autoscaler, AutoscalerKind, EventDto } from '@/lib/api';
-import { toAutoscalerId } from '@/lib/api';
-import type { CoreEvent, HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
-import type { ClusterAPIMachineSetObject, MachineAPIMachineSetObject, MachineAutoscalerObject, MachineSetObject } from '@/lib/machine';
-import { assessMachineAutoscalers, operatorSupportsClusterAPITargetsFromCrd } from '@/lib/machine';
+import type { Autoscaler, AutoscalerKind } from '@/lib/api';
+import { autoscalerIdOf } from '@/lib/api';
+import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
+import type { ClusterAPIMachineSetObject, MachineAPIMachineSetObject, MachineAutoscalerObject, MachineSetObject, MachineSetPair } from '@/lib/machine';
+import {
+  assessMachineAutoscalers,
+  DEFAULT_CLUSTER_API_NAMESPACE,
+  DEFAULT_MACHINE_API_NAMESPACE,
+  DEFAULT_OPERATOR_NAMESPACE,
+  indexMachineSetsByName,
+  operatorSupportsClusterAPITargetsFromCrd,
+} from '@/lib/machine';
 import type { FederatedHPAObject, KarmadaClusterObject, MapperContext, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage';
-import { toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
+import { indexFederationObjects, toEventFiling, toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
 import type { HistoryStore } from '../history/history-store';
 import { log } from '../log';
 import type { ObjectChange } from '../watch/cluster-watcher';
@@ -24,6 +31,15 @@ export interface IndexEntry {
   raw: KubeObject;
   /** Digest of the DTO minus `stale`, to tell a real change from a re-map. */
   fingerprint: string;
+  /** The objects the mapper read beside `raw`, as of the last mapping (the detail page shows them). */
+  related: RelatedObjects;
+}
+
+/** A FederatedHPA's binding and policy; a MachineAutoscaler's target MachineSet copies. */
+export interface RelatedObjects {
+  binding?: ResourceBindingObject | null;
+  policy?: PropagationPolicyObject | null;
+  machineSets?: MachineSetPair;
 }
 
 const machineResources = new Set<ResourceKey>(['machineAutoscalers', 'clusterAutoscalers', 'mapiMachineSets', 'capiMachineSets', 'machineAutoscalerCrd', 'machineAutoscalerEvents', 'machineSetEvents']);
@@ -35,12 +51,6 @@ function fingerprintOf(dto: Autoscaler): string {
   const { stale: _stale, ...rest } = dto;
   return createHash('sha1').update(JSON.stringify(rest)).digest('base64');
 }
-
-const kindOfEvent: Partial<Record<string, AutoscalerKind>> = {
-  HorizontalPodAutoscaler: 'HorizontalPodAutoscaler',
-  MachineAutoscaler: 'MachineAutoscaler',
-  FederatedHPA: 'FederatedHPA',
-};
 
 /**
  * The in-memory index of every autoscaler in the fleet, keyed `cluster/kind/namespace/name`. Every object
@@ -99,7 +109,7 @@ export class FleetIndex {
   apply(cluster: string, resource: ResourceKey, change: ObjectChange, object: KubeObject): void {
     if (eventResources.has(resource)) this.recordEvent(cluster, object);
     if (resource === 'hpas') {
-      if (change === 'delete') this.remove(toAutoscalerId(cluster, 'HorizontalPodAutoscaler', object.metadata.namespace ?? '', object.metadata.name));
+      if (change === 'delete') this.remove(autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata));
       else this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
       return;
     }
@@ -110,7 +120,7 @@ export class FleetIndex {
   /** A resource finished a full list: anything of that kind the list no longer has is gone. */
   resync(cluster: string, resource: ResourceKey, objects: KubeObject[]): void {
     if (resource === 'hpas') {
-      const present = new Set(objects.map((o) => toAutoscalerId(cluster, 'HorizontalPodAutoscaler', o.metadata.namespace ?? '', o.metadata.name)));
+      const present = new Set(objects.map((o) => autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', o.metadata)));
       for (const id of this.idsOf(cluster, 'HorizontalPodAutoscaler')) if (!present.has(id)) this.remove(id);
       for (const o of objects) this.upsertHpa(cluster, o as HorizontalPodAutoscaler);
       return;
@@ -183,8 +193,8 @@ export class FleetIndex {
   }
 
   private upsertHpa(cluster: string, hpa: HorizontalPodAutoscaler): void {
-    const id = toAutoscalerId(cluster, 'HorizontalPodAutoscaler', hpa.metadata.namespace ?? '', hpa.metadata.name);
-    this.put(id, cluster, (ctx) => toHpaAutoscaler(cluster, hpa, ctx, this.nowIso()), hpa);
+    const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', hpa.metadata);
+    this.put(id, cluster, (ctx) => toHpaAutoscaler(cluster, hpa, ctx, this.nowIso()), hpa, {});
   }
 
   private recomputeMachine(cluster: string): void {
@@ -200,9 +210,9 @@ export class FleetIndex {
       clusterAutoscalers: source.objects('clusterAutoscalers'),
       events: [...source.objects('machineAutoscalerEvents'), ...source.objects('machineSetEvents')] as never[],
       context: {
-        operatorNamespace: 'openshift-machine-api',
-        machineAPINamespace: 'openshift-machine-api',
-        clusterAPINamespace: 'openshift-cluster-api',
+        operatorNamespace: DEFAULT_OPERATOR_NAMESPACE,
+        machineAPINamespace: DEFAULT_MACHINE_API_NAMESPACE,
+        clusterAPINamespace: DEFAULT_CLUSTER_API_NAMESPACE,
         operatorSupportsClusterAPITargets: crd ? operatorSupportsClusterAPITargetsFromCrd(crd as never) : false,
       },
     });
@@ -211,15 +221,18 @@ export class FleetIndex {
       ...mapi.map((m) => [`machine.openshift.io/${m.metadata.namespace ?? ''}/${m.metadata.name}`, m as MachineSetObject] as const),
       ...capi.map((c) => [`cluster.x-k8s.io/${c.metadata.namespace ?? ''}/${c.metadata.name}`, c as MachineSetObject] as const),
     ]);
+    const mapiByName = indexMachineSetsByName(mapi, DEFAULT_MACHINE_API_NAMESPACE);
+    const capiByName = indexMachineSetsByName(capi, DEFAULT_CLUSTER_API_NAMESPACE);
     const seen = new Set<string>();
     for (const verdict of verdicts) {
       const ma = byKey.get(verdict.machineAutoscaler);
       if (!ma) continue;
       const copy = verdict.target.authoritativeCopy;
       const target = copy ? (setsByRef.get(`${copy.apiVersion.split('/')[0]}/${copy.namespace}/${copy.name}`) ?? null) : null;
-      const id = toAutoscalerId(cluster, 'MachineAutoscaler', ma.metadata.namespace ?? 'default', ma.metadata.name);
+      const id = autoscalerIdOf(cluster, 'MachineAutoscaler', ma.metadata);
       seen.add(id);
-      this.put(id, cluster, (ctx) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, this.nowIso()), ma as unknown as KubeObject);
+      const machineSets = { machineAPI: mapiByName.get(verdict.target.name) ?? null, clusterAPI: capiByName.get(verdict.target.name) ?? null };
+      this.put(id, cluster, (ctx) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, this.nowIso()), ma as unknown as KubeObject, { machineSets });
     }
     for (const id of this.idsOf(cluster, 'MachineAutoscaler')) if (!seen.has(id)) this.remove(id);
   }
@@ -227,22 +240,20 @@ export class FleetIndex {
   private recomputeFederation(cluster: string): void {
     const source = this.sources(cluster);
     if (!source?.serves('federatedHpas')) return;
-    const bindings = source.objects('resourceBindings') as unknown as ResourceBindingObject[];
+    const lookup = indexFederationObjects(
+      source.objects('resourceBindings') as unknown as ResourceBindingObject[],
+      source.objects('propagationPolicies') as unknown as PropagationPolicyObject[],
+    );
     const clusters = source.objects('karmadaClusters') as unknown as KarmadaClusterObject[];
-    const policies = source.objects('propagationPolicies') as unknown as PropagationPolicyObject[];
     const seen = new Set<string>();
     for (const fhpa of source.objects('federatedHpas') as unknown as FederatedHPAObject[]) {
       const ns = fhpa.metadata.namespace ?? 'default';
       const ref = fhpa.spec?.scaleTargetRef;
-      const binding = bindings.find((b) => b.metadata.namespace === ns && b.spec?.resource?.kind === ref?.kind && b.spec?.resource?.name === ref?.name) ?? null;
-      const selects = (p: PropagationPolicyObject): boolean => {
-        const selectors = (p.spec?.resourceSelectors ?? []) as { kind?: string; name?: string }[];
-        return selectors.some((sel) => sel.kind === ref?.kind && (!sel.name || sel.name === ref?.name));
-      };
-      const policy = policies.find((p) => p.metadata.namespace === ns && selects(p)) ?? null;
-      const id = toAutoscalerId(cluster, 'FederatedHPA', ns, fhpa.metadata.name);
+      const binding = lookup.binding(ns, ref);
+      const policy = lookup.policy(ns, ref);
+      const id = autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata);
       seen.add(id);
-      this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa as unknown as KubeObject);
+      this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa as unknown as KubeObject, { binding, policy });
     }
     for (const id of this.idsOf(cluster, 'FederatedHPA')) if (!seen.has(id)) this.remove(id);
   }
@@ -251,12 +262,13 @@ export class FleetIndex {
    * Maps and stores one autoscaler. History is observed first, then the DTO is re-mapped when what
    * history knows (when a condition's reason began, when a problem appeared) moved with it.
    */
-  private put(id: string, cluster: string, map: (context: MapperContext) => Autoscaler, raw: KubeObject): void {
+  private put(id: string, cluster: string, map: (context: MapperContext) => Autoscaler, raw: KubeObject, related: RelatedObjects): void {
     const before = this.context(id, cluster);
     let dto = map(before);
     const previous = this.entries.get(id);
     if (previous && previous.fingerprint === fingerprintOf(dto)) {
       previous.raw = raw;
+      previous.related = related;
       return;
     }
     this.history.observe(dto, this.nowIso());
@@ -265,10 +277,11 @@ export class FleetIndex {
     const fingerprint = fingerprintOf(dto);
     if (previous && previous.fingerprint === fingerprint) {
       previous.raw = raw;
+      previous.related = related;
       return;
     }
     if (!previous) this.idOrder = null;
-    this.entries.set(id, { dto, raw, fingerprint });
+    this.entries.set(id, { dto, raw, fingerprint, related });
     this.revision += 1;
     let ids = this.byCluster.get(cluster);
     if (!ids) {
@@ -291,27 +304,12 @@ export class FleetIndex {
   }
 
   private recordEvent(cluster: string, object: KubeObject): void {
-    const e = object as CoreEvent & { note?: string; regarding?: CoreEvent['involvedObject']; deprecatedCount?: number };
-    const involved = e.involvedObject ?? e.regarding;
-    const kind = involved?.kind ? kindOfEvent[involved.kind] : undefined;
-    const dto: EventDto = {
-      uid: e.metadata.uid ?? `${cluster}/${e.metadata.namespace ?? ''}/${e.metadata.name}`,
-      type: e.type ?? 'Normal',
-      reason: e.reason ?? '',
-      message: e.message ?? e.note ?? '',
-      count: e.count ?? e.deprecatedCount ?? 1,
-      firstSeen: e.firstTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? null,
-      lastSeen: e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? null,
-      source: e.source?.component ?? e.reportingComponent ?? null,
-      regarding: `${involved?.kind ?? ''}/${involved?.name ?? ''}`,
-    };
-    if (kind && involved?.name) {
-      this.history.recordEvent(toAutoscalerId(cluster, kind, involved.namespace ?? e.metadata.namespace ?? 'default', involved.name), dto);
-    } else if (involved?.kind === 'MachineSet' && involved.name) {
-      // The operator's GPU warning is about the MachineSet: file it under the MachineAutoscalers targeting it.
+    const { event, autoscalerId, machineSet } = toEventFiling(cluster, object);
+    if (autoscalerId) this.history.recordEvent(autoscalerId, event);
+    else if (machineSet) {
       for (const id of this.byCluster.get(cluster) ?? []) {
         const entry = this.entries.get(id);
-        if (entry?.dto.kind === 'MachineAutoscaler' && entry.dto.target.name === involved.name) this.history.recordEvent(id, dto);
+        if (entry?.dto.kind === 'MachineAutoscaler' && entry.dto.target.name === machineSet) this.history.recordEvent(id, event);
       }
     }
   }

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerDetailResponse } from '@/lib/api';
+import { CLUSTER_API_GROUP, DEFAULT_CLUSTER_API_NAMESPACE, DEFAULT_MACHINE_API_NAMESPACE, MACHINE_API_GROUP } from '@/lib/machine/keys';
 import type { Autoscope } from '../runtime';
 
 /** A shell word: bare when safe, else single-quoted. */
@@ -33,8 +34,8 @@ export function kubectlCommands(app: Autoscope, a: Autoscaler): AutoscalerDetail
     case 'MachineAutoscaler':
       return [
         { label: 'Show the MachineAutoscaler', command: `${base} ${ns} get machineautoscaler ${sh(a.name)} -o yaml` },
-        { label: 'The Machine API MachineSet', command: `${base} -n openshift-machine-api get machinesets.machine.openshift.io ${sh(a.target.name)} -o yaml` },
-        { label: 'The Cluster API MachineSet', command: `${base} -n openshift-cluster-api get machinesets.cluster.x-k8s.io ${sh(a.target.name)} -o yaml` },
+        { label: 'The Machine API MachineSet', command: `${base} -n ${DEFAULT_MACHINE_API_NAMESPACE} get machinesets.${MACHINE_API_GROUP} ${sh(a.target.name)} -o yaml` },
+        { label: 'The Cluster API MachineSet', command: `${base} -n ${DEFAULT_CLUSTER_API_NAMESPACE} get machinesets.${CLUSTER_API_GROUP} ${sh(a.target.name)} -o yaml` },
         { label: "The operator's events", command: `${base} ${ns} get events --field-selector involvedObject.kind=MachineAutoscaler,involvedObject.name=${sh(a.name)}` },
       ];
     case 'FederatedHPA':
