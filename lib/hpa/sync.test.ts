@@ -1061,3 +1061,62 @@ describe('simulateHpaSyncs and determinism', () => {
     expect(input).toEqual(snapshot);
   });
 });
+
+// upstream: recordInitialRecommendation seeds {currentReplicas, time.Now()}; stabilizeRecommendation then takes its
+// own `cutoff := time.Now().Add(-downscaleStabilisationWindow)` and drops entries `Before(cutoff)`. The second clock
+// reading is later, so with --horizontal-pod-autoscaler-downscale-stabilization=0 the seed never holds a scale-down.
+describe('simulateHpaSync — a fresh controller with a 0 s downscale stabilization window', () => {
+  const windowZero = { ...UPSTREAM_TEST_CONFIG, downscaleStabilizationSeconds: 0 };
+
+  it('TestScaleDownStabilizeInitialSize with downscale-stabilization=0: the seed is older than the cutoff, so 5 → 3 at once', () => {
+    const scenario: HorizontalScenario = { minReplicas: 2, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, CPUTarget: 50, reportedLevels: [100, 300, 500, 250, 250], reportedCPURequests: req(5) };
+    // The same fresh controller with the upstream test's 5 m window holds at 5 (TestScaleDownStabilizeInitialSize).
+    expect(simulateHpaSync(buildSyncInput(scenario)).desiredReplicas).toBe(5);
+    const result = simulateHpaSync({ ...buildSyncInput(scenario), config: windowZero });
+    expect(result.desiredReplicas).toBe(3);
+    expect(triples(result.conditions)).toEqual([...STATUS_OK]);
+    expect(result.explanation[0]).toBe(
+      'controller history unknown: assumed a fresh controller seeded with 5 replicas just before this sync; ' +
+        'with a 0s downscale stabilization window that seed is already older than the cutoff, so it holds nothing and a scale-down happens at once',
+    );
+    // upstream replaces the old seed with this sync's proposal (foundOldSample), rather than appending to it.
+    expect(result.controllerState.recommendations).toEqual([{ replicas: 3, timestamp: new Date(Date.parse(NOW)).toISOString() }]);
+  });
+
+  it('normalizeDesiredReplicas, current 3, proposal 1, min 2, window 0: scales to minReplicas 2 (TooFewReplicas), not held at 3', () => {
+    const result = simulateHpaSync({
+      ...buildSyncInput({ minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 50, reportedLevels: [50, 50, 50], reportedCPURequests: req(3) }),
+      config: windowZero,
+    });
+    expect(result.desiredReplicas).toBe(2);
+    expect(triples(result.conditions)).toEqual(statusOkWith({ type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas' }));
+  });
+
+  it('normalizeDesiredReplicas, current 1, proposal 0, min 0, window 0: scales to 0, not held at 1', () => {
+    const result = simulateHpaSync({
+      ...buildSyncInput({ minReplicas: 0, maxReplicas: 6, specReplicas: 1, statusReplicas: 1, metricsTarget: [externalQps({ type: 'Value', value: '14400m' })], reportedLevels: [0] }),
+      config: windowZero,
+    });
+    expect(result.desiredReplicas).toBe(0);
+    expect(triples(result.conditions)).toEqual([...STATUS_OK]);
+  });
+
+  it('normalizeDesiredReplicasWithBehaviors, both windows 0: the seed neither holds the scale-down nor stays in the history', () => {
+    const result = simulateHpaSync({
+      ...buildSyncInput({
+        minReplicas: 2,
+        maxReplicas: 6,
+        specReplicas: 5,
+        statusReplicas: 5,
+        CPUTarget: 50,
+        reportedLevels: [100, 300, 500, 250, 250],
+        reportedCPURequests: req(5),
+        scaleDownRules: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+      }),
+      config: windowZero,
+    });
+    expect(result.desiredReplicas).toBe(3);
+    // upstream: the seed is Before both cutoffs, so this sync's proposal overwrites it.
+    expect(result.controllerState.recommendations).toEqual([{ replicas: 3, timestamp: new Date(Date.parse(NOW)).toISOString() }]);
+  });
+});

@@ -546,11 +546,22 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
 
   // 3. recordInitialRecommendation
   if (recommendations === null) {
-    recommendations = [{ replicas: currentReplicas, timestampMs: nowMs }];
     const window = behavior ? (behavior.scaleDown.stabilizationWindowSeconds ?? config.downscaleStabilizationSeconds) : config.downscaleStabilizationSeconds;
-    explanation.push(
-      `controller history unknown: assumed a fresh controller seeded with ${currentReplicas} replicas now, so a scale-down is held by the ${window}s stabilization window`,
-    );
+    if (window === 0) {
+      // upstream reads the clock twice: the seed's time.Now() comes before stabilizeRecommendation's
+      // `cutoff := time.Now().Add(-window)`, so with a 0 s window the seed is always older than the cutoff. One
+      // `now` for both would make it count; the seed is taken 1 ms before instead.
+      recommendations = [{ replicas: currentReplicas, timestampMs: nowMs - 1 }];
+      explanation.push(
+        `controller history unknown: assumed a fresh controller seeded with ${currentReplicas} replicas just before this sync; ` +
+          'with a 0s downscale stabilization window that seed is already older than the cutoff, so it holds nothing and a scale-down happens at once',
+      );
+    } else {
+      recommendations = [{ replicas: currentReplicas, timestampMs: nowMs }];
+      explanation.push(
+        `controller history unknown: assumed a fresh controller seeded with ${currentReplicas} replicas now, so a scale-down is held by the ${window}s stabilization window`,
+      );
+    }
   }
   if (behavior && !stateIn) explanation.push('no scale events known: the behavior rate limits assume nothing was scaled recently');
 
