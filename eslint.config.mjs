@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
- * The layers of DESIGN.md and who may import whom:
+ * The layers of docs/architecture.md and who may import whom:
  *   app → components, server, lib;  components → lib;  server → lib;  sim → lib;
  *   lib → nothing (zod, and type-only imports, aside).
  */
@@ -22,7 +22,7 @@ export const layers = [
 const layerPolicy = {
   default: 'disallow',
   checkAllOrigins: true,
-  message: 'Import boundary: {{ from.element.type }} may not import {{ to.element.type }}{{ to.module.source }} (DESIGN.md, "Layers and the direction of imports").',
+  message: 'Import boundary: {{ from.element.type }} may not import {{ to.element.type }}{{ to.module.source }} (docs/architecture.md, "Layers and who may import whom").',
   policies: [
     // Files inside one layer import each other freely (the plugin skips internal dependencies).
     { from: { element: { type: 'app' } }, allow: { to: { element: { type: '{components,server,lib}' } } } },

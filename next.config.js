@@ -2,7 +2,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // client-node and better-sqlite3 stay external: they are Node-only, and bundling them costs
-  // build memory (STACK.md, trap 11).
+  // build memory (docs/toolchain.md, trap 11).
   serverExternalPackages: ['@kubernetes/client-node', 'better-sqlite3'],
   // A separate build directory per running instance (NEXT_DIST_DIR) lets several copies run side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',

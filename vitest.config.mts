@@ -12,7 +12,7 @@ export default defineConfig({
     ],
   },
   test: {
-    // e2e/ belongs to Playwright (STACK.md, trap 9).
+    // e2e/ belongs to Playwright (docs/toolchain.md, trap 9).
     include: ['{lib,server,sim,components,app,scripts,test}/**/*.test.{ts,tsx}'],
     exclude: ['node_modules/**', '.next/**', 'e2e/**'],
     environment: 'node',

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 const candidates = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium'];
 
 /**
- * Finds Debian's Chromium for Playwright (browsers cannot be downloaded here: STACK.md, trap 4).
+ * Finds Debian's Chromium for Playwright (browsers cannot be downloaded here: docs/toolchain.md, trap 4).
  * `CHROMIUM_PATH` wins. When none is installed: as root, install it with apt; otherwise stop with
  * one line saying the command to run.
  */

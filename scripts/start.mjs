@@ -93,7 +93,7 @@ function startDemo(simDataDir) {
 }
 
 // node_modules/.bin/next itself becomes next-server; it stays in our process group, so whoever stops
-// this script's group (Ctrl-C, Playwright's webServer) stops the server too (STACK.md, trap 8).
+// this script's group (Ctrl-C, Playwright's webServer) stops the server too (docs/toolchain.md, trap 8).
 const server = spawn(nextBin, [values.dev ? 'dev' : 'start', '-H', host, '-p', port], { cwd: root, env, stdio: 'inherit' });
 children.add(server);
 log(`dashboard on http://${host}:${port}`);

@@ -14,7 +14,7 @@ async function boundaryMessages(filePath: string, code: string): Promise<string[
   return (result?.messages ?? []).filter((m) => m.ruleId === 'boundaries/dependencies').map((m) => m.message);
 }
 
-describe('the import-boundary lint (DESIGN.md layers)', () => {
+describe('the import-boundary lint (docs/architecture.md layers)', () => {
   it('rejects components → server', async () => {
     const messages = await boundaryMessages(
       'components/bad-import.tsx',

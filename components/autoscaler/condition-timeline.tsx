@@ -60,7 +60,7 @@ function segmentLabel(type: string, piece: LanePiece, timeZone: string | undefin
 }
 
 /**
- * One swimlane per condition type (UI.md order), segments coloured by `meaning` with the status and reason
+ * One swimlane per condition type (docs/ui.md order), segments coloured by `meaning` with the status and reason
  * written inside when they fit; missing history hatched as unknown. A segment is a button: it zooms to itself.
  */
 export function ConditionTimeline({ kind, history, now }: { kind: AutoscalerKind; history: HistoryResponse; now: number }): React.JSX.Element {

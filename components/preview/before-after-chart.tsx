@@ -53,7 +53,7 @@ function ChartTooltip({ datum, beforeLabel, afterLabel, boundsLabel }: { datum: 
 }
 
 /**
- * Before and after side by side in one chart (UI.md "Previews"): grouped bars per category, "before" muted,
+ * Before and after side by side in one chart (docs/ui.md "Previews"): grouped bars per category, "before" muted,
  * "after" solid, with an optional range outline. The tooltip shows exact values and how "after" was computed.
  */
 export function BeforeAfterChart({

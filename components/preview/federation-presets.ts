@@ -1,7 +1,7 @@
 import type { FederationForm } from './federation-state';
 import { blankForm } from './federation-state';
 
-/** The seed proposal's worked examples (specs/federation.md §4), to load into the form in one click. */
+/** The seed proposal's worked examples (docs/engines/federation.md §4), to load into the form in one click. */
 export interface FederationPreset {
   key: string;
   label: string;

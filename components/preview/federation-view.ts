@@ -82,7 +82,7 @@ function row(cluster: string, before: number | null, after: number | null, expla
   return { cluster, before, after, cells, status, trace: tracesFor(explanation, cluster) };
 }
 
-const seedNote = 'The seed proposal never shipped: this is its design, recomputed with the rules of specs/federation.md §5.';
+const seedNote = 'The seed proposal never shipped: this is its design, recomputed with the rules of docs/engines/federation.md §5.';
 
 function initialAssignment(body: Body, r: InitialAssignmentPreview): FederationView {
   const clusters = list<Named & { prevReplicas?: number }>(body, 'clusters');

@@ -58,7 +58,7 @@ function PlaybackTooltip({ point }: { point: Point }): React.JSX.Element {
 }
 
 /**
- * Replicas over a played load curve (UI.md "Previews"): step lines, before muted and after solid, inside the
+ * Replicas over a played load curve (docs/ui.md "Previews"): step lines, before muted and after solid, inside the
  * edited min–max band, with the load factor on its own axis and a tooltip with exact values and the ScalingLimited reason.
  */
 export function PlaybackChart({ steps, min, max, beforeMin, beforeMax, height = 260 }: { steps: readonly PlaybackStep[]; min: number; max: number; beforeMin: number; beforeMax: number; height?: number }): React.JSX.Element {

@@ -2,7 +2,7 @@ import type { SeedPolicy } from '@/lib/api';
 import type { FederationTab, Model } from './federation-state';
 import styles from './preview.module.css';
 
-/** What Karmada shipped instead of each seed policy (specs/federation.md §2.6). */
+/** What Karmada shipped instead of each seed policy (docs/engines/federation.md §2.6). */
 const shippedInstead: Record<SeedPolicy, string> = {
   Duplicated: 'PropagationPolicy replicaSchedulingType: Duplicated — every member cluster runs the template count, so the FederatedHPA’s min/max are effectively per cluster.',
   StaticWeighted: 'replicaSchedulingType: Divided with replicaDivisionPreference: Weighted and weightPreference.staticWeightList — karmada-scheduler splits the replicas (not HPA bounds) by weight, ignoring capacity.',

@@ -14,7 +14,7 @@ interface Placement {
 }
 
 /**
- * A number whose computation shows on hover and on keyboard focus (UI.md: every number can be traced): the
+ * A number whose computation shows on hover and on keyboard focus (docs/ui.md: every number can be traced): the
  * explanation lines from `lib/` that produced it. The tooltip is fixed to the viewport, so no scrolling table
  * clips it; Escape or scrolling dismisses it.
  */

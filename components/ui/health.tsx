@@ -1,6 +1,6 @@
 import type { AutoscalerCondition, Health } from '@/lib/api';
 
-/** The one mapping from meaning to colour token (UI.md): colour means health, never True/False. */
+/** The one mapping from meaning to colour token (docs/ui.md): colour means health, never True/False. */
 export const healthColor: Record<Health, string> = {
   ok: 'var(--ok)',
   degraded: 'var(--warn)',

@@ -5,7 +5,7 @@ import { ClockText, SinceText } from './time-zone';
 
 /**
  * Shown above any page whose data is partial: which clusters, since when, the error in words, and that
- * their numbers are from their last sync (UI.md, "Partial failure").
+ * their numbers are from their last sync (docs/ui.md, "Partial failure").
  */
 export function PartialFailureBanner({ clusters }: { clusters: readonly ClusterStatus[] }): React.JSX.Element | null {
   const troubled = clusters.filter((c) => c.state === 'unreachable' || c.state === 'forbidden' || (c.state === 'synced' && c.error));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The codes of STYLE.md's error model; `server/http` maps each to one HTTP status. */
+/** The codes of the error model (docs/architecture.md); `server/http` maps each to one HTTP status. */
 export const ErrorCodeSchema = z.enum([
   'bad_request',
   'unauthenticated',

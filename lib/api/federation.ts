@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { tryParseQuantity } from '@/lib/k8s/quantity';
 
 /**
- * Wire contract of `lib/federation`: the seed proposal's FederatedHPA previews (specs/federation.md §5) and
+ * Wire contract of `lib/federation`: the seed proposal's FederatedHPA previews (docs/engines/federation.md §5) and
  * Karmada's shipped replica division (§3). Every function there parses its input with one of these schemas,
  * so a bad request surfaces as a ZodError whose issue path names the field (the BFF maps it to a 400).
  */
@@ -66,7 +66,7 @@ function checkUniqueNames(items: readonly { name: string }[], field: string, ctx
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Seed proposal previews (specs/federation.md §5)
+// Seed proposal previews (docs/engines/federation.md §5)
 // ---------------------------------------------------------------------------------------------------------
 
 export const SeedClusterSchema = z.object({
@@ -310,7 +310,7 @@ export const ScaleFromZeroPreviewSchema = z.object({
 export type ScaleFromZeroPreview = z.infer<typeof ScaleFromZeroPreviewSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
-// Shipped Karmada division (specs/federation.md §3)
+// Shipped Karmada division (docs/engines/federation.md §3)
 // ---------------------------------------------------------------------------------------------------------
 
 export const WebsterSeatsInputSchema = z.object({

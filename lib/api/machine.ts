@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MachineFindingSchema, MachineTargetResolutionSchema, ReadyVerdictSchema } from './autoscaler';
 
 /**
- * The wire form of `lib/machine`'s verdicts and MachineSet views (specs/machineautoscaler.md §6–§7). The verdict
+ * The wire form of `lib/machine`'s verdicts and MachineSet views (docs/engines/machine.md §6–§7). The verdict
  * mirrors `lib/machine/types.ts` field for field (`machine.test.ts` checks the two stay equal at compile time);
  * the MachineSet view is declared only here and lib/machine reads its type from this schema.
  * The finding, Ready and target-resolution schemas already live in `./autoscaler` (the triage DTO embeds them)

@@ -16,7 +16,7 @@ const weighted = (...weights: (number | undefined)[]) => weights.map((w, i) => (
 const clusters = (entries: Record<string, number>) => Object.entries(entries).map(([name, replicas]) => ({ name, replicas }));
 
 // upstream: pkg/scheduler/core/assignment_test.go Test_assignByStaticWeightStrategy (v1.8–v1.15 table → divider 'legacy').
-// The Webster column is the same input under v1.16+ (specs/federation.md §3.3 gives 3:2:1, N=14 → 7/5/2).
+// The Webster column is the same input under v1.16+ (docs/engines/federation.md §3.3 gives 3:2:1, N=14 → 7/5/2).
 describe('assignReplicas StaticWeight — upstream Test_assignByStaticWeightStrategy', () => {
   it.each([
     ['replica 12, weight 3:2:1', weighted(3, 2, 1), 12, { member1: 6, member2: 4, member3: 2 }, { member1: 6, member2: 4, member3: 2 }],

@@ -36,7 +36,7 @@ describe('divideReplicas — dynamicDivideReplicas behaviour', () => {
     expect(divideReplicas({ ...input, divider: 'legacy', legacyVariant: 'v1.5' })).toMatchObject({ replicas: { member3: 3, member1: 4 }, notes: [] });
   });
 
-  it('specs §5 counter-example: proportional-within-prefix Aggregated can give min 10 > max 8 (available 10/10/10)', () => {
+  it('docs/engines/federation.md §5 counter-example: proportional-within-prefix Aggregated can give min 10 > max 8 (available 10/10/10)', () => {
     const divide = (targetReplicas: number) =>
       divideReplicas({ strategy: 'Aggregated', targetReplicas, availableClusters: members(10, 10, 10), scheduledClusters: [], divider: 'webster' });
     expect(divide(10)).toMatchObject({ replicas: { member1: 10 }, notes: [] });

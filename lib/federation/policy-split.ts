@@ -17,7 +17,7 @@ export interface ExcludedCluster {
   reason: string;
 }
 
-/** How one seed policy splits a number over the selected clusters (specs/federation.md §5 step 1). */
+/** How one seed policy splits a number over the selected clusters (docs/engines/federation.md §5 step 1). */
 export interface SeedSplitPlan {
   policy: SeedPolicy;
   /** The clusters the policy splits over, in the policy's order (fill order, or name order). */

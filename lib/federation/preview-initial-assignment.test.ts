@@ -7,7 +7,7 @@ import { previewInitialAssignment } from '@/lib/federation/preview-initial-assig
 const bounds = (...pairs: [string, number, number][]) => Object.fromEntries(pairs.map(([name, min, max]) => [name, { minReplicas: min, maxReplicas: max }]));
 const binding = (entries: Record<string, number>) => Object.entries(entries).map(([name, replicas]) => ({ name, replicas }));
 
-// The seed's worked examples (karmada-federated-hpa-proposal.md) with the numbers specs/federation.md §4 settles on.
+// The seed's worked examples (karmada-federated-hpa-proposal.md) with the numbers docs/engines/federation.md §4 settles on.
 describe('previewInitialAssignment — seed examples (§4.1–§4.5)', () => {
   it('§4.1 Duplicated, min 3 max 10: HPA [3,10] everywhere, binding 3/4/10/3, member4 removed (matches the seed)', () => {
     const result = previewInitialAssignment({
@@ -158,7 +158,7 @@ describe('previewInitialAssignment — §5 rules beyond the examples', () => {
     expect(result.resourceBinding).toEqual(binding({ big: 1 }));
   });
 
-  it('specs §5 counter-example: legacy 170:110:60 would give B min 2 > max 1 (min 5, max 6); Webster keeps min ≤ max', () => {
+  it('docs/engines/federation.md §5 counter-example: legacy 170:110:60 would give B min 2 > max 1 (min 5, max 6); Webster keeps min ≤ max', () => {
     const result = previewInitialAssignment({
       policy: 'StaticWeighted',
       federatedMinReplicas: 5,

@@ -40,7 +40,7 @@ function sameSplit(names: readonly string[], a: ReadonlyMap<string, number>, b: 
   return names.every((name) => (a.get(name) ?? 0) === (b.get(name) ?? 0));
 }
 
-/** Notes on rules that disagree or on the proposal's own numbers (specs/federation.md §4.1–§4.5). */
+/** Notes on rules that disagree or on the proposal's own numbers (docs/engines/federation.md §4.1–§4.5). */
 function initialAssignmentNotes(ctx: NotesContext): string[] {
   const notes: string[] = [];
   const { policy, fmin, fmax, plan, rawMin, rawMax, included, binding } = ctx;
@@ -184,7 +184,7 @@ function documentedExampleNotes(ctx: NotesContext, names: string[], votes: reado
 }
 
 /**
- * The seed proposal's initial HPA assignment (specs/federation.md §5): split federatedMin/MaxReplicas by the
+ * The seed proposal's initial HPA assignment (docs/engines/federation.md §5): split federatedMin/MaxReplicas by the
  * policy (Webster for weights, fill for Aggregated/Prioritized), give every cluster with maxReplicas ≥ 1 an
  * HPA [max(min,1), max], and rewrite the ResourceBinding: running clusters are clamped into their bounds,
  * new ones start at their min (or dormant at 0 with ScaleToZero, woken in policy order until Σ ≥ federatedMin).

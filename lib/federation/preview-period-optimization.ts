@@ -4,7 +4,7 @@ import { planSeedSplit, splitByPlan } from '@/lib/federation/policy-split';
 import { compareNames, resolveTieDirection } from '@/lib/federation/webster';
 
 /**
- * The seed's period optimization (specs/federation.md §4.8, §5): every member HPA's max drops to its current
+ * The seed's period optimization (docs/engines/federation.md §4.8, §5): every member HPA's max drops to its current
  * count, and the pool `Σ(max − current)` is split again by the policy, so Σmax is unchanged. Applies to every
  * policy except Duplicated (whose bounds are per cluster).
  */

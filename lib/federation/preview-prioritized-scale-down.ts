@@ -37,7 +37,7 @@ function seedHandOverFixpoint(lowest: ScaleDownCluster, pinned: number, totalLoa
 }
 
 /**
- * The seed's Prioritized scale-down computed centrally (specs/federation.md §4.7, §5): the total desired is
+ * The seed's Prioritized scale-down computed centrally (docs/engines/federation.md §4.7, §5): the total desired is
  * `ceil(Σ current·util / target)`; the excess is removed from the lowest priority first (ties by name
  * descending, as the to-zero order), each cluster down to its minReplicas.
  */

@@ -3,7 +3,7 @@ import { formatSplit } from '@/lib/federation/format-split';
 import { compareNames } from '@/lib/federation/webster';
 
 /**
- * The seed's scale from zero (specs/federation.md §4.10, §5): dormant clusters wake to their minReplicas.
+ * The seed's scale from zero (docs/engines/federation.md §4.10, §5): dormant clusters wake to their minReplicas.
  * Static/Dynamic/Aggregated wake every zero-replica cluster; Prioritized wakes one per trigger, the highest
  * priority first (the reverse of the zeroing order); Duplicated does nothing.
  */

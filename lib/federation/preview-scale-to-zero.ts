@@ -35,7 +35,7 @@ const SLEEP_KEY_LABEL: Record<SeedPolicy, string> = {
 };
 
 /**
- * The seed's scale to zero (specs/federation.md §4.10, §5): clusters go to 0 in ascending order of the policy's
+ * The seed's scale to zero (docs/engines/federation.md §4.10, §5): clusters go to 0 in ascending order of the policy's
  * key (ties by name descending) while the rest still covers federatedMinReplicas, i.e. while
  * Σ replicas − replicas_k ≥ federatedMin. Duplicated never scales to zero.
  */

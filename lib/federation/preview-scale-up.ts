@@ -10,7 +10,7 @@ import { compareNames, resolveTieDirection } from '@/lib/federation/webster';
 const CEIL_EPSILON = 1e-9;
 
 /**
- * The seed's cross-cluster scale-up (specs/federation.md §4.6, §5): a member HPA is stuck at maxReplicas, so the
+ * The seed's cross-cluster scale-up (docs/engines/federation.md §4.6, §5): a member HPA is stuck at maxReplicas, so the
  * controller places its deficit `ceil(current·util/target) − max` (or its pending pods, if more) in the other
  * clusters: Webster for weights (re-splitting what overflows a cluster's room), fills for Aggregated and
  * Prioritized, the single roomiest cluster for Duplicated. Room is `max − current`, capped at availableReplicas

@@ -4,7 +4,7 @@ import { planSeedSplit, splitByPlan } from '@/lib/federation/policy-split';
 import { compareNames, resolveTieDirection } from '@/lib/federation/webster';
 
 /**
- * The seed's trigger optimization, in the reading that keeps Σmax (specs/federation.md §4.9, §5): a cluster with
+ * The seed's trigger optimization, in the reading that keeps Σmax (docs/engines/federation.md §4.9, §5): a cluster with
  * pending pods gets maxReplicas = its running count (never below its minReplicas, default 1), and the freed
  * `oldMax − newMax` is split among the other clusters by the policy.
  */

@@ -20,7 +20,7 @@ describe('takeByWeightLegacy — upstream Test_dispenser_takeByWeight', () => {
   });
 });
 
-// specs/federation.md §3.3: the legacy column of the legacy → Webster table (Karmada's own test vectors).
+// docs/engines/federation.md §3.3: the legacy column of the legacy → Webster table (Karmada's own test vectors).
 describe('takeByWeightLegacy — §3.3 legacy column', () => {
   it.each([
     ['weights 2:1, N=2', 2, { A: 2, B: 1 }, { A: 2, B: 0 }],

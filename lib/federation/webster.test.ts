@@ -145,7 +145,7 @@ describe('allocateWebsterSeats — upstream TestDispenseReplicasByTargetClusters
   });
 });
 
-// specs/federation.md §3.3: the Webster column of the legacy → Webster table (Karmada's own test vectors).
+// docs/engines/federation.md §3.3: the Webster column of the legacy → Webster table (Karmada's own test vectors).
 describe('allocateWebsterSeats — §3.3 Webster column', () => {
   it.each([
     ['weights 2:1, N=2', 2, { A: 2, B: 1 }, { A: 1, B: 1 }],

@@ -2,7 +2,7 @@ import type { Condition } from '@/lib/k8s/types';
 
 /**
  * HPA condition vocabulary. The shipped names come from horizontal.go; the proposal names come from the seed
- * design (seeds/hpa-status-conditions.md), which was renamed before it shipped. The UI explains both.
+ * design of HPA status conditions, which was renamed before it shipped. The UI explains both.
  */
 
 export type HpaConditionType = 'AbleToScale' | 'ScalingActive' | 'ScalingLimited';

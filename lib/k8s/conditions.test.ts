@@ -54,7 +54,7 @@ describe('newestCondition (several Ready entries, cluster-autoscaler-operator PR
       reason: 'MachineAutoscalerReady',
     },
     {
-      name: 'on a tie False wins (specs/machineautoscaler.md §3)',
+      name: 'on a tie False wins (docs/engines/machine.md §3)',
       conditions: [ready('True', 'MachineAutoscalerReady', '2026-11-01T00:00:00Z'), ready('False', 'MachineAutoscalerNonAuthoritativeTargetScaleRef', '2026-11-01T00:00:00Z')],
       reason: 'MachineAutoscalerNonAuthoritativeTargetScaleRef',
     },

@@ -37,7 +37,7 @@ function transitionMs(c: Condition): number {
  * The newest condition of `type` by lastTransitionTime, for lists that break list-map semantics:
  * cluster-autoscaler-operator PR #402 (`createOrUpdateMaCondition`) replaces an entry only when the
  * *reason* matches, so one MachineAutoscaler can carry several `Ready` entries. On a tie `False`
- * wins (specs/machineautoscaler.md §3), then `Unknown`, then `True`.
+ * wins (docs/engines/machine.md §3), then `Unknown`, then `True`.
  */
 export function newestCondition(conditions: ConditionList, type: string): Condition | undefined {
   const rank = (c: Condition): number => ({ False: 2, Unknown: 1, True: 0 })[toConditionStatus(c.status)];

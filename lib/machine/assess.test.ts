@@ -742,7 +742,7 @@ const cases: Case[] = [
   },
 ];
 
-describe('assessMachineAutoscalers: findings and derived Ready (specs §6–§7)', () => {
+describe('assessMachineAutoscalers: findings and derived Ready (docs/engines/machine.md §6–§7)', () => {
   it.each(cases)('$name', ({ input, key, findings, ready }) => {
     const verdict = verdictOf(input(), key);
     expect(verdict.findings).toEqual(findings);
@@ -773,7 +773,7 @@ describe('InvalidSpec: validator_test.go TestValidate and the schema bounds', ()
   });
 });
 
-describe('UnsupportedTarget: machineautoscaler_controller_test.go TestValidateReference and specs §6 row 3', () => {
+describe('UnsupportedTarget: machineautoscaler_controller_test.go TestValidateReference and docs/engines/machine.md §6 row 3', () => {
   const table: { name: string; apiVersion: string; kind: string; targetName: string; capi: boolean; supported: boolean }[] = [
     { name: 'TestValidateReference "no name"', apiVersion: '', kind: '', targetName: '', capi: true, supported: false },
     { name: 'TestValidateReference "unsupported gvk"', apiVersion: 'bad', kind: 'bad', targetName: 'test', capi: true, supported: false },
@@ -805,7 +805,7 @@ describe('UnsupportedTarget: machineautoscaler_controller_test.go TestValidateRe
   });
 });
 
-describe('duplicate owners (specs §7 step 4)', () => {
+describe('duplicate owners (docs/engines/machine.md §7 step 4)', () => {
   const COPY = 'openshift-machine-api/worker-us-east-1a-copy';
   const copyUid = 'b7c4e2a9-61d0-4f83-a5b6-0e9d2c7f1834';
 
@@ -934,11 +934,11 @@ describe('duplicate owners (specs §7 step 4)', () => {
   });
 });
 
-describe('authority (specs §5 recommended rule)', () => {
+describe('authority (docs/engines/machine.md §5 recommended rule)', () => {
   /**
    * Ported from PR #402 machineautoscaler_controller_test.go TestValidateAuthoritativeAPI. The PR reads
    * `spec.authoritativeAPI` of the referenced copy and rejects a missing/empty/unknown value; the dashboard
-   * follows specs §5 instead (MAPI copy's status, then spec, then MachineAPI), so those three cases read as
+   * follows docs/engines/machine.md §5 instead (MAPI copy's status, then spec, then MachineAPI), so those three cases read as
    * MachineAPI-authoritative here and are named with the upstream expectation they depart from.
    */
   const table: {

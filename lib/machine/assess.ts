@@ -175,7 +175,7 @@ interface Work {
 }
 
 /**
- * specs §5 "Recommended authority rule": the MAPI copy's `status.authoritativeAPI`, else its
+ * docs/engines/machine.md §5 "Recommended authority rule": the MAPI copy's `status.authoritativeAPI`, else its
  * `spec.authoritativeAPI`, else MachineAPI; a CAPI set without a MAPI copy is standalone and authoritative.
  * Values outside the API's enum are ignored like an empty string.
  */
@@ -295,7 +295,7 @@ function byAgeThenName(a: Work, b: Work): number {
 }
 
 /**
- * specs §7 step 4. The owner annotation is the operator's own record of who won (`SetOwner`, machinetarget.go);
+ * docs/engines/machine.md §7 step 4. The owner annotation is the operator's own record of who won (`SetOwner`, machinetarget.go);
  * failing that the oldest MA on the authoritative copy, then the oldest MA. Under the merged design only the
  * authoritative copy can receive the annotation, which is why it is read there first.
  */
@@ -336,7 +336,7 @@ function annotationKeysFor(group: MachineSetGroup): { min: string; max: string }
     : { min: CLUSTER_API_MIN_SIZE_ANNOTATION, max: CLUSTER_API_MAX_SIZE_ANNOTATION };
 }
 
-/** specs §6 rows 12–13; parsing follows parseScalingBounds/GetLimits (`strconv.Atoi`, negatives rejected). */
+/** docs/engines/machine.md §6 rows 12–13; parsing follows parseScalingBounds/GetLimits (`strconv.Atoi`, negatives rejected). */
 function checkAnnotations(authoritative: MachineSetFacts, spec: { min: number; max: number } | null): MachineFinding | null {
   const keys = annotationKeysFor(authoritative.group);
   const min = stringValue(authoritative.annotations, keys.min);
@@ -417,7 +417,7 @@ function secondPass(
   }
 }
 
-/** specs §7 step 8. */
+/** docs/engines/machine.md §7 step 8. */
 export function toDerivedReady(findings: readonly MachineFinding[]): ReadyVerdict {
   let unknown: MachineFinding | null = null;
   for (const item of findings) {
@@ -440,7 +440,7 @@ function eventsFor(work: Work, index: OperatorEventIndex): MachineAutoscalerVerd
 
 /**
  * Resolves every MachineAutoscaler's target and derives its Ready verdict from cluster state
- * (specs/machineautoscaler.md §5–§7). Pure and near-linear: MachineSets, templates and events are indexed once.
+ * (docs/engines/machine.md §5–§7). Pure and near-linear: MachineSets, templates and events are indexed once.
  * Verdicts come back ordered by namespace, then name.
  */
 export function assessMachineAutoscalers(input: AssessMachineAutoscalersInput): MachineAutoscalerVerdict[] {

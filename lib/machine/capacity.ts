@@ -60,7 +60,7 @@ const CLUSTER_API_CANDIDATES: CandidateTable = {
   maxPods: [annotation(CAPACITY_MAX_PODS_ANNOTATION)],
 };
 
-/** The `openshift` provider reads upstream `capacity.*` keys first, then the deprecated `machine.openshift.io/*` (specs §4). */
+/** The `openshift` provider reads upstream `capacity.*` keys first, then the deprecated `machine.openshift.io/*` (docs/engines/machine.md §4). */
 const MACHINE_API_CANDIDATES: CandidateTable = {
   cpu: [annotation(CAPACITY_CPU_ANNOTATION), deprecated(MACHINE_API_VCPU_ANNOTATION)],
   memory: [annotation(CAPACITY_MEMORY_ANNOTATION), deprecated(MACHINE_API_MEMORY_MB_ANNOTATION, memoryMbReader)],

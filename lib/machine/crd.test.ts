@@ -3,7 +3,7 @@ import { pr402Crd, shippedCrd } from './__fixtures__/builders';
 import { operatorSupportsClusterAPITargetsFromCrd } from './crd';
 import type { CustomResourceDefinitionObject } from './wire-types';
 
-describe('operatorSupportsClusterAPITargetsFromCrd (specs §7)', () => {
+describe('operatorSupportsClusterAPITargetsFromCrd (docs/engines/machine.md §7)', () => {
   const table: { name: string; crd: () => CustomResourceDefinitionObject | null; expected: boolean }[] = [
     { name: 'the shipped CRD (status has only lastTargetRef)', crd: shippedCrd, expected: false },
     { name: 'the PR #402 CRD (status.properties.conditions)', crd: pr402Crd, expected: true },

@@ -4,7 +4,7 @@ import { MACHINE_AUTOSCALER_CRD_NAME } from './keys';
 /**
  * Whether the installed cluster-autoscaler-operator is the enhancement-era one that accepts Cluster API targets.
  * The shipped operator's CRD has no `status.conditions`; PR #402 adds it together with CAPI support, so its
- * presence in any served version's schema is the tell (specs §7). A missing CRD, or another CRD, reads as false.
+ * presence in any served version's schema is the tell (docs/engines/machine.md §7). A missing CRD, or another CRD, reads as false.
  */
 export function operatorSupportsClusterAPITargetsFromCrd(crd: CustomResourceDefinitionObject | null | undefined): boolean {
   if (!crd || crd.metadata?.name !== MACHINE_AUTOSCALER_CRD_NAME) return false;

@@ -1,5 +1,5 @@
 /**
- * The failure catalogue of specs/machineautoscaler.md §6: one constructor per code, each producing the exact
+ * The failure catalogue of docs/engines/machine.md §6: one constructor per code, each producing the exact
  * message template of the table, and the table's order as the priority order.
  */
 import type { MachineFinding, MachineFindingCode, MachineFindingSeverity } from './types';
@@ -115,7 +115,7 @@ export function targetPaused(namespace: string, name: string): MachineFinding {
 }
 
 /**
- * specs §6 row 11 (an owner that does not exist), and beyond it an owner that exists but now targets another
+ * docs/engines/machine.md §6 row 11 (an owner that does not exist), and beyond it an owner that exists but now targets another
  * MachineSet (its annotation was left behind by a retarget): the operator's SetOwner refuses any owner
  * string but this MachineAutoscaler's own (machinetarget.go, ErrTargetAlreadyOwned), so both fail forever.
  */

@@ -1,6 +1,6 @@
 /**
  * Every annotation, label, finalizer, group and namespace name `lib/machine` reads, in one place
- * (specs/machineautoscaler.md §2, §4, §5). Values are the upstream strings verbatim.
+ * (docs/engines/machine.md §2, §4, §5). Values are the upstream strings verbatim.
  */
 
 export const MACHINE_API_GROUP = 'machine.openshift.io';
@@ -8,7 +8,7 @@ export const CLUSTER_API_GROUP = 'cluster.x-k8s.io';
 export const MACHINE_AUTOSCALER_GROUP = 'autoscaling.openshift.io';
 
 export const MACHINE_API_VERSION = 'v1beta1';
-/** Storage version of Cluster API; v1beta1 is still served (specs §5). */
+/** Storage version of Cluster API; v1beta1 is still served (docs/engines/machine.md §5). */
 export const CLUSTER_API_STORAGE_VERSION = 'v1beta2';
 export const CLUSTER_API_SERVED_VERSIONS: readonly string[] = ['v1beta1', 'v1beta2'];
 
@@ -27,7 +27,7 @@ export const MACHINE_TARGET_OWNER_ANNOTATION = 'autoscaling.openshift.io/machine
 /** The only min/max keys the operator writes (machineautoscaler_controller.go `minSizeAnnotation`). */
 export const MACHINE_API_MIN_SIZE_ANNOTATION = 'machine.openshift.io/cluster-api-autoscaler-node-group-min-size';
 export const MACHINE_API_MAX_SIZE_ANNOTATION = 'machine.openshift.io/cluster-api-autoscaler-node-group-max-size';
-/** What the upstream `clusterapi` provider reads with the default CAPI_GROUP (specs §4). */
+/** What the upstream `clusterapi` provider reads with the default CAPI_GROUP (docs/engines/machine.md §4). */
 export const CLUSTER_API_MIN_SIZE_ANNOTATION = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
 export const CLUSTER_API_MAX_SIZE_ANNOTATION = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
 /** Autoscaling options read by the `openshift` provider on MAPI node groups. */
@@ -80,10 +80,10 @@ export const MACHINE_AUTOSCALER_READY_MESSAGE = 'MachineAutoscaler ready for aut
 /** The only ClusterAutoscaler name the operator accepts (its webhook rejects every other name). */
 export const CLUSTER_AUTOSCALER_NAME = 'default';
 
-/** The CRD whose schema tells whether the operator is the enhancement-era one (specs §7). */
+/** The CRD whose schema tells whether the operator is the enhancement-era one (docs/engines/machine.md §7). */
 export const MACHINE_AUTOSCALER_CRD_NAME = 'machineautoscalers.autoscaling.openshift.io';
 
-/** Event reasons the operator's MachineAutoscaler controller records (specs §2 table). */
+/** Event reasons the operator's MachineAutoscaler controller records (docs/engines/machine.md §2 table). */
 export const MACHINE_AUTOSCALER_EVENT_REASONS: readonly string[] = [
   'FailedValidation',
   'FailedGetTarget',

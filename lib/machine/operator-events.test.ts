@@ -7,7 +7,7 @@ const MA_UID = 'e4d2b6f0-8c1a-4f37-b5e9-03a7c9d12f68';
 describe('indexOperatorEvents / eventsAbout', () => {
   const index = indexOperatorEvents([...coreEvents(), ...eventsV1()]);
 
-  it('keeps only the reasons of the operator (specs §2), keyed by the object they are about', () => {
+  it('keeps only the reasons of the operator (docs/engines/machine.md §2), keyed by the object they are about', () => {
     const about = eventsAbout(index, [{ kind: 'MachineSet', namespace: 'openshift-machine-api', name: 'prod-east-7k2xq-worker-us-east-1a' }]);
     expect(about).toEqual([]);
   });

@@ -26,7 +26,7 @@ function isEventsV1(event: MachineEventObject): event is EventsV1Event {
 
 /**
  * Reads an event in either format. events.k8s.io/v1 maps onto core/v1 as `regarding` = `involvedObject` and
- * `note` = `message` (specs §2); its last occurrence is `series.lastObservedTime`, else `eventTime`, else the
+ * `note` = `message` (docs/engines/machine.md §2); its last occurrence is `series.lastObservedTime`, else `eventTime`, else the
  * deprecated core timestamps the apiserver fills in when a core/v1 client wrote it.
  */
 function normalise(raw: MachineEventObject): { kind: string; namespace: string; name: string; entry: IndexedEvent } | null {
@@ -87,7 +87,7 @@ function bucketFor(index: OperatorEventIndex, kind: string, namespace: string, n
   return bucket;
 }
 
-/** Indexes the operator's events (reasons of specs §2) once, so each lookup is three map hits and no string building. */
+/** Indexes the operator's events (reasons of docs/engines/machine.md §2) once, so each lookup is three map hits and no string building. */
 export function indexOperatorEvents(events: readonly MachineEventObject[] | undefined): OperatorEventIndex {
   const index: OperatorEventIndex = new Map();
   for (const raw of events ?? []) {

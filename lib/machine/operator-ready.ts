@@ -2,7 +2,7 @@ import type { Condition } from '@/lib/k8s/types';
 import type { ReadyVerdict } from './types';
 import { READY_CONDITION } from './keys';
 
-/** On equal timestamps the more alarming status wins (specs §3: "on a tie prefer False"). */
+/** On equal timestamps the more alarming status wins (docs/engines/machine.md §3: "on a tie prefer False"). */
 const TIE_RANK: Record<ReadyVerdict['status'], number> = { False: 2, Unknown: 1, True: 0 };
 
 function toStatus(value: unknown): ReadyVerdict['status'] {

@@ -45,7 +45,7 @@ export function supportedTargetList(supportsClusterAPITargets: boolean): string[
 /**
  * upstream: machineautoscaler_controller.go `ValidateReference`/`SupportedTarget` compare group, version and kind exactly, and
  * `DefaultSupportedTargetGVKs` holds only machine.openshift.io/v1beta1 MachineSet. Cluster API refs are accepted
- * only from an enhancement-era operator, in either served version (specs §6 row 3, §10).
+ * only from an enhancement-era operator, in either served version (docs/engines/machine.md §6 row 3, §10).
  */
 export function isSupportedTarget(ref: ParsedTargetRef, context: Pick<MachineAssessmentContext, 'operatorSupportsClusterAPITargets'>): boolean {
   // upstream: `ValidateReference` rejects an empty name together with an unsupported GVK (both FailedGetTarget).

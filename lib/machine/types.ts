@@ -1,5 +1,5 @@
 import type { CapacityValue, MachineSetView } from '@/lib/api/machine';
-/** The verdict `assessMachineAutoscalers` returns for one MachineAutoscaler (specs/machineautoscaler.md §6–§7). */
+/** The verdict `assessMachineAutoscalers` returns for one MachineAutoscaler (docs/engines/machine.md §6–§7). */
 
 export type MachineFindingSeverity = 'error' | 'unknown' | 'warning' | 'info';
 
@@ -70,7 +70,7 @@ export interface MachineTargetResolution {
   requestedAuthoritativeAPI?: 'MachineAPI' | 'ClusterAPI' | null;
   /**
    * True when the MAPI copy's `spec.authoritativeAPI` differs from its `status.authoritativeAPI`: a migration
-   * is pending or in progress (specs §5, "Flag spec ≠ status"). Always set by `assessMachineAutoscalers`.
+   * is pending or in progress (docs/engines/machine.md §5, "Flag spec ≠ status"). Always set by `assessMachineAutoscalers`.
    */
   migrationPending?: boolean;
 }
@@ -100,7 +100,7 @@ export interface MachineAutoscalerVerdict {
   events: MachineAutoscalerEvent[];
 }
 
-/** The context `assessMachineAutoscalers` needs beyond the objects (specs §7, "Inputs"). */
+/** The context `assessMachineAutoscalers` needs beyond the objects (docs/engines/machine.md §7, "Inputs"). */
 export interface MachineAssessmentContext {
   /** Where the cluster-autoscaler-operator runs and reconciles MachineAutoscalers (openshift-machine-api). */
   operatorNamespace: string;

@@ -9,7 +9,7 @@ const HPA = 'HorizontalPodAutoscaler';
 const FHPA = 'FederatedHPA';
 const MA = 'MachineAutoscaler';
 
-// UI.md "Colour means health": every row of the meaning table, with both sides of each exception.
+// docs/ui.md "Colour means health": every row of the meaning table, with both sides of each exception.
 const cases: Case[] = [
   [HPA, 'AbleToScale', 'True', 'ReadyForNewScale', {}, 'ok'],
   [HPA, 'AbleToScale', 'True', 'SucceededGetScale', {}, 'ok'],
@@ -56,7 +56,7 @@ const cases: Case[] = [
   [HPA, 'Ready', 'False', 'Whatever', {}, 'unknown'],
 ];
 
-describe('conditionMeaning (UI.md meaning table)', () => {
+describe('conditionMeaning (docs/ui.md meaning table)', () => {
   it.each(cases)('%s %s=%s (%s) %j → %s', (kind, type, status, reason, facts, expected) => {
     expect(conditionMeaning(kind, { type, status, reason }, facts)).toBe(expected);
   });

@@ -77,7 +77,7 @@ export const HEALTH_RULES: readonly HealthRule[] = [
   },
 ];
 
-/** Worst first: an unknown Ready outranks a warning, as in the MachineAutoscaler verdict (specs/machineautoscaler.md §7). */
+/** Worst first: an unknown Ready outranks a warning, as in the MachineAutoscaler verdict (docs/engines/machine.md §7). */
 export const SEVERITY_RANK: Record<ProblemSeverity, number> = { error: 3, unknown: 2, warning: 1, info: 0 };
 export const HEALTH_RANK: Record<Health, number> = { failing: 3, unknown: 2, degraded: 1, ok: 0 };
 

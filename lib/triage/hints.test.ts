@@ -4,7 +4,7 @@ import type { AutoscalerKind } from '@/lib/api/autoscaler';
 import { findRefinement, groupHintFor, groupTitleFor, hintEntry, hintFor, HINTS, separateCause } from '@/lib/triage/hints';
 import type { HintFacts } from '@/lib/triage/hints';
 
-// specs/hpa-controller.md §4: every reason the HPA controller sets, current and historical.
+// docs/engines/hpa.md §4: every reason the HPA controller sets, current and historical.
 const HPA_REASONS = [
   'FailedGetScale', 'SucceededGetScale', 'ReadyForNewScale', 'ScaleDownStabilized', 'ScaleUpStabilized', 'SucceededRescale', 'FailedUpdateScale',
   'BackoffBoth', 'BackoffDownscale', 'BackoffUpscale',
@@ -12,7 +12,7 @@ const HPA_REASONS = [
   'FailedGetExternalMetric', 'InvalidMetricSourceType', 'ValidMetricFound', 'ScalingDisabled',
   'DesiredWithinRange', 'TooManyReplicas', 'TooFewReplicas', 'ScaleUpLimit', 'ScaleDownLimit', 'ScaledToZero', 'NotScaledToZero',
 ];
-// specs/federation.md §2.3: the reasons Karmada's FederatedHPA controller adds.
+// docs/engines/federation.md §2.3: the reasons Karmada's FederatedHPA controller adds.
 const KARMADA_REASONS = ['FailedGetScaleTargetRef', 'FailedGetBinding', 'FailedGetTargetClusters'];
 const DASHBOARD_CODES = ['ConditionsAbsent', 'ConditionUnknown', 'ReplicasMismatch', 'MemberClusterNotReady'];
 const MACHINE_CODES = [...MachineFindingCodeSchema.options, 'MachineAutoscalerReady'];

@@ -8,7 +8,7 @@ const queue = { name: 'queue_messages_ready', selector: { matchLabels: { queue: 
 
 type Case = [string, MetricSpec, MetricStatus | null, number | null, string];
 
-// Each basis the controller uses (specs/hpa-controller.md §2 table), with kubectl-style summaries.
+// Each basis the controller uses (docs/engines/hpa.md §2 table), with kubectl-style summaries.
 const cases: Case[] = [
   [
     'Resource Utilization',

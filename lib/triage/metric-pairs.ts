@@ -17,7 +17,7 @@ function statusCurrent(status: MetricStatus | null): MetricValueStatus | null {
 }
 
 /**
- * The target field the controller honours, which is not always `target.type` (specs/hpa-controller.md §2):
+ * The target field the controller honours, which is not always `target.type` (docs/engines/hpa.md §2):
  * Resource/ContainerResource take averageValue when set, else averageUtilization
  * (computeStatusForResourceMetricGeneric); Pods takes averageValue; Object switches on target.type;
  * External takes averageValue when set, else value.

@@ -581,7 +581,7 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     hint: (f) => `the FederatedHPA skips member clusters that are not Ready, and the scheduler places nothing new there: kubectl ${ctx(f.cluster)} get clusters, then the cluster's Ready message (Push mode: apiEndpoint reachable from the control plane; Pull mode: karmada-agent)`,
     groupHint: 'Member clusters are not Ready: check their Ready condition on the Karmada control plane.',
   },
-  // ── MachineAutoscaler (specs/machineautoscaler.md §6; seed "Support Procedures") ──
+  // ── MachineAutoscaler (docs/engines/machine.md §6; seed "Support Procedures") ──
   MachineAutoscalerReady: {
     condition: { type: 'Ready', status: 'True' },
     title: 'Ready for autoscaling', source: 'openshift/enhancements cluster-autoscaler CAPI (seed)', hint: () => OK, groupHint: OK,
@@ -620,7 +620,7 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   },
   MachineAutoscalerTargetWrongNamespace: {
     title: 'Target MachineSet in the wrong namespace',
-    source: 'specs/machineautoscaler.md §6 (namespace implied by the API group)',
+    source: 'docs/engines/machine.md §6 (namespace implied by the API group)',
     hint: (f) => `the MachineSet ${f.target.name} lives outside ${f.target.namespace}, where its API group's sets must be: recreate it in ${f.target.namespace} or reference a set that is there`,
     groupHint: 'MachineSets must live in the namespace their API group implies (openshift-machine-api or openshift-cluster-api).',
   },
@@ -655,13 +655,13 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   },
   MachineAutoscalerTargetMigrating: {
     title: 'Target migrating between APIs',
-    source: 'specs/machineautoscaler.md §5 (status.authoritativeAPI: Migrating)',
+    source: 'docs/engines/machine.md §5 (status.authoritativeAPI: Migrating)',
     hint: (f) => `wait until ${machineTarget(f)} leaves status.authoritativeAPI Migrating; if it stays there, read cluster-capi-operator's migration controller logs`,
     groupHint: 'Autoscaling is suspended until the MachineSets finish migrating.',
   },
   MachineAutoscalerTargetDeleting: {
     title: 'Target MachineSet being deleted',
-    source: 'specs/machineautoscaler.md §6',
+    source: 'docs/engines/machine.md §6',
     hint: (f) => `${machineTarget(f)} is being deleted: delete MachineAutoscaler ${f.name} or point it at the replacement set`,
     groupHint: 'Their MachineSets are being deleted: remove or retarget these MachineAutoscalers.',
   },
@@ -679,13 +679,13 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   },
   MachineAutoscalerTargetAnnotationsMissing: {
     title: 'Autoscaler annotations missing',
-    source: 'specs/machineautoscaler.md §4 (parseScalingBounds)',
+    source: 'docs/engines/machine.md §4 (parseScalingBounds)',
     hint: (f) => `the operator has not written the min/max annotations: search the cluster-autoscaler-operator logs and FailedUpdateTarget events for ${f.name} (${oc(f)} -n openshift-machine-api logs deploy/cluster-autoscaler-operator)`,
     groupHint: 'Read the cluster-autoscaler-operator logs and FailedUpdateTarget events.',
   },
   MachineAutoscalerTargetAnnotationsMismatch: {
     title: 'Autoscaler annotations differ from spec',
-    source: 'specs/machineautoscaler.md §6',
+    source: 'docs/engines/machine.md §6',
     hint: (f) => `edit the MachineAutoscaler, not the MachineSet: the operator reverts hand edits; if they persist, look for FailedUpdateTarget events on ${f.name} (a ValidatingAdmissionPolicy may deny the write)`,
     groupHint: 'Edit MachineAutoscalers, not MachineSets; look for FailedUpdateTarget events.',
   },

@@ -11,7 +11,7 @@ import type { Instant, MapperContext } from '@/lib/triage/mapper-context';
 
 /**
  * A MachineAutoscaler with lib/machine's verdict as the Autoscaler DTO. The shipped operator writes no
- * conditions (specs/machineautoscaler.md §3), so `conditions` holds one `Ready`: the derived verdict.
+ * conditions (docs/engines/machine.md §3), so `conditions` holds one `Ready`: the derived verdict.
  * Replicas come from the authoritative MachineSet (`spec.replicas` desired, `status.replicas` current).
  */
 export function toMachineAutoscaler(

@@ -2,7 +2,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 
 /**
  * Cluster API MachineSet conversion between the storage version v1beta2 and the deprecated v1beta1 view
- * (specs/machineautoscaler.md §5 table; cluster-api `api/core/v1beta1/conversion.go`). Only the fields
+ * (docs/engines/machine.md §5 table; cluster-api `api/core/v1beta1/conversion.go`). Only the fields
  * that move between versions are converted; everything else is carried as is.
  */
 type Obj = Record<string, unknown>;

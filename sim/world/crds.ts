@@ -15,7 +15,7 @@ const specStatus = (statusProperties: Record<string, unknown> = {}): Record<stri
 /**
  * The CustomResourceDefinitions a cluster serves, one per group/plural with every served version.
  * The MachineAutoscaler CRD's status schema carries `conditions` only for an enhancement-era operator:
- * specs/machineautoscaler.md §7 infers Cluster API target support from exactly that.
+ * docs/engines/machine.md §7 infers Cluster API target support from exactly that.
  */
 export function crdObjects(resources: ResourceType[], options: { machineAutoscalerConditions: boolean; createdAt: string }): KubeObject[] {
   const byName = new Map<string, ResourceType[]>();
