@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   console.info(await latency('/api/v1/triage', [`${base}/api/v1/triage`, `${base}/api/v1/triage?cluster=bench-002`]));
   const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats`);
   console.info(`BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler`);
-  const scenario = await getJson<{ lastSyncMs: number }>(JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')).adminUrl + '/scenario');
+  const scenario = await getJson<{ lastSyncMs: number }>((JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')) as { adminUrl: string }).adminUrl + '/scenario');
   console.info(`simulator: last full HPA controller pass over ${clusters * hpas} HPAs took ${(scenario.lastSyncMs / 1000).toFixed(1)} s (sync period 15 s)`);
   stopAll();
   process.exit(0);

@@ -26,7 +26,7 @@ function LiveIndicator(): React.JSX.Element {
 
 /** Header with the product name, the main navigation, live status, the UTC and theme toggles. */
 export function AppShell({ children }: { children: React.ReactNode }): React.JSX.Element {
-  const pathname = usePathname() ?? '/';
+  const pathname = usePathname();
   return (
     <>
       <header className="shell-header">

@@ -18,7 +18,7 @@ function subscribe(listener: () => void): () => void {
 
 /** Switches between light and dark; the choice is kept in localStorage, the default follows the system. */
 export function ThemeToggle(): React.JSX.Element {
-  const theme = useSyncExternalStore(subscribe, currentTheme, () => 'light' as Theme);
+  const theme = useSyncExternalStore(subscribe, currentTheme, () => 'light');
   const next: Theme = theme === 'dark' ? 'light' : 'dark';
   return (
     <button

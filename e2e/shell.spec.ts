@@ -37,7 +37,7 @@ test('the app shell navigates and switches theme, and the API answers JSON', asy
   const write = await request.delete('/api/v1/autoscalers');
   expect(write.status()).toBe(405);
   expect(write.headers()['allow']).toBe('GET, HEAD');
-  expect((await write.json()).error.code).toBe('method_not_allowed');
+  expect(((await write.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
 
   expect(errors).toEqual([]);
 });

@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '..');
 let eslint: ESLint;
 
 beforeAll(() => {
-  eslint = new ESLint({ cwd: root });
+  // The files linted here are virtual (no TypeScript program knows them): the boundary rule needs no types.
+  eslint = new ESLint({ cwd: root, overrideConfig: tseslint.configs.disableTypeChecked });
 });
 
 async function boundaryMessages(filePath: string, code: string): Promise<string[]> {

@@ -25,7 +25,7 @@ export function ReplicasChart({ points, events, ticks, formatTick, summary }: { 
         <ComposedChart
           responsive
           style={{ width: '100%', height: CHART_HEIGHT }}
-          data={points as ReplicaPoint[]}
+          data={points}
           margin={{ top: 8, right: RIGHT_GAP, bottom: 0, left: 0 }}
           accessibilityLayer={false}
         >

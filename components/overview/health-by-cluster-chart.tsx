@@ -21,7 +21,7 @@ function toRows(clusters: readonly ClusterSummary[]): Row[] {
 }
 
 function ChartTooltip({ active, payload }: TooltipContentProps<ValueType, NameType>): React.JSX.Element | null {
-  const row = payload?.[0]?.payload as Row | undefined;
+  const row = payload[0]?.payload as Row | undefined;
   if (!active || !row) return null;
   return (
     <div className={styles.tooltip}>

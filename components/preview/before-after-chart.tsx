@@ -90,7 +90,7 @@ export function BeforeAfterChart({
         ) : null}
       </ul>
       <div role="img" aria-label={summary} style={{ height }}>
-        <BarChart responsive style={{ width: '100%', height }} data={data as BarDatum[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barGap={2} barCategoryGap="22%" accessibilityLayer={false}>
+        <BarChart responsive style={{ width: '100%', height }} data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barGap={2} barCategoryGap="22%" accessibilityLayer={false}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" vertical={false} />
           <XAxis dataKey="label" stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} interval={0} height={24} />
           <YAxis allowDecimals={false} width={40} stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} />
@@ -98,7 +98,7 @@ export function BeforeAfterChart({
             cursor={{ fill: 'var(--surface-2)', opacity: 0.6 }}
             isAnimationActive={false}
             content={({ active, payload }) => {
-              const datum: BarDatum | undefined = active ? payload?.[0]?.payload : undefined;
+              const datum = active ? (payload[0]?.payload as BarDatum | undefined) : undefined;
               return datum ? <ChartTooltip datum={datum} beforeLabel={beforeLabel} afterLabel={afterLabel} boundsLabel={withBounds ? boundsLabel : undefined} /> : null;
             }}
           />

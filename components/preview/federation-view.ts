@@ -162,7 +162,7 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
     rows,
     boundsInChart: false,
     facts: [
-      { label: 'spec.replicas', value: String(body.replicas ?? '—'), trace: [] },
+      { label: 'spec.replicas', value: typeof body.replicas === 'number' || typeof body.replicas === 'string' ? String(body.replicas) : '—', trace: [] },
       { label: 'Σ live binding', value: String(previous.reduce((s, c) => s + c.replicas, 0)), trace: explanation.slice(0, 1) },
       ...(ok ? [{ label: 'Σ after', value: String(total), trace: explanation }] : []),
     ],

@@ -174,13 +174,13 @@ export function curveFactors(curve: Curve, n: number, custom: string): number[] 
   }
 }
 
-const sourceKey = { Resource: 'resource', Pods: 'pods', Object: 'object', External: 'external', ContainerResource: 'containerResource' } as const;
+const sourceKey: Partial<Record<string, 'resource' | 'pods' | 'object' | 'external' | 'containerResource'>> = { Resource: 'resource', Pods: 'pods', Object: 'object', External: 'external', ContainerResource: 'containerResource' };
 
 type MetricTarget = NonNullable<MetricSpec['resource']>['target'];
 
 /** The target of a metric, whatever its source. */
 export function targetOf(m: MetricSpec): MetricTarget | null {
-  const key = sourceKey[m.type as keyof typeof sourceKey];
+  const key = sourceKey[m.type];
   return key ? (m[key]?.target ?? null) : null;
 }
 
@@ -198,7 +198,7 @@ export function targetValue(t: MetricTarget | null): string {
 }
 
 export function withTarget(m: MetricSpec, value: string): MetricSpec {
-  const key = sourceKey[m.type as keyof typeof sourceKey];
+  const key = sourceKey[m.type];
   const source = key ? m[key] : undefined;
   if (!key || !source) return m;
   const t = source.target;

@@ -92,7 +92,7 @@ export function PlaybackChart({ steps, min, max, beforeMin, beforeMax, height = 
           <YAxis yAxisId="replicas" allowDecimals={false} domain={[0, Math.ceil(top * 1.1)]} width={40} stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} />
           <YAxis yAxisId="load" orientation="right" domain={[0, Math.ceil(topFactor * 1.1 * 10) / 10]} width={36} stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} tickFormatter={(v: number) => `×${v}`} />
           <Tooltip isAnimationActive={false} content={({ active, payload }) => {
-            const point: Point | undefined = active ? payload?.[0]?.payload : undefined;
+            const point = active ? (payload[0]?.payload as Point | undefined) : undefined;
             return point ? <PlaybackTooltip point={point} /> : null;
           }} />
           <Area yAxisId="replicas" dataKey="band" type="stepAfter" fill="var(--chart-muted)" fillOpacity={0.18} stroke="none" isAnimationActive={false} />

@@ -28,7 +28,7 @@ export function YamlExport({ value, fileName, comment, title = 'Export as YAML' 
           type="button"
           className={styles.small}
           onClick={() => {
-            void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+            void (navigator.clipboard as Clipboard | undefined)?.writeText(text).then(() => setCopied(true));
           }}
         >
           {copied ? 'Copied' : 'Copy'}

@@ -11,10 +11,10 @@ export function useUrlState(): { params: URLSearchParams; get: (key: string) => 
   const search = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  const params = new URLSearchParams(search?.toString() ?? '');
+  const params = new URLSearchParams(search.toString());
   const set = useCallback(
     (changes: Record<string, string | null | undefined>) => {
-      const next = new URLSearchParams(search?.toString() ?? '');
+      const next = new URLSearchParams(search.toString());
       for (const [k, v] of Object.entries(changes)) {
         if (v === null || v === undefined || v === '') next.delete(k);
         else next.set(k, v);

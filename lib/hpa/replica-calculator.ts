@@ -136,7 +136,7 @@ export function calculateRequests(pods: readonly Pod[], container: string, resou
     const podRequests = pod.spec?.resources?.requests;
     const podLevelSet = !!podRequests && Object.keys(podRequests).some((r) => POD_LEVEL_RESOURCES.has(r));
     if (podLevelResources && podLevelSet && container === '') {
-      const value = podRequests?.[resource];
+      const value = podRequests[resource];
       if (value === undefined) throw new CalcError(`missing pod-level request for ${resource} in Pod ${pod.metadata.name}`);
       requests.set(pod.metadata.name, milliValue(value));
       continue;

@@ -31,7 +31,7 @@ export interface KubeObject {
 
 export interface Condition {
   type: string;
-  status: 'True' | 'False' | 'Unknown' | string;
+  status: string; // 'True', 'False', 'Unknown', or any other value the API serves
   reason?: string;
   message?: string;
   lastTransitionTime?: string;
@@ -41,7 +41,7 @@ export interface Condition {
 
 export interface LabelSelectorRequirement {
   key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+  operator: string; // 'In', 'NotIn', 'Exists', 'DoesNotExist', or any other value the API serves
   values?: string[];
 }
 
@@ -62,10 +62,10 @@ export interface MetricIdentifier {
 }
 
 export interface MetricTarget {
-  type: 'Utilization' | 'Value' | 'AverageValue' | string;
-  value?: Quantity;
-  averageValue?: Quantity;
-  averageUtilization?: number;
+  type: string; // 'Utilization', 'Value', 'AverageValue', or any other value the API serves
+  value?: Quantity | null;
+  averageValue?: Quantity | null;
+  averageUtilization?: number | null;
 }
 
 export interface MetricValueStatus {
@@ -77,7 +77,7 @@ export interface MetricValueStatus {
 export type MetricSourceType = 'Object' | 'Pods' | 'Resource' | 'ContainerResource' | 'External';
 
 export interface MetricSpec {
-  type: MetricSourceType | string;
+  type: string; // a MetricSourceType, or one this version does not know
   object?: { describedObject: CrossVersionObjectReference; metric: MetricIdentifier; target: MetricTarget };
   pods?: { metric: MetricIdentifier; target: MetricTarget };
   resource?: { name: string; target: MetricTarget };
@@ -86,7 +86,7 @@ export interface MetricSpec {
 }
 
 export interface MetricStatus {
-  type: MetricSourceType | string;
+  type: string; // a MetricSourceType, or one this version does not know
   object?: { describedObject: CrossVersionObjectReference; metric: MetricIdentifier; current: MetricValueStatus };
   pods?: { metric: MetricIdentifier; current: MetricValueStatus };
   resource?: { name: string; current: MetricValueStatus };
@@ -95,16 +95,16 @@ export interface MetricStatus {
 }
 
 export interface HpaScalingPolicy {
-  type: 'Pods' | 'Percent' | string;
+  type: string; // 'Pods', 'Percent', or any other value the API serves
   value: number;
   periodSeconds: number;
 }
 
 export interface HpaScalingRules {
   stabilizationWindowSeconds?: number | null;
-  selectPolicy?: 'Max' | 'Min' | 'Disabled' | string;
-  policies?: HpaScalingPolicy[];
-  tolerance?: Quantity;
+  selectPolicy?: string | null; // 'Max', 'Min', 'Disabled', or any other value the API serves
+  policies?: HpaScalingPolicy[] | null;
+  tolerance?: Quantity | null;
 }
 
 export interface HpaBehavior {
@@ -150,7 +150,7 @@ export interface Pod extends KubeObject {
     [key: string]: unknown;
   };
   status?: {
-    phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown' | string;
+    phase?: string; // 'Pending', 'Running', 'Succeeded', 'Failed', 'Unknown', or any other value the API serves
     startTime?: string;
     conditions?: Condition[];
     [key: string]: unknown;
@@ -170,7 +170,7 @@ export interface CoreEvent extends KubeObject {
   involvedObject: { kind?: string; name?: string; namespace?: string; uid?: string; apiVersion?: string };
   reason?: string;
   message?: string;
-  type?: 'Normal' | 'Warning' | string;
+  type?: string; // 'Normal', 'Warning', or any other value the API serves
   count?: number;
   firstTimestamp?: string | null;
   lastTimestamp?: string | null;

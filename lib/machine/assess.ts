@@ -89,7 +89,7 @@ class MachineSetIndex {
     objects: readonly MachineSetObject[],
   ) {
     for (const obj of objects) {
-      const name = obj?.metadata?.name;
+      const name = obj.metadata.name;
       if (typeof name !== 'string') continue;
       const bucket = this.byName.get(name);
       if (bucket) bucket.push(obj);
@@ -139,7 +139,7 @@ function templateKey(group: string, kind: string, namespace: string, name: strin
 function indexTemplates(templates: readonly InfrastructureTemplateObject[] | undefined): Map<string, InfrastructureTemplateObject> {
   const index = new Map<string, InfrastructureTemplateObject>();
   for (const template of templates ?? []) {
-    const name = template?.metadata?.name;
+    const name = template.metadata.name;
     if (typeof name !== 'string' || typeof template.kind !== 'string') continue;
     const { group } = splitApiVersion(template.apiVersion ?? '');
     index.set(templateKey(group, template.kind, template.metadata.namespace ?? '', name), template);
@@ -449,10 +449,10 @@ export function assessMachineAutoscalers(input: AssessMachineAutoscalersInput): 
   const mapi = new MachineSetIndex(MACHINE_API_GROUP, input.machineSets.machineAPI);
   const capi = new MachineSetIndex(CLUSTER_API_GROUP, input.machineSets.clusterAPI);
   const events = indexOperatorEvents(input.events);
-  const hasClusterAutoscaler = input.clusterAutoscalers.some((ca) => ca?.metadata?.name === CLUSTER_AUTOSCALER_NAME);
+  const hasClusterAutoscaler = input.clusterAutoscalers.some((ca) => ca.metadata.name === CLUSTER_AUTOSCALER_NAME);
 
   const machineAutoscalers = input.machineAutoscalers
-    .filter((ma) => typeof ma?.metadata?.name === 'string')
+    .filter((ma) => typeof ma.metadata.name === 'string')
     .slice()
     .sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
   const works = machineAutoscalers.map((ma) => firstPass(ma, context, mapi, capi));

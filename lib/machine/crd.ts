@@ -7,9 +7,9 @@ import { MACHINE_AUTOSCALER_CRD_NAME } from './keys';
  * presence in any served version's schema is the tell (docs/engines/machine.md §7). A missing CRD, or another CRD, reads as false.
  */
 export function operatorSupportsClusterAPITargetsFromCrd(crd: CustomResourceDefinitionObject | null | undefined): boolean {
-  if (!crd || crd.metadata?.name !== MACHINE_AUTOSCALER_CRD_NAME) return false;
+  if (!crd || crd.metadata.name !== MACHINE_AUTOSCALER_CRD_NAME) return false;
   const versions = Array.isArray(crd.spec?.versions) ? crd.spec.versions : [];
   return versions.some(
-    (version) => version?.served !== false && version?.schema?.openAPIV3Schema?.properties?.status?.properties?.conditions !== undefined,
+    (version) => version.served !== false && version.schema?.openAPIV3Schema?.properties?.status?.properties?.conditions !== undefined,
   );
 }

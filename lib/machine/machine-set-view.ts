@@ -51,7 +51,7 @@ function readString(value: unknown): string | null {
 
 function findCondition(conditions: Condition[] | null | undefined, type: string): Condition | undefined {
   if (!Array.isArray(conditions)) return undefined;
-  for (const condition of conditions) if (condition?.type === type) return condition;
+  for (const condition of conditions) if (condition.type === type) return condition;
   return undefined;
 }
 
@@ -68,7 +68,8 @@ function groupOf(obj: MachineSetObject, hint: MachineSetGroup | undefined): Mach
   const { group } = splitApiVersion(obj.apiVersion ?? '');
   if (group === MACHINE_API_GROUP || group === CLUSTER_API_GROUP) return group;
   // A list item without apiVersion: only Cluster API sets have spec.clusterName.
-  return typeof (obj as ClusterAPIMachineSetObject).spec?.clusterName === 'string' ? CLUSTER_API_GROUP : MACHINE_API_GROUP;
+  const capi: ClusterAPIMachineSetObject = obj;
+  return typeof capi.spec?.clusterName === 'string' ? CLUSTER_API_GROUP : MACHINE_API_GROUP;
 }
 
 /** Infers the served version of a Cluster API set without apiVersion from which status/ref shape it carries. */
@@ -145,7 +146,7 @@ export function machineSetApiVersion(obj: MachineSetObject, group: MachineSetGro
   if (obj.apiVersion) return obj.apiVersion;
   return group === MACHINE_API_GROUP
     ? `${MACHINE_API_GROUP}/${MACHINE_API_VERSION}`
-    : `${CLUSTER_API_GROUP}/${clusterAPIVersionOf(obj as ClusterAPIMachineSetObject)}`;
+    : `${CLUSTER_API_GROUP}/${clusterAPIVersionOf(obj)}`;
 }
 
 export function readMachineSetFacts(obj: MachineSetObject, group?: MachineSetGroup): MachineSetFacts {
@@ -154,7 +155,7 @@ export function readMachineSetFacts(obj: MachineSetObject, group?: MachineSetGro
   const namespace = metadata.namespace ?? '';
   const annotations = record(metadata.annotations);
   if (resolvedGroup === MACHINE_API_GROUP) {
-    const ms = obj as MachineAPIMachineSetObject;
+    const ms: MachineAPIMachineSetObject = obj;
     const status = ms.status;
     return {
       object: obj,
@@ -178,7 +179,7 @@ export function readMachineSetFacts(obj: MachineSetObject, group?: MachineSetGro
       infrastructureRef: null,
     };
   }
-  const ms = obj as ClusterAPIMachineSetObject;
+  const ms: ClusterAPIMachineSetObject = obj;
   return {
     object: obj,
     group: resolvedGroup,
@@ -209,9 +210,9 @@ function counter(value: unknown, absentIsZero: boolean): number | null {
 
 function toReplicas(facts: MachineSetFacts): MachineSetReplicas {
   if (facts.group === MACHINE_API_GROUP) {
-    const status = (facts.object as MachineAPIMachineSetObject).status;
+    const { status }: MachineAPIMachineSetObject = facts.object;
     // MAPI status counters are omitempty int32s: absent means 0 once a status exists.
-    const hasStatus = status !== undefined && status !== null;
+    const hasStatus = status !== undefined;
     return {
       desired: facts.desiredReplicas,
       current: counter(status?.replicas, hasStatus),
@@ -220,7 +221,7 @@ function toReplicas(facts: MachineSetFacts): MachineSetReplicas {
       upToDate: null,
     };
   }
-  const status = (facts.object as ClusterAPIMachineSetObject).status;
+  const { status }: ClusterAPIMachineSetObject = facts.object;
   const v1beta1 = splitApiVersion(facts.apiVersion).version === 'v1beta1';
   if (!v1beta1) {
     // v1beta2 made every counter a pointer: absent means unknown.
@@ -232,7 +233,7 @@ function toReplicas(facts: MachineSetFacts): MachineSetReplicas {
       upToDate: readInteger(status?.upToDateReplicas),
     };
   }
-  const hasStatus = status !== undefined && status !== null;
+  const hasStatus = status !== undefined;
   const next = status?.v1beta2;
   // v1beta1 keeps the v1beta2 semantics under status.v1beta2; its legacy counters are omitempty int32s.
   return {
@@ -252,12 +253,14 @@ function toReplicas(facts: MachineSetFacts): MachineSetReplicas {
 export function toMachineSetView(obj: MachineSetObject, options: MachineSetViewOptions = {}): MachineSetView {
   const facts = readMachineSetFacts(obj, options.group);
   const labels = stringRecord(facts.labels);
+  const asMachineAPI: MachineAPIMachineSetObject = obj;
+  const asClusterAPI: ClusterAPIMachineSetObject = obj;
   const clusterName =
     facts.group === MACHINE_API_GROUP
       ? (labels[MACHINE_API_CLUSTER_LABEL] ?? null)
-      : (readString((obj as ClusterAPIMachineSetObject).spec?.clusterName) ?? labels[CLUSTER_API_CLUSTER_NAME_LABEL] ?? null);
+      : (readString(asClusterAPI.spec?.clusterName) ?? labels[CLUSTER_API_CLUSTER_NAME_LABEL] ?? null);
   const synchronizedGeneration =
-    facts.group === MACHINE_API_GROUP ? readInteger((obj as MachineAPIMachineSetObject).status?.synchronizedGeneration) : null;
+    facts.group === MACHINE_API_GROUP ? readInteger(asMachineAPI.status?.synchronizedGeneration) : null;
   return {
     group: facts.group,
     apiVersion: facts.apiVersion,

@@ -1,4 +1,3 @@
-import type { CoreEvent } from '@/lib/k8s/types';
 import type { MachineAutoscalerEvent } from './types';
 import type { EventsV1Event, MachineEventObject } from './wire-types';
 import { MACHINE_AUTOSCALER_EVENT_REASONS } from './keys';
@@ -21,7 +20,7 @@ function firstString(...values: unknown[]): string | null {
 }
 
 function isEventsV1(event: MachineEventObject): event is EventsV1Event {
-  return typeof (event as EventsV1Event).regarding === 'object' && (event as EventsV1Event).regarding !== null;
+  return 'regarding' in event && typeof event.regarding === 'object';
 }
 
 /**
@@ -30,7 +29,6 @@ function isEventsV1(event: MachineEventObject): event is EventsV1Event {
  * deprecated core timestamps the apiserver fills in when a core/v1 client wrote it.
  */
 function normalise(raw: MachineEventObject): { kind: string; namespace: string; name: string; entry: IndexedEvent } | null {
-  if (raw === null || typeof raw !== 'object') return null;
   const reason = typeof raw.reason === 'string' ? raw.reason : '';
   if (!OPERATOR_REASONS.has(reason)) return null;
   let about: { kind?: string; name?: string; namespace?: string; uid?: string } | undefined;
@@ -43,18 +41,18 @@ function normalise(raw: MachineEventObject): { kind: string; namespace: string; 
     timestamp = firstString(raw.series?.lastObservedTime, raw.eventTime, raw.deprecatedLastTimestamp, raw.deprecatedFirstTimestamp);
     count = raw.series?.count ?? raw.deprecatedCount ?? null;
   } else {
-    const core = raw as CoreEvent;
+    const core = raw;
     about = core.involvedObject;
     message = firstString(core.message);
     timestamp = firstString(core.lastTimestamp, core.eventTime, core.firstTimestamp);
     count = core.count ?? null;
   }
   if (!about || typeof about.kind !== 'string' || typeof about.name !== 'string') return null;
-  timestamp ??= firstString(raw.metadata?.creationTimestamp);
+  timestamp ??= firstString(raw.metadata.creationTimestamp);
   const parsed = timestamp === null ? Number.NaN : Date.parse(timestamp);
   return {
     kind: about.kind,
-    namespace: about.namespace ?? raw.metadata?.namespace ?? '',
+    namespace: about.namespace ?? raw.metadata.namespace ?? '',
     name: about.name,
     entry: {
       event: {
@@ -67,7 +65,7 @@ function normalise(raw: MachineEventObject): { kind: string; namespace: string; 
       },
       uid: firstString(about.uid),
       time: Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed,
-      name: typeof raw.metadata?.name === 'string' ? raw.metadata.name : '',
+      name: raw.metadata.name,
     },
   };
 }
@@ -79,9 +77,9 @@ function newestFirst(a: IndexedEvent, b: IndexedEvent): number {
 
 function bucketFor(index: OperatorEventIndex, kind: string, namespace: string, name: string): IndexedEvent[] {
   let byNamespace = index.get(kind);
-  if (!byNamespace) index.set(kind, (byNamespace = new Map()));
+  if (!byNamespace) index.set(kind, (byNamespace = new Map<string, Map<string, IndexedEvent[]>>()));
   let byName = byNamespace.get(namespace);
-  if (!byName) byNamespace.set(namespace, (byName = new Map()));
+  if (!byName) byNamespace.set(namespace, (byName = new Map<string, IndexedEvent[]>()));
   let bucket = byName.get(name);
   if (!bucket) byName.set(name, (bucket = []));
   return bucket;

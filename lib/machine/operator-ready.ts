@@ -20,8 +20,8 @@ function transitionTime(condition: Condition): number {
  * contradict each other. Take the newest by lastTransitionTime; on a tie prefer False, then Unknown; on a full
  * tie the later entry, which that function appended last. Entries without a parsable time count as oldest.
  */
-export function toOperatorReady(conditions: readonly Condition[] | null | undefined): ReadyVerdict | null {
-  if (!Array.isArray(conditions)) return null;
+export function toOperatorReady(conditions: readonly (Condition | null | undefined)[] | null | undefined): ReadyVerdict | null {
+  if (!conditions) return null;
   let best: { condition: Condition; time: number; status: ReadyVerdict['status'] } | null = null;
   for (const condition of conditions) {
     if (condition === null || typeof condition !== 'object' || condition.type !== READY_CONDITION) continue;

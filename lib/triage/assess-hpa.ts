@@ -101,7 +101,7 @@ export function assessHpa(
   // (horizontal.go scales up on the valid metrics) but the status entry for it is empty, the controller
   // emits FailedGet*Metric events, and it refuses to scale down until the metric reads again.
   if (scalingActive?.status === 'True' && !leftOver.has('ScalingActive') && (hpa.status?.currentMetrics?.length ?? 0) > 0) {
-    for (const pair of pairMetrics(hpa.spec?.metrics, hpa.status?.currentMetrics)) {
+    for (const pair of pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics)) {
       if (!pair.spec || pair.status) continue;
       const code = UNREAD_METRIC_REASON[pair.identity.type];
       if (!code) continue;
@@ -125,6 +125,6 @@ export function assessHpa(
 }
 
 export function targetOf(hpa: HorizontalPodAutoscaler, namespace: string): AutoscalerTarget {
-  const ref = hpa.spec?.scaleTargetRef;
-  return { apiVersion: ref?.apiVersion ?? '', kind: ref?.kind ?? '', name: ref?.name ?? '', namespace };
+  const ref = hpa.spec.scaleTargetRef;
+  return { apiVersion: ref.apiVersion ?? '', kind: ref.kind, name: ref.name, namespace };
 }

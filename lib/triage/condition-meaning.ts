@@ -16,9 +16,9 @@ export type { MeaningFact } from '@/lib/triage/reasons';
 
 export interface MeaningRow {
   kinds: readonly AutoscalerKind[];
-  type: string | '*';
+  type: string;
   status: ConditionStatus | '*';
-  reason: string | '*';
+  reason: string;
   meaning: Health;
   note: string;
   exception?: { fact: MeaningFact; meaning: Health; note: string };

@@ -9,8 +9,8 @@ import type { Condition, HorizontalPodAutoscaler, KubeObject, Quantity } from '@
 export type FederatedHPAObject = HorizontalPodAutoscaler;
 
 export interface ReplicaSchedulingStrategy {
-  replicaSchedulingType?: 'Duplicated' | 'Divided' | string;
-  replicaDivisionPreference?: 'Aggregated' | 'Weighted' | string;
+  replicaSchedulingType?: string; // 'Duplicated', 'Divided', or any other value the API serves
+  replicaDivisionPreference?: string; // 'Aggregated', 'Weighted', or any other value the API serves
   weightPreference?: {
     staticWeightList?: { targetCluster?: Record<string, unknown>; weight?: number }[] | null;
     dynamicWeight?: string;
@@ -50,7 +50,8 @@ export interface KarmadaResourceSummary {
 
 /** `cluster.karmada.io/v1alpha1` Cluster (cluster-scoped). */
 export interface KarmadaClusterObject extends KubeObject {
-  spec?: { syncMode?: 'Push' | 'Pull' | string; apiEndpoint?: string; [key: string]: unknown };
+  /** `syncMode`: 'Push' or 'Pull'. */
+  spec?: { syncMode?: string; apiEndpoint?: string; [key: string]: unknown };
   status?: { conditions?: Condition[] | null; resourceSummary?: KarmadaResourceSummary | null; [key: string]: unknown };
 }
 

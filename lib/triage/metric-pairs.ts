@@ -41,16 +41,17 @@ function basisOf(type: string, target: MetricTarget): Basis | null {
   }
 }
 
-function quantityString(q: Quantity | undefined): string | undefined {
-  return q === undefined ? undefined : String(q);
+function quantityString(q: Quantity | null | undefined): string | undefined {
+  return q === undefined || q === null ? undefined : String(q);
 }
 
 function toTargetDto(target: MetricTarget | null): MetricTargetDto | null {
   if (!target) return null;
   const dto: MetricTargetDto = { type: target.type };
-  if (target.value !== undefined) dto.value = String(target.value);
-  if (target.averageValue !== undefined) dto.averageValue = String(target.averageValue);
-  if (target.averageUtilization !== undefined) dto.averageUtilization = target.averageUtilization;
+  // A target field may be null in what a person wrote (YAML `averageValue: null`): absent, not "null".
+  if (target.value !== undefined && target.value !== null) dto.value = String(target.value);
+  if (target.averageValue !== undefined && target.averageValue !== null) dto.averageValue = String(target.averageValue);
+  if (target.averageUtilization !== undefined && target.averageUtilization !== null) dto.averageUtilization = target.averageUtilization;
   return dto;
 }
 
@@ -76,16 +77,16 @@ function ratioOn(basis: Basis, target: MetricTarget, current: MetricValueStatus 
   const cur = current[basis];
   const tgt = target[basis];
   const parsedCur = cur === undefined ? null : tryParseQuantity(cur);
-  const parsedTgt = tgt === undefined ? null : tryParseQuantity(tgt);
+  const parsedTgt = tgt === undefined || tgt === null ? null : tryParseQuantity(tgt);
   if (!parsedCur || !parsedTgt) return null;
   // upstream: the replica calculator compares MilliValue()s as float64 (replica_calculator.go).
   const targetMilli = milliValue(parsedTgt);
   return targetMilli === 0n ? null : round2(Number(milliValue(parsedCur)) / Number(targetMilli));
 }
 
-function display(basis: Basis, v: { value?: Quantity; averageValue?: Quantity; averageUtilization?: number } | null): string {
+function display(basis: Basis, v: MetricTarget | MetricValueStatus | null): string {
   const x = basis === 'averageUtilization' ? v?.averageUtilization : quantityString(v?.[basis]);
-  if (x === undefined) return '<unknown>';
+  if (x === undefined || x === null) return '<unknown>';
   return basis === 'averageUtilization' ? `${x}%` : String(x);
 }
 

@@ -23,7 +23,8 @@ export interface EventFiling {
 /** A Kubernetes event (either API) as the API's event, filed under the autoscaler or MachineSet it regards. */
 export function toEventFiling(cluster: string, object: KubeObject): EventFiling {
   const e = object as AnyEvent;
-  const involved = e.involvedObject ?? e.regarding;
+  // core/v1 events carry involvedObject, events.k8s.io/v1 ones regarding: either may be absent.
+  const involved = (e.involvedObject as AnyEvent['involvedObject'] | undefined) ?? e.regarding;
   const kind = involved?.kind ? kindOfEvent[involved.kind] : undefined;
   const event: EventDto = {
     uid: e.metadata.uid ?? `${cluster}/${e.metadata.namespace ?? ''}/${e.metadata.name}`,

@@ -83,8 +83,8 @@ export function toFederatedAutoscaler(cluster: string, fhpa: FederatedHPAObject,
   const name = fhpa.metadata.name;
   const target = targetOf(fhpa, namespace);
   // Karmada's webhook defaults minReplicas to 1 (lifted.SetDefaultsFederatedHPA).
-  const minReplicas = fhpa.spec?.minReplicas ?? 1;
-  const maxReplicas = fhpa.spec?.maxReplicas ?? null;
+  const minReplicas = fhpa.spec.minReplicas ?? 1;
+  const maxReplicas = fhpa.spec.maxReplicas;
   const facts = { kind, cluster, namespace, name, target, minReplicas, maxReplicas } as const;
   const assessed = assessHpa(kind, fhpa, facts, context, toEpochMs(now));
   const members = toFederationMembers(federation.binding, federation.clusters);
@@ -97,7 +97,7 @@ export function toFederatedAutoscaler(cluster: string, fhpa: FederatedHPAObject,
     currentReplicas: assessed.currentReplicas,
     desiredReplicas: assessed.desiredReplicas,
     conditions: assessed.conditions,
-    metrics: toMetricPairs(fhpa.spec?.metrics, fhpa.status?.currentMetrics),
+    metrics: toMetricPairs(fhpa.spec.metrics, fhpa.status?.currentMetrics),
     health: healthOfProblems(problems),
     problems,
     lastScaleTime: fhpa.status?.lastScaleTime ?? null,

@@ -14,8 +14,8 @@ export function toHpaAutoscaler(cluster: string, hpa: HorizontalPodAutoscaler, c
   const name = hpa.metadata.name;
   const target = targetOf(hpa, namespace);
   // API defaulting (autoscaling/v2 SetDefaults_HorizontalPodAutoscaler) sets minReplicas to 1 when omitted.
-  const minReplicas = hpa.spec?.minReplicas ?? 1;
-  const maxReplicas = hpa.spec?.maxReplicas ?? null;
+  const minReplicas = hpa.spec.minReplicas ?? 1;
+  const maxReplicas = hpa.spec.maxReplicas;
   const assessed = assessHpa(kind, hpa, { kind, cluster, namespace, name, target, minReplicas, maxReplicas }, context, toEpochMs(now));
   const problems = sortProblems(assessed.problems);
   return {
@@ -25,7 +25,7 @@ export function toHpaAutoscaler(cluster: string, hpa: HorizontalPodAutoscaler, c
     currentReplicas: assessed.currentReplicas,
     desiredReplicas: assessed.desiredReplicas,
     conditions: assessed.conditions,
-    metrics: toMetricPairs(hpa.spec?.metrics, hpa.status?.currentMetrics),
+    metrics: toMetricPairs(hpa.spec.metrics, hpa.status?.currentMetrics),
     health: healthOfProblems(problems),
     problems,
     lastScaleTime: hpa.status?.lastScaleTime ?? null,

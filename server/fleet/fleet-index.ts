@@ -213,13 +213,13 @@ export class FleetIndex {
         operatorNamespace: DEFAULT_OPERATOR_NAMESPACE,
         machineAPINamespace: DEFAULT_MACHINE_API_NAMESPACE,
         clusterAPINamespace: DEFAULT_CLUSTER_API_NAMESPACE,
-        operatorSupportsClusterAPITargets: crd ? operatorSupportsClusterAPITargetsFromCrd(crd as never) : false,
+        operatorSupportsClusterAPITargets: crd ? operatorSupportsClusterAPITargetsFromCrd(crd) : false,
       },
     });
     const byKey = new Map(machineAutoscalers.map((ma) => [`${ma.metadata.namespace ?? ''}/${ma.metadata.name}`, ma]));
     const setsByRef = new Map<string, MachineSetObject>([
-      ...mapi.map((m) => [`machine.openshift.io/${m.metadata.namespace ?? ''}/${m.metadata.name}`, m as MachineSetObject] as const),
-      ...capi.map((c) => [`cluster.x-k8s.io/${c.metadata.namespace ?? ''}/${c.metadata.name}`, c as MachineSetObject] as const),
+      ...mapi.map((m) => [`machine.openshift.io/${m.metadata.namespace ?? ''}/${m.metadata.name}`, m] as const),
+      ...capi.map((c) => [`cluster.x-k8s.io/${c.metadata.namespace ?? ''}/${c.metadata.name}`, c] as const),
     ]);
     const mapiByName = indexMachineSetsByName(mapi, DEFAULT_MACHINE_API_NAMESPACE);
     const capiByName = indexMachineSetsByName(capi, DEFAULT_CLUSTER_API_NAMESPACE);
@@ -232,7 +232,7 @@ export class FleetIndex {
       const id = autoscalerIdOf(cluster, 'MachineAutoscaler', ma.metadata);
       seen.add(id);
       const machineSets = { machineAPI: mapiByName.get(verdict.target.name) ?? null, clusterAPI: capiByName.get(verdict.target.name) ?? null };
-      this.put(id, cluster, (ctx) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, this.nowIso()), ma as unknown as KubeObject, { machineSets });
+      this.put(id, cluster, (ctx) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, this.nowIso()), ma, { machineSets });
     }
     for (const id of this.idsOf(cluster, 'MachineAutoscaler')) if (!seen.has(id)) this.remove(id);
   }
@@ -241,19 +241,19 @@ export class FleetIndex {
     const source = this.sources(cluster);
     if (!source?.serves('federatedHpas')) return;
     const lookup = indexFederationObjects(
-      source.objects('resourceBindings') as unknown as ResourceBindingObject[],
-      source.objects('propagationPolicies') as unknown as PropagationPolicyObject[],
+      source.objects('resourceBindings'),
+      source.objects('propagationPolicies'),
     );
     const clusters = source.objects('karmadaClusters') as unknown as KarmadaClusterObject[];
     const seen = new Set<string>();
     for (const fhpa of source.objects('federatedHpas') as unknown as FederatedHPAObject[]) {
       const ns = fhpa.metadata.namespace ?? 'default';
-      const ref = fhpa.spec?.scaleTargetRef;
+      const ref = fhpa.spec.scaleTargetRef;
       const binding = lookup.binding(ns, ref);
       const policy = lookup.policy(ns, ref);
       const id = autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata);
       seen.add(id);
-      this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa as unknown as KubeObject, { binding, policy });
+      this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa, { binding, policy });
     }
     for (const id of this.idsOf(cluster, 'FederatedHPA')) if (!seen.has(id)) this.remove(id);
   }

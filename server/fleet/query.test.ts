@@ -40,7 +40,7 @@ const autoscalerArb = fc
   .map(({ template, cluster, namespace, name, health, since, replicas }): Autoscaler => {
     const t = templates[template] as Autoscaler;
     const problems = since ? [{ code: 'X', severity: 'error' as const, title: 'x', message: 'x', since, hint: 'x' }] : [];
-    return { ...t, cluster, namespace, name, health, problems: problems as Autoscaler['problems'], currentReplicas: replicas, id: toAutoscalerId(cluster, t.kind, namespace, name) };
+    return { ...t, cluster, namespace, name, health, problems: problems, currentReplicas: replicas, id: toAutoscalerId(cluster, t.kind, namespace, name) };
   });
 
 describe('sortAutoscalers', () => {

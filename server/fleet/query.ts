@@ -161,7 +161,7 @@ export function indexAfter(view: readonly Autoscaler[], after: (a: Autoscaler) =
 const csvColumns = ['cluster', 'kind', 'namespace', 'name', 'health', 'problems', 'since', 'currentReplicas', 'desiredReplicas', 'minReplicas', 'maxReplicas', 'target', 'stale'] as const;
 
 function csvCell(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value);
+  const s = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
   // Quote per RFC 4180; a leading =,+,-,@ is prefixed so a spreadsheet does not run it as a formula.
   const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;

@@ -5,7 +5,8 @@ import type { ErrorBody, FieldIssue } from '@/lib/api';
 import { log } from '../log';
 import { AppError, statusForCode } from './app-error';
 
-type Handler<C> = (req: NextRequest, context: C) => Promise<unknown> | unknown;
+/** Returns plain data, or a Response, or a promise of either. */
+type Handler<C> = (req: NextRequest, context: C) => unknown;
 
 /**
  * Wraps a route handler: the handler returns plain data (or a Response it built itself, for

@@ -55,12 +55,14 @@ async function gather(app: Autoscope, path: AutoscalerPath): Promise<{ kind: Aut
           throw toAppError(err, member.name);
         });
         pods.push(...(list.items ?? []));
-        await client
+        const read = await client
           .get<{ items?: PodMetrics[] }>(`/apis/metrics.k8s.io/v1beta1/namespaces/${dto.namespace}/pods`, { query: { labelSelector: selector } })
-          .then((l) => metrics.push(...(l.items ?? [])))
-          .catch((err: unknown) => {
-            metricsError = err instanceof Error ? err : new Error(String(err));
-          });
+          .then(
+            (l) => l.items ?? [],
+            (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+          );
+        if (read instanceof Error) metricsError = read;
+        else metrics.push(...read);
       }
       return { pods, metrics: metricsError ?? metrics, clusters: read.map((m) => m.cluster) };
     },
@@ -92,10 +94,10 @@ function applyChanges(input: HpaSyncInput, changes: HpaChanges): HpaSyncInput {
   const spec = { ...input.hpa.spec };
   if (changes.minReplicas !== undefined) spec.minReplicas = changes.minReplicas;
   if (changes.maxReplicas !== undefined) spec.maxReplicas = changes.maxReplicas;
-  if (changes.metrics !== undefined) spec.metrics = changes.metrics as HorizontalPodAutoscaler['spec']['metrics'];
+  if (changes.metrics !== undefined) spec.metrics = changes.metrics;
   if (changes.behavior !== undefined) {
     if (changes.behavior === null) delete spec.behavior;
-    else spec.behavior = changes.behavior as HorizontalPodAutoscaler['spec']['behavior'];
+    else spec.behavior = changes.behavior;
   }
   if ((spec.minReplicas ?? 1) > spec.maxReplicas) throw new AppError('bad_request', `minReplicas ${spec.minReplicas ?? 1} exceeds maxReplicas ${spec.maxReplicas}`, { issues: [{ path: 'changes.minReplicas', message: 'must not exceed maxReplicas' }] });
   return scaleLoad({ ...input, hpa: { ...input.hpa, spec } }, changes.loadFactor ?? 1);

@@ -16,17 +16,14 @@ const discoveryCache = new WeakMap<KubeClient, Map<string, Promise<{ name: strin
 
 /** The plural of a kind in a group/version, from the cluster's discovery (cached per cluster). */
 async function pluralOf(client: KubeClient, apiVersion: string, kind: string): Promise<string> {
-  let cache = discoveryCache.get(client);
-  if (!cache) {
-    cache = new Map();
-    discoveryCache.set(client, cache);
-  }
+  const cache = discoveryCache.get(client) ?? new Map<string, Promise<{ name: string; kind: string }[]>>();
+  discoveryCache.set(client, cache);
   const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion || 'v1'}`;
   let resources = cache.get(path);
   if (!resources) {
     resources = client.get<{ resources?: { name: string; kind: string }[] }>(path).then((l) => l.resources ?? []);
     cache.set(path, resources);
-    resources.catch(() => cache?.delete(path));
+    resources.catch(() => cache.delete(path));
   }
   const found = (await resources).find((r) => r.kind === kind && !r.name.includes('/'));
   if (!found) throw new KubeApiError(404, 'NotFound', `no resource for kind ${kind} in ${apiVersion}`, path);

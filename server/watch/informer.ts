@@ -28,7 +28,7 @@ export interface InformerError {
  */
 function slim(o: KubernetesObject): KubeObject {
   const object = o as unknown as KubeObject;
-  if (object.metadata?.managedFields) delete object.metadata.managedFields;
+  delete object.metadata.managedFields;
   return object;
 }
 
@@ -133,7 +133,7 @@ export class ResourceInformer {
    */
   private failed(err: unknown): void {
     if (this.stopped) return;
-    const statusCode = err instanceof KubeApiError ? err.statusCode : typeof (err as { statusCode?: unknown })?.statusCode === 'number' ? (err as { statusCode: number }).statusCode : 0;
+    const statusCode = err instanceof KubeApiError ? err.statusCode : typeof (err as { statusCode?: unknown } | null)?.statusCode === 'number' ? (err as { statusCode: number }).statusCode : 0;
     const message = err instanceof KubeApiError ? err.message : err instanceof Error ? (statusCode ? `${statusCode} ${err.message}` : `watch failed: ${err.message}`) : String(err);
     const duringList = this.listFailed;
     this.listFailed = false;

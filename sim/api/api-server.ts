@@ -537,7 +537,7 @@ export class SimApiServer {
     });
   }
 
-  private applyWrite(verb: 'create' | 'update' | 'patch', target: ResourcePath, body: KubeObject & Record<string, unknown>, contentType: string): unknown {
+  private applyWrite(verb: 'create' | 'update' | 'patch', target: ResourcePath, body: Partial<KubeObject> & Record<string, unknown>, contentType: string): unknown {
     const { resource, namespace } = target;
     const store = this.options.store;
     const toStorage = (o: KubeObject): KubeObject => (resource.toStorage ? resource.toStorage(o) : o);
@@ -559,7 +559,7 @@ export class SimApiServer {
       if (contentType.includes('json-patch+json')) throw statusErrors.badRequest('JSON patch is not supported by the simulator; use a merge patch');
       next = mergePatch(current, body) as KubeObject;
     } else {
-      next = body;
+      next = { ...body, metadata: body.metadata ?? current.metadata };
     }
     if (target.subresource === 'status') next = { ...current, status: next.status };
     else if (resource.subresources.includes('status')) next = { ...next, status: current.status };

@@ -31,7 +31,7 @@ export function capiV1beta2ToV1beta1(object: KubeObject): KubeObject {
           ...(Object.keys(infra).length
             ? {
                 infrastructureRef: {
-                  apiVersion: infra.apiGroup ? `${String(infra.apiGroup)}/v1beta1` : undefined,
+                  apiVersion: typeof infra.apiGroup === 'string' && infra.apiGroup ? `${infra.apiGroup}/v1beta1` : undefined,
                   kind: infra.kind,
                   name: infra.name,
                   namespace: object.metadata.namespace,

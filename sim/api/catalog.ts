@@ -1,6 +1,7 @@
 import type { HorizontalPodAutoscaler, KubeObject, MetricSpec, MetricStatus } from '@/lib/k8s/types';
 import { ageOf } from './age';
 import { capiV1beta1ToV1beta2, capiV1beta2ToV1beta1 } from './capi-conversion';
+import { text } from '../json';
 
 export interface PrinterColumn {
   name: string;
@@ -82,7 +83,7 @@ function hpaTargets(hpa: KubeObject): string {
 const hpaColumns: PrinterColumn[] = [
   { name: 'Reference', type: 'string', description: 'Reference to the scaled resource', priority: 0, cell: (o) => `${String(get(o, 'spec', 'scaleTargetRef', 'kind'))}/${String(get(o, 'spec', 'scaleTargetRef', 'name'))}` },
   { name: 'Targets', type: 'string', description: 'Current and target metric values', priority: 0, cell: hpaTargets },
-  { name: 'MinPods', type: 'string', description: 'Lower limit of replicas', priority: 0, cell: (o) => String(get(o, 'spec', 'minReplicas') ?? 1) },
+  { name: 'MinPods', type: 'string', description: 'Lower limit of replicas', priority: 0, cell: (o) => text(get(o, 'spec', 'minReplicas'), '1') },
   { name: 'MaxPods', type: 'integer', description: 'Upper limit of replicas', priority: 0, cell: (o) => Number(get(o, 'spec', 'maxReplicas') ?? 0) },
   { name: 'Replicas', type: 'integer', description: 'Current replicas', priority: 0, cell: (o) => Number(get(o, 'status', 'currentReplicas') ?? 0) },
   { ...age, cell: (o, now) => ageOf(o.metadata.creationTimestamp, now) },
@@ -94,11 +95,11 @@ function eventTime(o: KubeObject): string | undefined {
 
 const eventColumns: PrinterColumn[] = [
   { name: 'Last Seen', type: 'string', description: 'Time since the most recent occurrence', priority: 0, cell: (o, now) => ageOf(eventTime(o), now) },
-  { name: 'Type', type: 'string', description: 'Type of this event', priority: 0, cell: (o) => String(get(o, 'type') ?? '') },
-  { name: 'Reason', type: 'string', description: 'Why the action was taken', priority: 0, cell: (o) => String(get(o, 'reason') ?? '') },
-  { name: 'Object', type: 'string', description: 'The object this event is about', priority: 0, cell: (o) => `${String(get(o, 'involvedObject', 'kind') ?? '').toLowerCase()}/${String(get(o, 'involvedObject', 'name') ?? '')}` },
-  { name: 'Message', type: 'string', description: 'A human-readable description of the status', priority: 0, cell: (o) => String(get(o, 'message') ?? '') },
-  { name: 'Count', type: 'string', description: 'How many times this event occurred', priority: 1, cell: (o) => String(get(o, 'count') ?? 1) },
+  { name: 'Type', type: 'string', description: 'Type of this event', priority: 0, cell: (o) => text(get(o, 'type'), '') },
+  { name: 'Reason', type: 'string', description: 'Why the action was taken', priority: 0, cell: (o) => text(get(o, 'reason'), '') },
+  { name: 'Object', type: 'string', description: 'The object this event is about', priority: 0, cell: (o) => `${text(get(o, 'involvedObject', 'kind'), '').toLowerCase()}/${text(get(o, 'involvedObject', 'name'), '')}` },
+  { name: 'Message', type: 'string', description: 'A human-readable description of the status', priority: 0, cell: (o) => text(get(o, 'message'), '') },
+  { name: 'Count', type: 'string', description: 'How many times this event occurred', priority: 1, cell: (o) => text(get(o, 'count'), '1') },
 ];
 
 const podColumns: PrinterColumn[] = [
@@ -112,7 +113,7 @@ const podColumns: PrinterColumn[] = [
       return `${statuses.filter((s) => s.ready).length}/${statuses.length}`;
     },
   },
-  { name: 'Status', type: 'string', description: 'Phase', priority: 0, cell: (o) => String(get(o, 'status', 'phase') ?? 'Unknown') },
+  { name: 'Status', type: 'string', description: 'Phase', priority: 0, cell: (o) => text(get(o, 'status', 'phase'), 'Unknown') },
   { name: 'Restarts', type: 'string', description: 'Restarts', priority: 0, cell: () => '0' },
   { ...age, cell: (o, now) => ageOf(o.metadata.creationTimestamp, now) },
 ];
@@ -125,7 +126,7 @@ const deploymentColumns: PrinterColumn[] = [
 ];
 
 const namespaceColumns: PrinterColumn[] = [
-  { name: 'Status', type: 'string', description: 'Phase', priority: 0, cell: (o) => String(get(o, 'status', 'phase') ?? 'Active') },
+  { name: 'Status', type: 'string', description: 'Phase', priority: 0, cell: (o) => text(get(o, 'status', 'phase'), 'Active') },
   { ...age, cell: (o, now) => ageOf(o.metadata.creationTimestamp, now) },
 ];
 

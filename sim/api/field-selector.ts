@@ -1,4 +1,5 @@
 import { statusErrors } from './status';
+import { text } from '../json';
 
 export interface FieldRequirement {
   field: string;
@@ -36,7 +37,7 @@ function fieldValue(object: unknown, field: string): string {
   let v: unknown = object;
   for (const k of field.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
   if (field === 'source' && v && typeof v === 'object') v = (v as { component?: unknown }).component;
-  return v === undefined || v === null ? '' : String(v);
+  return text(v);
 }
 
 function splitUnescaped(s: string, sep: string): string[] {

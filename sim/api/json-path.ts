@@ -20,7 +20,7 @@ export function evalJsonPath(root: unknown, path: string): unknown {
           }
         }
       } else if (Array.isArray(value)) {
-        next.push(...value);
+        next.push(...(value as unknown[]));
       }
     }
     current = next.filter((v) => v !== undefined);

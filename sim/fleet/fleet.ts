@@ -186,7 +186,7 @@ export class Fleet {
         );
       }
       if (parts[0] === 'clusters' && parts[2] === 'faults' && parts[1]) {
-        if (req.method === 'PUT' || req.method === 'POST') return send(200, await this.setFaults(parts[1], (body ?? {}) as Partial<ClusterFaults>));
+        if (req.method === 'PUT' || req.method === 'POST') return send(200, await this.setFaults(parts[1], (body ?? {})));
         if (req.method === 'DELETE') return send(200, await this.clearFaults(parts[1]));
       }
       if (url.pathname === '/requests') {

@@ -2,7 +2,6 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MachineAutoscalerObject } from '@/lib/machine/wire-types';
 import { assessMachineAutoscalers } from '@/lib/machine';
 import type { CoreEvent } from '@/lib/k8s/types';
 import { startSimulator } from '../index';
@@ -27,10 +26,10 @@ const seen = (filter: Partial<Record<'cluster' | 'kind' | 'namespace' | 'name' |
 function verdicts(): ReturnType<typeof assessMachineAutoscalers> {
   const store = world.fleet.cluster('ocp-prod-east').store;
   return assessMachineAutoscalers({
-    machineAutoscalers: store.list(machineStorage.ma) as unknown as MachineAutoscalerObject[],
-    machineSets: { machineAPI: store.list(machineStorage.mapi) as never[], clusterAPI: store.list(machineStorage.capi) as never[] },
+    machineAutoscalers: store.list(machineStorage.ma),
+    machineSets: { machineAPI: store.list(machineStorage.mapi), clusterAPI: store.list(machineStorage.capi) },
     clusterAutoscalers: store.list(machineStorage.ca),
-    events: store.list('/events') as never[],
+    events: store.list('/events'),
     context: { operatorNamespace: 'openshift-machine-api', machineAPINamespace: 'openshift-machine-api', clusterAPINamespace: 'openshift-cluster-api', operatorSupportsClusterAPITargets: true },
   });
 }

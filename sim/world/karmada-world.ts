@@ -12,6 +12,7 @@ import type { KubeWorld } from './kube-world';
 import { ensureNamespace, storage } from './kube-world';
 import type { ClusterSpec } from './scenario';
 import { deploymentObject } from './workload';
+import { obj, text } from '../json';
 
 export const karmadaStorage = {
   clusters: catalog.karmadaClusters.storage,
@@ -22,8 +23,6 @@ export const karmadaStorage = {
 };
 
 type FederatedApp = ClusterSpec['federated'][number];
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 
 /**
  * A Karmada control plane: Cluster objects for its members, resource templates with their
@@ -235,7 +234,7 @@ export class KarmadaWorld {
         allocatableReplicas: estimateAvailableReplicas(c as unknown as KarmadaCluster, { cpu: '250m', memory: '256Mi' }),
       })),
       previousClusters: previous.filter((p) => ready.has(p.name)),
-      uid: String(obj(obj(binding.spec).resource).uid ?? ''),
+      uid: text(obj(obj(binding.spec).resource).uid, ''),
       divider: 'webster',
     });
     const scheduled = 'error' in result ? null : result.clusters;
@@ -338,7 +337,7 @@ export class KarmadaWorld {
     const before = this.store.get(karmadaStorage.clusters, undefined, name);
     this.store.mutate(karmadaStorage.clusters, undefined, name, (c) => {
       const oldReady = ((obj(c.status).conditions as Condition[] | undefined) ?? []).find((x) => x.type === 'Ready');
-      const conditions = ((obj(fresh.status).conditions as Condition[]) ?? []).map((x) => (x.type === 'Ready' && oldReady?.status === x.status ? oldReady : x.type === 'CompleteAPIEnablements' ? { ...x, lastTransitionTime: c.metadata.creationTimestamp } : x));
+      const conditions = ((obj(fresh.status).conditions as Condition[] | undefined) ?? []).map((x) => (x.type === 'Ready' && oldReady?.status === x.status ? oldReady : x.type === 'CompleteAPIEnablements' ? { ...x, lastTransitionTime: c.metadata.creationTimestamp } : x));
       return { ...c, status: { ...obj(fresh.status), conditions } };
     }, { manager: 'karmada-controller-manager', subresource: 'status' });
     const after = this.store.get(karmadaStorage.clusters, undefined, name);

@@ -17,7 +17,7 @@ function warningCount(world: MachineWorld, machineAutoscaler: string, reason: st
   return world.cluster.store
     .list('/events')
     .map((e) => e as CoreEvent)
-    .filter((e) => e.involvedObject?.name === machineAutoscaler && e.reason === reason)
+    .filter((e) => e.involvedObject.name === machineAutoscaler && e.reason === reason)
     .reduce((n, e) => n + Number(e.count ?? 1), 0);
 }
 

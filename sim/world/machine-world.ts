@@ -6,6 +6,8 @@ import { EventRecorder } from './event-recorder';
 import { ensureNamespace } from './kube-world';
 import { hashString } from './load';
 import type { ClusterSpec } from './scenario';
+import type { Obj } from '../json';
+import { obj, text } from '../json';
 
 export const machineStorage = {
   mapi: catalog.mapiMachineSets.storage,
@@ -25,8 +27,6 @@ const capiMax = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
 const paused = 'cluster.x-k8s.io/paused';
 const operatorComponent = 'machine_autoscaler_controller';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const annotationsOf = (o: KubeObject | undefined): Record<string, string> => o?.metadata.annotations ?? {};
 
 const instanceCapacity: Record<string, { vCPU: number; memoryMb: number }> = {
@@ -308,8 +308,8 @@ export class MachineWorld {
   private reconcileOne(ma: KubeObject, now: number, supportsCapi: boolean): boolean {
     const spec = obj(ma.spec);
     const ref = obj(spec.scaleTargetRef);
-    const apiVersion = String(ref.apiVersion ?? '');
-    const name = String(ref.name ?? '');
+    const apiVersion = text(ref.apiVersion, '');
+    const name = text(ref.name, '');
     const min = Number(spec.minReplicas);
     const max = Number(spec.maxReplicas);
     const involved = { apiVersion: 'autoscaling.openshift.io/v1beta1', kind: 'MachineAutoscaler', name: ma.metadata.name, namespace: mapiNs, uid: ma.metadata.uid };
@@ -342,7 +342,7 @@ export class MachineWorld {
     const want = { [ownerKey]: owner, [minKey]: String(min), [maxKey]: String(max) };
     const current = annotationsOf(target);
     const needsWrite = Object.entries(want).some(([k, v]) => current[k] !== v);
-    const authority = isMapi ? String(obj(target.status).authoritativeAPI ?? obj(target.spec).authoritativeAPI ?? 'MachineAPI') : 'ClusterAPI';
+    const authority = isMapi ? text(obj(target.status).authoritativeAPI ?? obj(target.spec).authoritativeAPI, 'MachineAPI') : 'ClusterAPI';
     if (needsWrite && isMapi && authority !== 'MachineAPI') {
       warn('FailedUpdateTarget', 'Error updating target: machinesets.machine.openshift.io "' + name + '" is forbidden: ValidatingAdmissionPolicy \'openshift-prevent-migration-when-machine-updating\' denied request: Cannot add, modify or delete any machine.openshift.io/* or cluster.x-k8s.io/* or clusters.x-k8s.io/* annotation. This is because status.authoritativeAPI is set to Cluster API.');
       return false;
@@ -369,7 +369,7 @@ export class MachineWorld {
     for (const m of this.store.list(machineStorage.mapi)) {
       const c = this.store.get(machineStorage.capi, capiNs, m.metadata.name);
       if (!c) continue;
-      const authority = String(obj(m.status).authoritativeAPI ?? 'MachineAPI');
+      const authority = text(obj(m.status).authoritativeAPI, 'MachineAPI');
       if (authority === 'MachineAPI') {
         const next = { ...annotationsOf(m), [paused]: '' };
         const r = replicasOf(m);
@@ -410,11 +410,11 @@ export class MachineWorld {
       }), { manager: 'cluster-autoscaler' });
     };
     for (const m of this.store.list(machineStorage.mapi)) {
-      if (String(obj(m.status).authoritativeAPI ?? 'MachineAPI') === 'MachineAPI') scale(machineStorage.mapi, mapiNs, m, mapiMin, mapiMax);
+      if (text(obj(m.status).authoritativeAPI, 'MachineAPI') === 'MachineAPI') scale(machineStorage.mapi, mapiNs, m, mapiMin, mapiMax);
     }
     for (const c of this.store.list(machineStorage.capi)) {
       const mapi = this.store.get(machineStorage.mapi, mapiNs, c.metadata.name);
-      const authority = mapi ? String(obj(mapi.status).authoritativeAPI ?? 'MachineAPI') : 'ClusterAPI';
+      const authority = mapi ? text(obj(mapi.status).authoritativeAPI, 'MachineAPI') : 'ClusterAPI';
       if (authority === 'ClusterAPI' && annotationsOf(c)[paused] === undefined) scale(machineStorage.capi, capiNs, c, capiMin, capiMax);
     }
   }

@@ -232,7 +232,7 @@ export class Workload {
           timestamp: kubeTime(new Date(now - (windowSeconds * 1000) / 2)),
           window: `${windowSeconds}s`,
           containers,
-        } as PodMetrics & KubeObject;
+        };
       });
   }
 

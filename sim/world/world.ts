@@ -46,6 +46,10 @@ export class World {
   readonly episodes: EpisodeState[];
   private readonly timers: NodeJS.Timeout[] = [];
   private stopped = false;
+  /** Read through a call: a pass awaits, and `stop()` may run meanwhile (TypeScript would keep the narrowing). */
+  private isStopped(): boolean {
+    return this.stopped;
+  }
   /** Wall ms the last full HPA pass took (the benchmark reads it). */
   lastSyncMs = 0;
 
@@ -167,7 +171,7 @@ export class World {
         console.error(`[sim] controller pass failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
       this.lastSyncMs = Date.now() - started;
-      if (!this.stopped) this.timers.push(setTimeout(() => void syncPass(), Math.max(10, syncMs - this.lastSyncMs)));
+      if (!this.isStopped()) this.timers.push(setTimeout(() => void syncPass(), Math.max(10, syncMs - this.lastSyncMs)));
     };
     this.timers.push(setTimeout(() => void syncPass(), syncMs));
     this.every(Math.max(500, 10_000 / this.timing.speed), (now) => {

@@ -101,9 +101,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  app?.stop();
+  app.stop();
   installAutoscope(undefined);
-  await world?.stop();
+  await world.stop();
   vi.restoreAllMocks();
 });
 
@@ -295,7 +295,7 @@ describe('API v1 against the simulated fleet', () => {
   it('streams cluster states and changed ids over SSE', async () => {
     const controller = new AbortController();
     const req = new NextRequest(`${base}/api/v1/stream`, { signal: controller.signal });
-    const res = await streamRoute.GET(req, ctx({}) as never);
+    const res = await streamRoute.GET(req, ctx({}));
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     let text = '';

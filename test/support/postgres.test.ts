@@ -8,7 +8,7 @@ describe('the throwaway PostgreSQL server', () => {
   beforeAll(async () => {
     server = await startPostgres();
   });
-  afterAll(() => server?.stop());
+  afterAll(() => server.stop());
 
   it('answers on 127.0.0.1 as a real PostgreSQL 15 or later, with a database of its own per test', async () => {
     const client = new pg.Client({ connectionString: server.url });

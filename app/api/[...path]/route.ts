@@ -5,7 +5,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 // Any /api path without a route of its own answers the JSON error body, not Next's HTML 404.
-const notFound = handle(async (req) => {
+const notFound = handle((req): never => {
   throw new AppError('not_found', `no API route ${req.method} ${req.nextUrl.pathname}`);
 });
 

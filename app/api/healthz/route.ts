@@ -4,4 +4,4 @@ import { handle } from '@/server/http/handle';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (): Promise<HealthResponse> => ({ status: 'ok' }));
+export const GET = handle((): HealthResponse => ({ status: 'ok' }));

@@ -95,9 +95,9 @@ export function machineState(cluster: typeof OCP | typeof EDGE): MachineState {
   const all = items<KubeObject>(cluster === OCP ? ocpJson : edgeJson);
   const isSet = (o: KubeObject, group: string): boolean => o.kind === 'MachineSet' && (o.apiVersion ?? '').startsWith(`${group}/`);
   return {
-    machineAutoscalers: all.filter((o) => o.kind === 'MachineAutoscaler') as MachineAutoscalerObject[],
-    machineAPI: all.filter((o) => isSet(o, 'machine.openshift.io')) as MachineAPIMachineSetObject[],
-    clusterAPI: all.filter((o) => isSet(o, 'cluster.x-k8s.io')) as ClusterAPIMachineSetObject[],
+    machineAutoscalers: all.filter((o) => o.kind === 'MachineAutoscaler'),
+    machineAPI: all.filter((o) => isSet(o, 'machine.openshift.io')),
+    clusterAPI: all.filter((o) => isSet(o, 'cluster.x-k8s.io')),
     clusterAutoscalers: all.filter((o) => o.kind === 'ClusterAutoscaler'),
   };
 }

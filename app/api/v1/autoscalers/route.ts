@@ -7,4 +7,4 @@ import { listAutoscalers } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req) => listAutoscalers(getAutoscope(), AutoscalerQuerySchema.parse(queryObject(req.nextUrl))));
+export const GET = handle((req) => listAutoscalers(getAutoscope(), AutoscalerQuerySchema.parse(queryObject(req.nextUrl))));

@@ -6,4 +6,4 @@ import { listClusters } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (): Promise<ClusterListResponse> => listClusters(getAutoscope()));
+export const GET = handle((): ClusterListResponse => listClusters(getAutoscope()));

@@ -6,4 +6,4 @@ import { stats } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (): Promise<StatsResponse> => stats(getAutoscope()));
+export const GET = handle((): StatsResponse => stats(getAutoscope()));

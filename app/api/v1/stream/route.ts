@@ -5,4 +5,4 @@ import { openStream } from '@/server/services/stream-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req) => openStream(getAutoscope(), req.signal));
+export const GET = handle((req) => openStream(getAutoscope(), req.signal));

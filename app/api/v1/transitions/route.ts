@@ -8,4 +8,4 @@ import { listTransitions } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req): Promise<TransitionsResponse> => listTransitions(getAutoscope(), TransitionsQuerySchema.parse(queryObject(req.nextUrl))));
+export const GET = handle((req): TransitionsResponse => listTransitions(getAutoscope(), TransitionsQuerySchema.parse(queryObject(req.nextUrl))));

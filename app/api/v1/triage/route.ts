@@ -8,4 +8,4 @@ import { getTriage } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req): Promise<TriageResponse> => getTriage(getAutoscope(), AutoscalerFilterSchema.parse(queryObject(req.nextUrl))));
+export const GET = handle((req): TriageResponse => getTriage(getAutoscope(), AutoscalerFilterSchema.parse(queryObject(req.nextUrl))));
