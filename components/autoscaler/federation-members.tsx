@@ -8,7 +8,7 @@ const readyHealth: Record<'True' | 'False' | 'Unknown', Health> = { True: 'ok', 
 const strategyText: Record<FederationPlacement['strategy'], string> = {
   Duplicated: 'every member runs the full replica count',
   StaticWeight: 'replicas divided by fixed weights',
-  DynamicWeight: 'replicas divided by each member’s available replicas',
+  DynamicWeight: 'new replicas divided by each member’s available replicas, removed ones in proportion to the split',
   Aggregated: 'replicas packed into as few members as fit',
   Unknown: 'no placement found',
 };
