@@ -1,11 +1,11 @@
 import Link from 'next/link';
-import type { Autoscaler, Health, ProblemSeverity } from '@/lib/api';
+import type { Autoscaler, ProblemSeverity } from '@/lib/api';
+import { healthForSeverity } from '@/lib/triage/health-rules';
 import { ConditionChip, HealthBadge } from '../ui/health';
 import { ClockText, SinceText } from '../ui/time-zone';
 import styles from './panels.module.css';
 
 const kindLabel: Record<Autoscaler['kind'], string> = { HorizontalPodAutoscaler: 'HorizontalPodAutoscaler', MachineAutoscaler: 'MachineAutoscaler', FederatedHPA: 'FederatedHPA' };
-const severityHealth: Record<ProblemSeverity, Health> = { error: 'failing', warning: 'degraded', info: 'ok', unknown: 'unknown' };
 const severityWord: Record<ProblemSeverity, string> = { error: 'Error', warning: 'Warning', info: 'Note', unknown: 'Unknown' };
 
 function Stat({ label, value, testId, hint }: { label: string; value: number | null; testId: string; hint?: string }): React.JSX.Element {
@@ -101,7 +101,7 @@ export function DetailHeader({ autoscaler: a }: { autoscaler: Autoscaler }): Rea
           ) : (
             <ul className={styles.problemList}>
               {a.problems.map((p) => (
-                <li key={p.code} className={`health-${severityHealth[p.severity]}`} data-testid="problem" data-code={p.code}>
+                <li key={p.code} className={`health-${healthForSeverity(p.severity)}`} data-testid="problem" data-code={p.code}>
                   <div className={styles.problemHead}>
                     <span className="health-dot" aria-hidden="true" />
                     <span className={styles.severity}>{severityWord[p.severity]}</span>

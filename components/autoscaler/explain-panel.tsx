@@ -9,27 +9,9 @@ import { previewHref } from '../api/paths';
 import { explainQuery } from '../queries/keys';
 import { ConditionChip } from '../ui/health';
 import { Skeleton } from '../ui/query-state';
+import { Step } from '../ui/step';
 import { ClockText } from '../ui/time-zone';
 import styles from './panels.module.css';
-
-const NUMBER = /((?<![\w.-])\d+(?:\.\d+)?(?:%|m(?![\w])|s(?![\w]))?(?![\w-])|→)/;
-
-/** An explanation line with its numbers set apart (tabular, bold), so each step's arithmetic can be followed. */
-function Step({ line }: { line: string }): React.JSX.Element {
-  return (
-    <>
-      {line.split(NUMBER).map((part, i) =>
-        i % 2 === 1 ? (
-          <span key={i} className={part === '→' ? styles.arrow : styles.n}>
-            {part}
-          </span>
-        ) : (
-          part
-        ),
-      )}
-    </>
-  );
-}
 
 function Verdict({ data }: { data: ExplainResponse }): React.JSX.Element {
   const r = data.result;
@@ -130,7 +112,7 @@ export function ExplainPanel({ autoscalerRef, id }: { autoscalerRef: AutoscalerR
         <ol className={styles.steps} data-testid="explain-steps">
           {d.result.explanation.map((line, i) => (
             <li key={i}>
-              <Step line={line} />
+              <Step line={line} accentArrows />
             </li>
           ))}
         </ol>

@@ -7,10 +7,10 @@ import { HealthBadge } from '../ui/health';
 import { QueryError, Skeleton } from '../ui/query-state';
 import { SinceText } from '../ui/time-zone';
 import { allClearText } from '../triage/all-clear';
-import { severityHealth } from '../triage/severity-health';
 import { triageHref } from '../triage/triage-href';
 import { autoscalerKindShort } from './kind-label';
 import styles from './overview.module.css';
+import { healthForSeverity } from '@/lib/triage/health-rules';
 
 const shown = 5;
 
@@ -37,7 +37,7 @@ export function TopProblems(): React.JSX.Element {
         {groups.slice(0, shown).map((g) => (
           <li key={g.key} className={styles.problem} data-testid="top-problem">
             <div className={styles.problemHead}>
-              <HealthBadge health={severityHealth[g.worstSeverity]} compact />
+              <HealthBadge health={healthForSeverity(g.worstSeverity)} compact />
               <Link href={triageHref({ group: g.key })} className={styles.problemTitle}>
                 {g.title}
               </Link>

@@ -19,6 +19,7 @@ import { HpaResults } from './hpa-results';
 import { blankHpaForm, hpaFormParams, hpaIssueKey, hpaRequest, readHpaForm } from './hpa-state';
 import styles from './preview.module.css';
 import { useDebouncedValue, useUrlForm } from './use-url-form';
+import { isPinnedAtBound } from '@/lib/triage/pinned-at-bound';
 
 const SpecMetricsSchema = z.array(MetricSpecSchema);
 const BehaviorSchema = HorizontalPodAutoscalerSchema.shape.spec.shape.behavior;
@@ -53,7 +54,7 @@ export function HpaPreview(): React.JSX.Element {
   const shown = candidate && candidate.id === form.id ? candidate : null;
 
   const items = hpas.data?.items ?? [];
-  const limited = items.filter((a) => a.conditions.some((c) => c.type === 'ScalingLimited' && c.status === 'True')).slice(0, 8);
+  const limited = items.filter(isPinnedAtBound).slice(0, 8);
   const start = (id: string): void => setForm(() => blankHpaForm(id || null));
 
   let results: React.ReactNode;

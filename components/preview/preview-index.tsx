@@ -11,6 +11,7 @@ import { QueryError, Skeleton } from '../ui/query-state';
 import { federationPresets, formFromPreset } from './federation-presets';
 import { federationFormParams } from './federation-state';
 import styles from './preview.module.css';
+import { isPinnedAtBound } from '@/lib/triage/pinned-at-bound';
 
 function presetHref(key: string): string {
   const preset = federationPresets.find((p) => p.key === key);
@@ -42,7 +43,7 @@ function LiveList({ items, empty, detail }: { items: readonly Autoscaler[]; empt
 export function PreviewIndex(): React.JSX.Element {
   const hpas = useQuery(autoscalerListQuery({ kind: 'HorizontalPodAutoscaler', limit: 500, sort: 'health' }));
   const fhpas = useQuery(autoscalerListQuery({ kind: 'FederatedHPA', limit: 100, sort: 'name' }));
-  const pinned = (hpas.data?.items ?? []).filter((a) => a.conditions.some((c) => c.type === 'ScalingLimited' && c.status === 'True')).slice(0, 8);
+  const pinned = (hpas.data?.items ?? []).filter(isPinnedAtBound).slice(0, 8);
   const clusters = hpas.data?.clusters.length ?? 0;
   return (
     <>

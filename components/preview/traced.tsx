@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { Step } from './explanation-steps';
+import { Step } from '../ui/step';
 import styles from './preview.module.css';
 
 const MAX_WIDTH = 460;

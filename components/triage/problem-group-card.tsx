@@ -6,8 +6,8 @@ import type { FilterParams } from '../api/paths';
 import { HealthBadge } from '../ui/health';
 import { SinceText } from '../ui/time-zone';
 import { autoscalerKindShort } from '../overview/kind-label';
-import { severityHealth } from './severity-health';
 import styles from './triage.module.css';
+import { healthForSeverity } from '@/lib/triage/health-rules';
 
 export interface ProblemGroupCardProps {
   group: ProblemGroup;
@@ -23,7 +23,7 @@ const shownClusters = 4;
 
 /** One cause in the queue: title, likely cause, count, clusters, oldest since; expands to its autoscalers. */
 export function ProblemGroupCard({ group, expanded, staleClusters, listFilter, onToggle, children }: ProblemGroupCardProps): React.JSX.Element {
-  const health = severityHealth[group.worstSeverity];
+  const health = healthForSeverity(group.worstSeverity);
   const regionId = `group-${group.key.replace(/[^a-zA-Z0-9-]/g, '-')}`;
   const plural = group.count === 1 ? '' : 's';
   return (

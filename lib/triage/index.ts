@@ -21,3 +21,4 @@ export { indexFederationObjects, toFederationPlacement } from './federation-plac
 export type { FederationLookup, ResourceRef } from './federation-placement';
 export { toEventFiling } from './to-event-dto';
 export type { EventFiling } from './to-event-dto';
+export { isPinnedAtBound } from './pinned-at-bound';

@@ -1,4 +1,5 @@
 import type { AutoscalerKind, AutoscalerTarget, Health } from '@/lib/api/autoscaler';
+import { shellWord } from '@/lib/format/shell';
 import { CLUSTER_API_PAUSED_ANNOTATION, DEFAULT_CLUSTER_API_NAMESPACE, MACHINE_TARGET_OWNER_ANNOTATION } from '@/lib/machine/keys';
 
 /**
@@ -156,10 +157,8 @@ function lanesOf(kind: AutoscalerKind): string[] {
   return CONDITIONS.filter((c) => c.kinds.includes(kind) && c.type !== 'ScaledToZero').map((c) => c.type);
 }
 
-const SAFE_CONTEXT = /^[A-Za-z0-9._:/@-]+$/;
-
 function ctx(cluster: string): string {
-  return SAFE_CONTEXT.test(cluster) ? `--context ${cluster}` : `--context '${cluster.replace(/'/g, `'\\''`)}'`;
+  return `--context ${shellWord(cluster)}`;
 }
 
 function kubectlKind(kind: AutoscalerKind): string {

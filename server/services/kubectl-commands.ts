@@ -1,12 +1,9 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerDetailResponse } from '@/lib/api';
 import { CLUSTER_API_GROUP, DEFAULT_CLUSTER_API_NAMESPACE, DEFAULT_MACHINE_API_NAMESPACE, MACHINE_API_GROUP } from '@/lib/machine/keys';
+import { shellWord as sh } from '@/lib/format/shell';
 import type { Autoscope } from '../runtime';
 
-/** A shell word: bare when safe, else single-quoted. */
-function sh(word: string): string {
-  return /^[A-Za-z0-9_./:@=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** Read-only kubectl commands to inspect an autoscaler yourself (through the Karmada proxy for a member cluster). */
 export function kubectlCommands(app: Autoscope, a: Autoscaler): AutoscalerDetailResponse['kubectl'] {
