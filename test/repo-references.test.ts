@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '..');
-const skipped = new Set(['node_modules', '.git', '.next', '.autoscope', 'docs', 'test-results', 'playwright-report']);
+const skipped = new Set(['node_modules', '.git', '.next', '.autoscope', '.autoscope-e2e', 'docs', 'test-results', 'playwright-report']);
 const textFile = /\.(ts|tsx|mts|mjs|js|css|md|json|yaml|yml)$|^run$/;
 
 function files(dir: string): string[] {
