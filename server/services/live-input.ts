@@ -160,7 +160,7 @@ export async function gatherHpaInput(app: Autoscope, cluster: string, hpa: Horiz
   assumptions.push(
     state
       ? "Controller history rebuilt from Autoscope's record of status.desiredReplicas and replica changes over the last 30 minutes; the controller keeps it in memory only, so stabilization and rate limits are approximated."
-      : 'No controller history is known (new object, or Autoscope has not seen it change): assumed a freshly started controller, which seeds its history with the current replicas — a scale-down is then held by the stabilization window.',
+      : 'No controller history is known (new object, or Autoscope has not seen it change): assumed a freshly started controller, which seeds its history with the current replicas — a scale-down is then held by the stabilization window (not with a 0 s window, where the seed is already older than the cutoff).',
   );
   assumptions.push('Production controller defaults: tolerance 0.1, 5-minute downscale stabilization, 5-minute CPU initialization period, 30-second initial readiness delay, scale-up limit max(2×current, 4) per sync without behavior.');
 
