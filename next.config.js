@@ -3,7 +3,10 @@
 const nextConfig = {
   // client-node and better-sqlite3 stay external: they are Node-only, and bundling them costs
   // build memory (docs/toolchain.md, trap 11).
-  serverExternalPackages: ['@kubernetes/client-node', 'better-sqlite3'],
+  // prom-client too: one copy in node_modules, so every bundle records into the same registry.
+  serverExternalPackages: ['@kubernetes/client-node', 'better-sqlite3', 'prom-client'],
+  // The image runs .next/standalone/server.js (Dockerfile); `next start` serves the same build.
+  output: 'standalone',
   // A separate build directory per running instance (NEXT_DIST_DIR) lets several copies run side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,

@@ -56,7 +56,8 @@ if (!values.dev) {
   }
 }
 
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+// NEXT_MANUAL_SIG_HANDLE: Autoscope's own SIGTERM handler (server/lifecycle.ts) stops gracefully and exits 0.
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: '1', PORT: port };
 if (values['reset-data'] && process.env.AUTOSCOPE_DATA_DIR) {
   // Test runs start from an empty history and a new simulator (used by the e2e webServer).
   rmSync(path.resolve(process.env.AUTOSCOPE_DATA_DIR), { recursive: true, force: true });

@@ -14,3 +14,23 @@ export function readConfig(env: Readonly<Record<string, string | undefined>> = p
     retentionDays: Number.isFinite(retention) && retention > 0 ? retention : 30,
   };
 }
+
+export interface OperationsConfig {
+  /** Port of the Prometheus endpoint, or null when `AUTOSCOPE_METRICS_PORT=off`. */
+  metricsPort: number | null;
+  metricsHost: string;
+}
+
+/**
+ * The metrics endpoint's address. It refuses the dashboard's own port (`PORT`): the two are reached by
+ * different clients and a NetworkPolicy or a Service tells them apart by port.
+ */
+export function readOperationsConfig(env: Readonly<Record<string, string | undefined>> = process.env): OperationsConfig {
+  const raw = env.AUTOSCOPE_METRICS_PORT?.trim() || '9464';
+  const metricsHost = env.AUTOSCOPE_METRICS_HOST?.trim() || '127.0.0.1';
+  if (raw === 'off') return { metricsPort: null, metricsHost };
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`AUTOSCOPE_METRICS_PORT must be a port number (1-65535) or "off", not "${raw}"`);
+  if (env.PORT && Number(env.PORT) === port) throw new Error(`AUTOSCOPE_METRICS_PORT (${port}) must differ from the dashboard's PORT`);
+  return { metricsPort: port, metricsHost };
+}

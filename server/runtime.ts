@@ -9,6 +9,7 @@ import { ChangeBus } from './fleet/change-bus';
 import { FleetIndex } from './fleet/fleet-index';
 import { HistoryStore } from './history/history-store';
 import { log } from './log';
+import { observeHistoryWrite } from './metrics/registry';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
 import { ClusterWatcher } from './watch/cluster-watcher';
 
@@ -23,11 +24,14 @@ export class Autoscope {
   readonly bus = new ChangeBus();
   readonly startedAt = new Date().toISOString();
   readonly configuredFrom: string;
+  /** Closers of the open SSE streams: `stop()` ends them, and the metrics count them. */
+  readonly streams = new Set<() => void>();
+  private stopped = false;
   private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(readonly config: AutoscopeConfig, connections: { description: string; connections: ClusterConnection[] }) {
     this.configuredFrom = connections.description;
-    this.history = new HistoryStore({ dataDir: config.dataDir, retentionDays: config.retentionDays });
+    this.history = new HistoryStore({ dataDir: config.dataDir, retentionDays: config.retentionDays, onWrite: observeHistoryWrite });
     this.index = new FleetIndex(this.history, (cluster) => this.watchers.get(cluster), (ids) => this.bus.changed(ids));
     for (const c of connections.connections) this.addCluster(c);
     this.timers.push(setInterval(() => this.index.refreshAll(), 60_000));
@@ -35,7 +39,7 @@ export class Autoscope {
     this.history.prune(new Date());
     this.timers.push(setInterval(() => this.history.prune(new Date()), 3600_000));
     for (const t of this.timers) t.unref();
-    log.info(`watching ${connections.connections.length} cluster(s) from ${connections.description}; history in ${config.dataDir}`);
+    log.info('watching clusters', { clusters: connections.connections.length, from: connections.description, dataDir: config.dataDir });
   }
 
   private readonly listener: ClusterWatcherListener = {
@@ -48,11 +52,24 @@ export class Autoscope {
       if (resource === 'karmadaClusters') this.syncMembers(cluster);
     },
     onState: (status) => {
+      this.logState(status);
       this.index.setStale(status.name, status.state === 'unreachable');
       this.history.recordClusterState(status.name, status.state, new Date().toISOString(), status.error);
       this.bus.cluster(status);
     },
   };
+
+  private readonly loggedStates = new Map<string, string>();
+
+  /** One line per change of a cluster's state or error (watchers also report unchanged states on every sync). */
+  private logState(status: ClusterStatus): void {
+    const key = `${status.state}\u0000${status.error ?? ''}`;
+    if (this.loggedStates.get(status.name) === key) return;
+    this.loggedStates.set(status.name, key);
+    const fields = { cluster: status.name, state: status.state, error: status.error ?? undefined };
+    if (status.state === 'synced' && !status.error) log.info('cluster state', fields);
+    else log.warn('cluster state', fields);
+  }
 
   private addCluster(connection: ClusterConnection): void {
     if (this.watchers.has(connection.name)) return;
@@ -111,7 +128,11 @@ export class Autoscope {
     return [...this.watchers.values()].every((w) => w.status().lastSyncAt !== null || w.status().state === 'unreachable' || w.status().state === 'forbidden');
   }
 
+  /** Ends every SSE stream, stops the watches, then writes what history has queued and closes it. Idempotent. */
   stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const close of [...this.streams]) close();
     for (const t of this.timers) clearInterval(t);
     for (const w of this.watchers.values()) w.stop();
     this.history.close();
@@ -134,6 +155,11 @@ type Holder = { [globalKey]?: Autoscope };
 /** Makes `app` the running backend (integration tests build one against the simulator). */
 export function installAutoscope(app: Autoscope | undefined): void {
   (globalThis as Holder)[globalKey] = app;
+}
+
+/** The running backend if it has started (the metrics read it without starting it). */
+export function currentAutoscope(): Autoscope | undefined {
+  return (globalThis as Holder)[globalKey];
 }
 
 /** The running backend, started on first use. */

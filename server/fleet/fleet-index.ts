@@ -15,7 +15,7 @@ import {
 import type { FederatedHPAObject, KarmadaClusterObject, MapperContext, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage';
 import { indexFederationObjects, toEventFiling, toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
 import type { HistoryStore } from '../history/history-store';
-import { log } from '../log';
+import { errorText, log } from '../log';
 import type { ObjectChange } from '../watch/cluster-watcher';
 import type { ResourceKey } from '../watch/resources';
 
@@ -187,7 +187,7 @@ export class FleetIndex {
         if (kinds.has('machine')) this.recomputeMachine(cluster);
         if (kinds.has('federation')) this.recomputeFederation(cluster);
       } catch (err) {
-        log.error(`recomputing ${[...kinds].join(', ')} of ${cluster} failed: ${err instanceof Error ? err.message : String(err)}`);
+        log.error('recomputing cross-object verdicts failed', { cluster, verdicts: [...kinds].join(','), error: errorText(err) });
       }
     }
   }

@@ -77,6 +77,8 @@ function iso(t: string | null | undefined): string | null {
 export interface HistoryStoreOptions {
   dataDir: string;
   retentionDays: number;
+  /** Told how long each write (one transaction of queued changes) took, in seconds; the metrics listen. */
+  onWrite?: (seconds: number) => void;
 }
 
 /**
@@ -154,9 +156,11 @@ export class HistoryStore {
     const queue = this.queue;
     this.queue = [];
     if (queue.length === 0) return;
+    const started = performance.now();
     this.db.transaction(() => {
       for (const write of queue) write();
     })();
+    this.options.onWrite?.((performance.now() - started) / 1000);
   }
 
   close(): void {

@@ -24,18 +24,21 @@ export function openStream(app: Autoscope, signal: AbortSignal): Response {
         for (const cluster of app.clusterStatuses()) send({ type: 'cluster', cluster });
         const unsubscribe = app.bus.subscribe(send);
         const heartbeat = setInterval(() => send({ type: 'heartbeat', at: new Date().toISOString() }), 15_000);
-        cleanup = () => {
-          unsubscribe();
-          clearInterval(heartbeat);
-        };
-        signal.addEventListener('abort', () => {
+        const close = (): void => {
           cleanup();
           try {
             controller.close();
           } catch {
             // already closed
           }
-        });
+        };
+        cleanup = () => {
+          unsubscribe();
+          clearInterval(heartbeat);
+          app.streams.delete(close);
+        };
+        app.streams.add(close);
+        signal.addEventListener('abort', close);
       },
       cancel() {
         cleanup();

@@ -59,6 +59,9 @@ export class ResourceInformer {
   synced = false;
   lastSyncAt: string | null = null;
   lastError: InformerError | null = null;
+  /** Completed lists (the first, then every relist: a restart, or a 410 Gone) and restarts after an error; the metrics read them. */
+  lists = 0;
+  restarts = 0;
 
   constructor(
     private readonly client: KubeClient,
@@ -117,6 +120,7 @@ export class ResourceInformer {
       throw err;
     }
     this.synced = true;
+    this.lists += 1;
     this.listedSinceStart = true;
     this.attempt = 0;
     this.lastError = null;
@@ -147,6 +151,7 @@ export class ResourceInformer {
     void this.listWatch?.stop();
     this.listWatch = null;
     this.attempt += 1;
+    this.restarts += 1;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

@@ -33,6 +33,7 @@ import * as readyRoute from '@/app/api/readyz/route';
 import { loadConnections } from '@/server/clusters/connections';
 import { checkRequest, loadRules } from '../rbac-authorizer';
 import { Autoscope, installAutoscope } from '@/server/runtime';
+import { until } from './until';
 
 /**
  * Lives in test/ because it drives app/ route handlers, server/ and sim/ together, which no layer may.
@@ -67,16 +68,6 @@ async function call(handler: (req: NextRequest, c: never) => Promise<Response>, 
 
 function errorOf(json: unknown): { code: string; message: string; issues?: { path: string }[] } {
   return ErrorBodySchema.parse(json).error;
-}
-
-async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 function startBackend(): Autoscope {

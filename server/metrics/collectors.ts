@@ -1,0 +1,149 @@
+import 'server-only';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Registry } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
+import { AutoscalerKindSchema, ClusterStateSchema, HealthSchema } from '@/lib/api';
+import type { Autoscope } from '../runtime';
+
+/**
+ * The metrics read from the running Autoscope when Prometheus scrapes (prom-client's `collect()`), so
+ * no other module counts anything. Labels stay bounded: `cluster`, `kind`, `health`, `state`,
+ * `resource` — never an autoscaler's name. `instance` gives the running Autoscope (none before it starts).
+ * Registers once per registry.
+ */
+export function registerCollectors(registry: Registry, instance: () => Autoscope | undefined): void {
+  if (registry.getSingleMetric('autoscope_cluster_state')) return;
+  new Gauge({
+    name: 'autoscope_cluster_state',
+    help: "1 for the cluster's current connection state, 0 for the others.",
+    labelNames: ['cluster', 'state'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const status of instance()?.clusterStatuses() ?? []) {
+        for (const state of ClusterStateSchema.options) this.set({ cluster: status.name, state }, status.state === state ? 1 : 0);
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'autoscope_cluster_last_sync_age_seconds',
+    help: 'Seconds since every watched resource of the cluster last completed a list (absent before the first sync).',
+    labelNames: ['cluster'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const now = Date.now();
+      for (const status of instance()?.clusterStatuses() ?? []) {
+        if (status.lastSyncAt) this.set({ cluster: status.name }, Math.max(0, (now - Date.parse(status.lastSyncAt)) / 1000));
+      }
+    },
+  });
+
+  new Counter({
+    name: 'autoscope_watch_restarts_total',
+    help: 'Informer restarts after a failed list or a broken watch, per cluster.',
+    labelNames: ['cluster'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const watcher of instance()?.watchers.values() ?? []) {
+        let restarts = 0;
+        for (const informer of watcher.informers.values()) restarts += informer.restarts;
+        this.inc({ cluster: watcher.name }, restarts);
+      }
+    },
+  });
+
+  new Counter({
+    name: 'autoscope_watch_relists_total',
+    help: "Full lists after a resource's first one (after a restart or a 410 Gone), per cluster.",
+    labelNames: ['cluster'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const watcher of instance()?.watchers.values() ?? []) {
+        let relists = 0;
+        for (const informer of watcher.informers.values()) relists += Math.max(0, informer.lists - 1);
+        this.inc({ cluster: watcher.name }, relists);
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'autoscope_watched_objects',
+    help: "Objects in the informers' caches, per cluster and watched resource.",
+    labelNames: ['cluster', 'resource'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const watcher of instance()?.watchers.values() ?? []) {
+        for (const [key, informer] of watcher.informers) this.set({ cluster: watcher.name, resource: key }, informer.objects().length);
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'autoscope_autoscalers',
+    help: 'Autoscalers in the index, per cluster, kind and health.',
+    labelNames: ['cluster', 'kind', 'health'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const app = instance();
+      if (!app) return;
+      const counts = new Map<string, number>();
+      for (const { dto } of app.index.entries.values()) {
+        const key = `${dto.cluster}\u0000${dto.kind}\u0000${dto.health}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      // Every (kind, health) of every cluster, zeros included, so a series does not vanish when it empties.
+      for (const status of app.clusterStatuses()) {
+        for (const kind of AutoscalerKindSchema.options) {
+          for (const health of HealthSchema.options) this.set({ cluster: status.name, kind, health }, counts.get(`${status.name}\u0000${kind}\u0000${health}`) ?? 0);
+        }
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'autoscope_index_entries',
+    help: 'Autoscalers in the in-memory index, all clusters together.',
+    registers: [registry],
+    collect() {
+      this.set(instance()?.index.entries.size ?? 0);
+    },
+  });
+
+  new Gauge({
+    name: 'autoscope_sse_streams_open',
+    help: 'Open Server-Sent Events streams (/api/v1/stream).',
+    registers: [registry],
+    collect() {
+      this.set(instance()?.streams.size ?? 0);
+    },
+  });
+
+  new Gauge({
+    name: 'autoscope_history_database_size_bytes',
+    help: "The history database's files on disk (SQLite database and write-ahead log).",
+    registers: [registry],
+    collect() {
+      const app = instance();
+      this.set(app ? databaseBytes(app.config.dataDir) : 0);
+    },
+  });
+}
+
+function databaseBytes(dataDir: string): number {
+  let bytes = 0;
+  for (const file of ['history.db', 'history.db-wal']) {
+    try {
+      bytes += statSync(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dataDir, file)).size;
+    } catch {
+      // not written yet
+    }
+  }
+  return bytes;
+}

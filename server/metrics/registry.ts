@@ -1,0 +1,63 @@
+import 'server-only';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import packageJson from '@/package.json';
+
+/**
+ * Autoscope's Prometheus registry (docs/operations.md lists every metric). Next bundles this module
+ * separately into each route and into instrumentation.ts, so the registry and its metrics live on
+ * `globalThis`: every copy records into the one registry the metrics endpoint serves. Only the two
+ * latencies — API requests and history writes — are observed where they happen; everything else is read
+ * from the running instance when Prometheus scrapes (./collectors.ts).
+ */
+export interface AutoscopeMetrics {
+  registry: Registry;
+  httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+  historyWriteDuration: Histogram;
+}
+
+const globalKey = Symbol.for('autoscope.metrics');
+type Holder = { [globalKey]?: AutoscopeMetrics };
+
+export function getMetrics(): AutoscopeMetrics {
+  const holder = globalThis as Holder;
+  holder[globalKey] ??= createMetrics();
+  return holder[globalKey];
+}
+
+/** Records one history write (a transaction of queued changes) that took `seconds`. */
+export function observeHistoryWrite(seconds: number): void {
+  getMetrics().historyWriteDuration.observe(seconds);
+}
+
+/** A registry with the process metrics, build info and the two latency histograms. */
+export function createMetrics(): AutoscopeMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  new Gauge({
+    name: 'autoscope_build_info',
+    help: 'Always 1; the labels say which Autoscope and Node.js run.',
+    labelNames: ['version', 'node_version'],
+    registers: [registry],
+    collect() {
+      this.set({ version: packageJson.version, node_version: process.versions.node }, 1);
+    },
+  });
+
+  const historyWriteDuration = new Histogram({
+    name: 'autoscope_history_write_duration_seconds',
+    help: 'Time to write one batch of history (one transaction of queued transitions, samples and events).',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+
+  const httpRequestDuration = new Histogram({
+    name: 'autoscope_http_request_duration_seconds',
+    help: "API requests by route pattern, method and status: time until the response's headers (for /api/v1/stream, until the stream opens).",
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  return { registry, httpRequestDuration, historyWriteDuration };
+}
