@@ -90,10 +90,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGTERM');
-  await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
-  app?.stop();
+  await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+  app.stop();
   installAutoscope(undefined);
-  await world?.stop();
+  await world.stop();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -127,11 +127,11 @@ describe('the metrics endpoint', () => {
   });
 
   it('observes API requests by route pattern and status, and history writes', async () => {
-    const res = await clustersRoute.GET(new NextRequest('http://autoscope.test/api/v1/clusters'), {} as never);
+    const res = await clustersRoute.GET(new NextRequest('http://autoscope.test/api/v1/clusters'), {});
     expect(res.status).toBe(200);
     const missing = await detailRoute.GET(new NextRequest('http://autoscope.test/api/v1/autoscalers/prod-eu-west-1/HorizontalPodAutoscaler/shop/no-such-hpa'), {
       params: Promise.resolve({ cluster: 'prod-eu-west-1', kind: 'HorizontalPodAutoscaler', namespace: 'shop', name: 'no-such-hpa' }),
-    } as never);
+    });
     expect(missing.status).toBe(404);
     const text = await until(scrape, (t) => (sample(t, 'autoscope_history_write_duration_seconds_count') ?? 0) > 0);
     expect(sample(text, 'autoscope_http_request_duration_seconds_count{method="GET",route="/api/v1/clusters",status="200"}')).toBeGreaterThanOrEqual(1);
@@ -171,8 +171,8 @@ describe('the metrics endpoint', () => {
     const output: string[] = [];
     const child = spawn(prometheus, [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
-    child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
-    child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stdout.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stderr.on('data', (d: Buffer) => output.push(d.toString()));
     const query = async (q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> => {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(q)}`);
