@@ -64,7 +64,7 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
                     const v = row.cells[c.key] ?? null;
                     return (
                       <td key={c.key} className="num" data-col={c.key}>
-                        {v === null ? '—' : <Traced value={v} lines={tracesFor(view.explanation, row.cluster, c.keyword)} title={`${c.label} of ${row.cluster}`} />}
+                        {v === null ? '—' : <Traced value={v} lines={tracesFor(view.steps, row.cluster, c.field)} title={`${c.label} of ${row.cluster}`} />}
                       </td>
                     );
                   })}

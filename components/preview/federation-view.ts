@@ -1,5 +1,7 @@
 import type {
   AssignReplicasResult,
+  ExplanationField,
+  ExplanationStep,
   InitialAssignmentPreview,
   PeriodOptimizationPreview,
   PrioritizedScaleDownPreview,
@@ -9,7 +11,7 @@ import type {
   TriggerOptimizationPreview,
 } from '@/lib/api';
 import type { FederationAnswer } from '../queries/keys';
-import { tracesFor } from './trace';
+import { stepsOf, tracesFor } from './trace';
 
 /**
  * One view of every federation preview: a row per member cluster with the quantity before and after, extra
@@ -19,8 +21,8 @@ import { tracesFor } from './trace';
 export interface ResultColumn {
   key: string;
   label: string;
-  /** Explanation lines about this column mention the word (e.g. "maxReplicas"). */
-  keyword?: string;
+  /** The explanation steps computing this column (e.g. `maxReplicas`): a cell traces to them first. */
+  field?: ExplanationField;
 }
 
 export interface ResultRow {
@@ -30,7 +32,7 @@ export interface ResultRow {
   cells: Record<string, number | string | null>;
   /** "excluded", "removed", "blocked", "zeroed", "woken", "new". */
   status: string | null;
-  /** Explanation lines that mention this cluster. */
+  /** The explanation steps about this cluster. */
   trace: string[];
 }
 
@@ -51,6 +53,9 @@ export interface FederationView {
   boundsInChart: boolean;
   facts: Fact[];
   notes: string[];
+  /** The engine's explanation steps, as data: cells and facts trace to them by cluster and field. */
+  steps: ExplanationStep[];
+  /** Their sentences, in order, for the step list. */
   explanation: string[];
   /** An answer that is a result, not a failure (Karmada's "not enough to schedule"). */
   error: string | null;
@@ -78,8 +83,8 @@ function union(...lists: readonly (readonly string[])[]): string[] {
   return out;
 }
 
-function row(cluster: string, before: number | null, after: number | null, explanation: readonly string[], cells: ResultRow['cells'] = {}, status: string | null = null): ResultRow {
-  return { cluster, before, after, cells, status, trace: tracesFor(explanation, cluster) };
+function row(cluster: string, before: number | null, after: number | null, steps: readonly ExplanationStep[], cells: ResultRow['cells'] = {}, status: string | null = null): ResultRow {
+  return { cluster, before, after, cells, status, trace: tracesFor(steps, cluster) };
 }
 
 const seedNote = 'The seed proposal never shipped: this is its design, recomputed with the rules of docs/engines/federation.md §5.';
@@ -96,7 +101,7 @@ function initialAssignment(body: Body, r: InitialAssignmentPreview): FederationV
   const rows = names.map((n) => {
     const hpa = r.hpa[n];
     const status = r.excludedClusters.includes(n) ? 'excluded' : r.removedFromBinding.includes(n) ? 'removed' : prevOf(n) === 0 && binding.has(n) ? 'new' : null;
-    return row(n, prevOf(n), binding.get(n) ?? 0, r.explanation, { min: hpa?.minReplicas ?? null, max: hpa?.maxReplicas ?? null }, status);
+    return row(n, prevOf(n), binding.get(n) ?? 0, r.steps, { min: hpa?.minReplicas ?? null, max: hpa?.maxReplicas ?? null }, status);
   });
   const sum = (f: (x: ResultRow) => number | string | null): number => rows.reduce((s, x) => s + (typeof f(x) === 'number' ? (f(x) as number) : 0), 0);
   const fmin = num(body.federatedMinReplicas);
@@ -110,17 +115,18 @@ function initialAssignment(body: Body, r: InitialAssignmentPreview): FederationV
     beforeLabel: 'Previous binding',
     afterLabel: 'New binding',
     columns: [
-      { key: 'min', label: 'HPA min', keyword: 'minReplicas' },
-      { key: 'max', label: 'HPA max', keyword: 'maxReplicas' },
+      { key: 'min', label: 'HPA min', field: 'minReplicas' },
+      { key: 'max', label: 'HPA max', field: 'maxReplicas' },
     ],
     rows,
     boundsInChart: true,
     facts: [
-      { label: 'Σ HPA min', value: `${sum((x) => x.cells.min ?? null)}${fmin !== null ? ` (federated ${fmin})` : ''}`, trace: r.explanation.filter((l) => l.includes('minReplicas')) },
-      { label: 'Σ HPA max', value: `${sum((x) => x.cells.max ?? null)}${fmax !== null ? ` (federated ${fmax})` : ''}`, trace: r.explanation.filter((l) => l.includes('maxReplicas')) },
-      { label: 'Σ binding', value: String(sum((x) => x.after)), trace: r.explanation.filter((l) => l.includes('binding') || l.includes('new to')) },
+      { label: 'Σ HPA min', value: `${sum((x) => x.cells.min ?? null)}${fmin !== null ? ` (federated ${fmin})` : ''}`, trace: stepsOf(r.steps, 'minReplicas') },
+      { label: 'Σ HPA max', value: `${sum((x) => x.cells.max ?? null)}${fmax !== null ? ` (federated ${fmax})` : ''}`, trace: stepsOf(r.steps, 'maxReplicas') },
+      { label: 'Σ binding', value: String(sum((x) => x.after)), trace: stepsOf(r.steps, 'binding') },
     ],
     notes: r.notes,
+    steps: r.steps,
     explanation: r.explanation,
     error: null,
     warnings,
@@ -142,7 +148,9 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
   const ok = 'clusters' in r ? r : null;
   const refusal = 'error' in r ? r.error : null;
   const after = new Map((ok?.clusters ?? []).map((c) => [c.name, c.replicas]));
-  const explanation = ok?.explanation ?? (refusal ? [`karmada-scheduler stops: ${refusal} The binding keeps its previous result.`] : []);
+  const steps: ExplanationStep[] =
+    ok?.steps ?? (refusal ? [{ text: `karmada-scheduler stops: ${refusal} The binding keeps its previous result.`, clusters: [], field: 'result' }] : []);
+  const explanation = steps.map((x) => x.text);
   const names = union(
     candidates.map((c) => c.name),
     previous.map((c) => c.name),
@@ -151,7 +159,7 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
   const rows = names.map((n) => {
     const before = previous.find((p) => p.name === n)?.replicas ?? 0;
     const status = !candidateSet.has(n) ? 'not a candidate' : ok && !after.has(n) && before > 0 ? 'removed' : before === 0 && after.has(n) ? 'new' : null;
-    return row(n, before, ok ? (after.get(n) ?? 0) : null, explanation, {}, status);
+    return row(n, before, ok ? (after.get(n) ?? 0) : null, steps, {}, status);
   });
   const total = (ok?.clusters ?? []).reduce((s, c) => s + c.replicas, 0);
   return {
@@ -167,6 +175,7 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
       ...(ok ? [{ label: 'Σ after', value: String(total), trace: explanation }] : []),
     ],
     notes: ok?.notes ?? [],
+    steps,
     explanation,
     error: refusal,
     warnings: rows.filter((x) => x.status === 'not a candidate').map((x) => `${x.cluster} is in the live binding but not a candidate (not Ready or not matched): the scheduler drops it.`),
@@ -186,10 +195,10 @@ function scaleUp(body: Body, r: ScaleUpPreview): FederationView {
   const blocked = (body.blockedCluster ?? {}) as Named & { currentReplicas?: number; maxReplicas?: number };
   const eligible = list<Named & { currentReplicas: number; maxReplicas: number }>(body, 'eligibleClusters');
   const rows: ResultRow[] = [
-    row(blocked.name, blocked.currentReplicas ?? null, blocked.currentReplicas ?? null, r.explanation, { max: blocked.maxReplicas ?? null, increment: 0 }, 'blocked'),
+    row(blocked.name, blocked.currentReplicas ?? null, blocked.currentReplicas ?? null, r.steps, { max: blocked.maxReplicas ?? null, increment: 0 }, 'blocked'),
     ...eligible.map((c) => {
       const inc = r.increments[c.name] ?? 0;
-      return row(c.name, c.currentReplicas, c.currentReplicas + inc, r.explanation, { max: c.maxReplicas, increment: inc });
+      return row(c.name, c.currentReplicas, c.currentReplicas + inc, r.steps, { max: c.maxReplicas, increment: inc });
     }),
   ];
   return {
@@ -198,16 +207,17 @@ function scaleUp(body: Body, r: ScaleUpPreview): FederationView {
     afterLabel: 'After the scale-up',
     columns: [
       { key: 'max', label: 'Max' },
-      { key: 'increment', label: 'Added', keyword: 'Increments' },
+      { key: 'increment', label: 'Added', field: 'increments' },
     ],
     rows,
     boundsInChart: false,
     facts: [
-      { label: `${blocked.name} wants`, value: String(r.blockedDesiredReplicas), trace: r.explanation.filter((l) => l.includes('desired')) },
-      { label: 'Deficit', value: String(r.deficit), trace: r.explanation.filter((l) => l.includes('deficit')) },
-      { label: 'Unplaced', value: String(r.unplaced), trace: r.explanation.filter((l) => l.includes('placed')) },
+      { label: `${blocked.name} wants`, value: String(r.blockedDesiredReplicas), trace: stepsOf(r.steps, 'deficit') },
+      { label: 'Deficit', value: String(r.deficit), trace: stepsOf(r.steps, 'deficit') },
+      { label: 'Unplaced', value: String(r.unplaced), trace: stepsOf(r.steps, 'increments') },
     ],
     notes: r.notes,
+    steps: r.steps,
     explanation: r.explanation,
     error: null,
     warnings: r.unplaced > 0 ? [`${r.unplaced} of ${r.deficit} replicas find no room in the other clusters.`] : [],
@@ -220,7 +230,7 @@ function scaleUp(body: Body, r: ScaleUpPreview): FederationView {
 function scaleDown(body: Body, r: PrioritizedScaleDownPreview): FederationView {
   const clusters = list<Named & { currentReplicas: number; minReplicas: number; priority: number }>(body, 'clusters');
   const final = new Map(r.final.map((c) => [c.name, c.replicas]));
-  const rows = clusters.map((c) => row(c.name, c.currentReplicas, final.get(c.name) ?? c.currentReplicas, r.explanation, { priority: c.priority, min: c.minReplicas, order: r.removalOrder.includes(c.name) ? r.removalOrder.indexOf(c.name) + 1 : null }));
+  const rows = clusters.map((c) => row(c.name, c.currentReplicas, final.get(c.name) ?? c.currentReplicas, r.steps, { priority: c.priority, min: c.minReplicas, order: r.removalOrder.includes(c.name) ? r.removalOrder.indexOf(c.name) + 1 : null }));
   return {
     quantity: 'Replicas',
     beforeLabel: 'Now',
@@ -233,11 +243,12 @@ function scaleDown(body: Body, r: PrioritizedScaleDownPreview): FederationView {
     rows,
     boundsInChart: false,
     facts: [
-      { label: 'Total load', value: String(r.totalLoad), trace: r.explanation.filter((l) => l.startsWith('Total load')) },
-      { label: 'Total desired', value: String(r.totalDesiredReplicas), trace: r.explanation.filter((l) => l.startsWith('Total desired')) },
-      { label: 'Excess', value: String(r.excessReplicas), trace: r.explanation.filter((l) => l.includes('excess')) },
+      { label: 'Total load', value: String(r.totalLoad), trace: stepsOf(r.steps, 'totalLoad') },
+      { label: 'Total desired', value: String(r.totalDesiredReplicas), trace: stepsOf(r.steps, 'totalDesired') },
+      { label: 'Excess', value: String(r.excessReplicas), trace: stepsOf(r.steps, 'totalDesired', 'excess') },
     ],
     notes: r.notes,
+    steps: r.steps,
     explanation: r.explanation,
     error: null,
     warnings: [],
@@ -249,19 +260,20 @@ function scaleDown(body: Body, r: PrioritizedScaleDownPreview): FederationView {
 
 function periodOptimization(body: Body, r: PeriodOptimizationPreview): FederationView {
   const clusters = list<Named & { currentReplicas: number; maxReplicas: number }>(body, 'clusters');
-  const rows = clusters.map((c) => row(c.name, c.maxReplicas, r.newMax[c.name] ?? c.maxReplicas, r.explanation, { current: c.currentReplicas, share: r.shares[c.name] ?? 0 }));
+  const rows = clusters.map((c) => row(c.name, c.maxReplicas, r.newMax[c.name] ?? c.maxReplicas, r.steps, { current: c.currentReplicas, share: r.shares[c.name] ?? 0 }));
   return {
     quantity: 'maxReplicas',
     beforeLabel: 'maxReplicas now',
     afterLabel: 'New maxReplicas',
     columns: [
       { key: 'current', label: 'Current' },
-      { key: 'share', label: 'Share of pool', keyword: 'Pool' },
+      { key: 'share', label: 'Share of pool', field: 'pool' },
     ],
     rows,
     boundsInChart: false,
-    facts: [{ label: 'Pool Σ(max − current)', value: String(r.pool), trace: r.explanation.filter((l) => l.startsWith('Pool')) }],
+    facts: [{ label: 'Pool Σ(max − current)', value: String(r.pool), trace: stepsOf(r.steps, 'pool') }],
     notes: r.notes,
+    steps: r.steps,
     explanation: r.explanation,
     error: null,
     warnings: [],
@@ -275,8 +287,8 @@ function triggerOptimization(body: Body, r: TriggerOptimizationPreview): Federat
   const blocked = (body.blockedCluster ?? {}) as Named & { currentReplicas?: number; maxReplicas?: number; pendingReplicas?: number };
   const others = list<Named & { currentReplicas: number; maxReplicas: number }>(body, 'otherClusters');
   const rows: ResultRow[] = [
-    row(blocked.name, blocked.maxReplicas ?? null, r.blockedNewMax, r.explanation, { current: blocked.currentReplicas ?? null, pending: blocked.pendingReplicas ?? null, share: null }, 'blocked'),
-    ...others.map((c) => row(c.name, c.maxReplicas, r.newMax[c.name] ?? c.maxReplicas, r.explanation, { current: c.currentReplicas, pending: null, share: r.shares[c.name] ?? 0 })),
+    row(blocked.name, blocked.maxReplicas ?? null, r.blockedNewMax, r.steps, { current: blocked.currentReplicas ?? null, pending: blocked.pendingReplicas ?? null, share: null }, 'blocked'),
+    ...others.map((c) => row(c.name, c.maxReplicas, r.newMax[c.name] ?? c.maxReplicas, r.steps, { current: c.currentReplicas, pending: null, share: r.shares[c.name] ?? 0 })),
   ];
   return {
     quantity: 'maxReplicas',
@@ -285,15 +297,16 @@ function triggerOptimization(body: Body, r: TriggerOptimizationPreview): Federat
     columns: [
       { key: 'current', label: 'Current' },
       { key: 'pending', label: 'Pending' },
-      { key: 'share', label: 'Share of freed', keyword: 'Freed' },
+      { key: 'share', label: 'Share of freed', field: 'freed' },
     ],
     rows,
     boundsInChart: false,
     facts: [
-      { label: 'Freed', value: String(r.freed), trace: r.explanation.filter((l) => l.includes('freed') || l.startsWith('Freed')) },
-      { label: 'Σ max', value: `${r.sumMaxBefore} → ${r.sumMaxAfter}`, trace: r.explanation.filter((l) => l.includes('Σmax')) },
+      { label: 'Freed', value: String(r.freed), trace: stepsOf(r.steps, 'freed') },
+      { label: 'Σ max', value: `${r.sumMaxBefore} → ${r.sumMaxAfter}`, trace: stepsOf(r.steps, 'newMax') },
     ],
     notes: r.notes,
+    steps: r.steps,
     explanation: r.explanation,
     error: null,
     warnings: [],
@@ -307,7 +320,7 @@ function zero(body: Body, r: ScaleToZeroPreview | ScaleFromZeroPreview, directio
   const clusters = list<Named & { replicas: number; minReplicas: number }>(body, 'clusters');
   const after = new Map(r.resourceBinding.map((c) => [c.name, c.replicas]));
   const changed = 'zeroed' in r ? r.zeroed : r.woken;
-  const rows = clusters.map((c) => row(c.name, c.replicas, after.get(c.name) ?? c.replicas, r.explanation, { min: c.minReplicas }, changed.includes(c.name) ? (direction === 'to' ? 'zeroed' : 'woken') : null));
+  const rows = clusters.map((c) => row(c.name, c.replicas, after.get(c.name) ?? c.replicas, r.steps, { min: c.minReplicas }, changed.includes(c.name) ? (direction === 'to' ? 'zeroed' : 'woken') : null));
   return {
     quantity: 'Binding replicas',
     beforeLabel: 'Now',
@@ -315,8 +328,9 @@ function zero(body: Body, r: ScaleToZeroPreview | ScaleFromZeroPreview, directio
     columns: [{ key: 'min', label: 'Min' }],
     rows,
     boundsInChart: false,
-    facts: [{ label: direction === 'to' ? 'Zeroed' : 'Woken', value: changed.join(', ') || 'none', trace: r.explanation.slice(0, 1) }],
+    facts: [{ label: direction === 'to' ? 'Zeroed' : 'Woken', value: changed.join(', ') || 'none', trace: stepsOf(r.steps, 'order') }],
     notes: r.notes,
+    steps: r.steps,
     explanation: r.explanation,
     error: null,
     warnings: [],

@@ -1,20 +1,17 @@
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+import type { ExplanationField, ExplanationStep } from '@/lib/api';
 
-/** Whether `line` names `cluster` as a whole word ("member1" is not in "member10", "a.b" not in "a.bc"). */
-export function mentions(line: string, cluster: string): boolean {
-  if (!cluster) return false;
-  return new RegExp(`(?<![\\w.-])${escapeRegExp(cluster)}(?![\\w-]|\\.\\w)`).test(line);
+/** The sentences of the steps that compute one of `fields` (a fact's trace). */
+export function stepsOf(steps: readonly ExplanationStep[], ...fields: ExplanationField[]): string[] {
+  return steps.filter((s) => fields.includes(s.field)).map((s) => s.text);
 }
 
 /**
- * The explanation lines behind one cluster's numbers: those that name it, narrowed to the ones with
- * `keyword` when any has it (so an HPA max traces to the maxReplicas split, not to the binding clamp).
+ * The explanation steps behind one cluster's numbers: those about it, narrowed to the ones computing `field` when
+ * any does (so an HPA max traces to the maxReplicas split, not to the binding clamp). Read from the steps' data, never
+ * from their wording.
  */
-export function tracesFor(explanation: readonly string[], cluster: string, keyword?: string): string[] {
-  const own = explanation.filter((l) => mentions(l, cluster));
-  if (!keyword) return own;
-  const narrowed = own.filter((l) => l.includes(keyword));
-  return narrowed.length ? narrowed : own;
+export function tracesFor(steps: readonly ExplanationStep[], cluster: string, field?: ExplanationField): string[] {
+  const own = steps.filter((s) => s.clusters.includes(cluster));
+  const narrowed = field ? own.filter((s) => s.field === field) : [];
+  return (narrowed.length ? narrowed : own).map((s) => s.text);
 }

@@ -99,6 +99,40 @@ export const InitialAssignmentInputSchema = z
   });
 export type InitialAssignmentInput = z.infer<typeof InitialAssignmentInputSchema>;
 
+/** What a step of a federation explanation computes: the column or fact of the preview it traces. */
+export const ExplanationFieldSchema = z.enum([
+  'rule',
+  'minReplicas',
+  'maxReplicas',
+  'binding',
+  'excluded',
+  'deficit',
+  'room',
+  'increments',
+  'totalLoad',
+  'totalDesired',
+  'excess',
+  'removal',
+  'pool',
+  'shares',
+  'freed',
+  'newMax',
+  'order',
+  'result',
+]);
+export type ExplanationField = z.infer<typeof ExplanationFieldSchema>;
+
+/**
+ * One step of an engine's explanation as data: its sentence, the member clusters it is about and the quantity it
+ * computes. Pages trace a number to the steps with its cluster and field, never by reading the sentence.
+ */
+export const ExplanationStepSchema = z.object({
+  text: z.string(),
+  clusters: z.array(z.string()),
+  field: ExplanationFieldSchema,
+});
+export type ExplanationStep = z.infer<typeof ExplanationStepSchema>;
+
 export const InitialAssignmentPreviewSchema = z.object({
   hpa: z.record(z.string(), MemberHpaBoundsSchema),
   resourceBinding: z.array(TargetClusterSchema),
@@ -106,6 +140,7 @@ export const InitialAssignmentPreviewSchema = z.object({
   removedFromBinding: z.array(z.string()),
   notes: z.array(z.string()),
   explanation: z.array(z.string()),
+  steps: z.array(ExplanationStepSchema),
 });
 export type InitialAssignmentPreview = z.infer<typeof InitialAssignmentPreviewSchema>;
 
@@ -158,6 +193,7 @@ export const ScaleUpPreviewSchema = z.object({
   unplaced: z.number().int(),
   notes: z.array(z.string()),
   explanation: z.array(z.string()),
+  steps: z.array(ExplanationStepSchema),
 });
 export type ScaleUpPreview = z.infer<typeof ScaleUpPreviewSchema>;
 
@@ -195,6 +231,7 @@ export const PrioritizedScaleDownPreviewSchema = z.object({
   final: z.array(TargetClusterSchema),
   notes: z.array(z.string()),
   explanation: z.array(z.string()),
+  steps: z.array(ExplanationStepSchema),
 });
 export type PrioritizedScaleDownPreview = z.infer<typeof PrioritizedScaleDownPreviewSchema>;
 
@@ -223,6 +260,7 @@ export const PeriodOptimizationPreviewSchema = z.object({
   newMax: z.record(z.string(), z.number().int()),
   notes: z.array(z.string()),
   explanation: z.array(z.string()),
+  steps: z.array(ExplanationStepSchema),
 });
 export type PeriodOptimizationPreview = z.infer<typeof PeriodOptimizationPreviewSchema>;
 
@@ -264,6 +302,7 @@ export const TriggerOptimizationPreviewSchema = z.object({
   sumMaxAfter: z.number().int(),
   notes: z.array(z.string()),
   explanation: z.array(z.string()),
+  steps: z.array(ExplanationStepSchema),
 });
 export type TriggerOptimizationPreview = z.infer<typeof TriggerOptimizationPreviewSchema>;
 
@@ -290,6 +329,7 @@ export const ScaleToZeroPreviewSchema = z.object({
   resourceBinding: z.array(TargetClusterSchema),
   notes: z.array(z.string()),
   explanation: z.array(z.string()),
+  steps: z.array(ExplanationStepSchema),
 });
 export type ScaleToZeroPreview = z.infer<typeof ScaleToZeroPreviewSchema>;
 
@@ -306,6 +346,7 @@ export const ScaleFromZeroPreviewSchema = z.object({
   resourceBinding: z.array(TargetClusterSchema),
   notes: z.array(z.string()),
   explanation: z.array(z.string()),
+  steps: z.array(ExplanationStepSchema),
 });
 export type ScaleFromZeroPreview = z.infer<typeof ScaleFromZeroPreviewSchema>;
 
@@ -365,7 +406,7 @@ export const DivideReplicasInputSchema = z
 export type DivideReplicasInput = z.infer<typeof DivideReplicasInputSchema>;
 
 export const DivideReplicasResultSchema = z.union([
-  z.object({ replicas: SeatMapSchema, notes: z.array(z.string()), explanation: z.array(z.string()) }),
+  z.object({ replicas: SeatMapSchema, notes: z.array(z.string()), explanation: z.array(z.string()), steps: z.array(ExplanationStepSchema) }),
   z.object({ error: z.string() }),
 ]);
 export type DivideReplicasResult = z.infer<typeof DivideReplicasResultSchema>;
@@ -398,7 +439,7 @@ export const AssignReplicasInputSchema = z
 export type AssignReplicasInput = z.infer<typeof AssignReplicasInputSchema>;
 
 export const AssignReplicasResultSchema = z.union([
-  z.object({ clusters: z.array(TargetClusterSchema), notes: z.array(z.string()), explanation: z.array(z.string()) }),
+  z.object({ clusters: z.array(TargetClusterSchema), notes: z.array(z.string()), explanation: z.array(z.string()), steps: z.array(ExplanationStepSchema) }),
   z.object({ error: z.string() }),
 ]);
 export type AssignReplicasResult = z.infer<typeof AssignReplicasResultSchema>;

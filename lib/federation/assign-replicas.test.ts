@@ -71,16 +71,26 @@ describe.each([
 describe('assignReplicas — Steady scale-up divides only the new replicas (v1.16+, d698ee591)', () => {
   it('Karmada\'s example: previous 2/4/6, headroom 10/10/10, 24 replicas → 6/8/10, explained step by step', () => {
     const result = assignReplicas({ strategy: 'DynamicWeight', replicas: 24, candidates: candidates(10, 10, 10), previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }), uid: '' });
+    const explanation = [
+      'DynamicWeight with Webster (v1.16+); previous result on candidates: member1 2, member2 4, member3 6 (Σ 12).',
+      'Scale up 12 → 24: divide the 12 new replicas by estimator headroom and add them onto the previous result.',
+      'Available replicas, descending: member1 10, member2 10, member3 10 (Σ 30 ≥ target 12).',
+      'Webster divides the 12 replicas by available replicas alone (the previous result is not a starting seat count): member1 4, member2 4, member3 4; ' +
+        'added onto the previous result member1 2, member2 4, member3 6: member1 6, member2 8, member3 10.',
+      'Result (zero entries dropped): member1 6, member2 8, member3 10.',
+    ];
+    const all = ['member1', 'member2', 'member3'];
     expect(result).toEqual({
       clusters: clusters({ member1: 6, member2: 8, member3: 10 }),
       notes: [],
-      explanation: [
-        'DynamicWeight with Webster (v1.16+); previous result on candidates: member1 2, member2 4, member3 6 (Σ 12).',
-        'Scale up 12 → 24: divide the 12 new replicas by estimator headroom and add them onto the previous result.',
-        'Available replicas, descending: member1 10, member2 10, member3 10 (Σ 30 ≥ target 12).',
-        'Webster divides the 12 replicas by available replicas alone (the previous result is not a starting seat count): member1 4, member2 4, member3 4; ' +
-          'added onto the previous result member1 2, member2 4, member3 6: member1 6, member2 8, member3 10.',
-        'Result (zero entries dropped): member1 6, member2 8, member3 10.',
+      explanation,
+      // The same steps as data: what each computes and which clusters it is about (a page traces by these, not the text).
+      steps: [
+        { text: explanation[0], clusters: all, field: 'rule' },
+        { text: explanation[1], clusters: [], field: 'rule' },
+        { text: explanation[2], clusters: all, field: 'rule' },
+        { text: explanation[3], clusters: all, field: 'shares' },
+        { text: explanation[4], clusters: all, field: 'result' },
       ],
     });
   });
@@ -130,6 +140,7 @@ describe('assignReplicas Duplicated — upstream Test_assignByDuplicatedStrategy
       clusters: clusters(expected),
       notes: [],
       explanation: [`Duplicated: every candidate gets spec.replicas ${replicas}.`],
+      steps: [{ text: `Duplicated: every candidate gets spec.replicas ${replicas}.`, clusters: [], field: 'result' }],
     });
   });
 });

@@ -4,6 +4,7 @@ import {
   type AssignReplicasResult,
   type TargetCluster,
 } from '@/lib/api/federation';
+import { step, textsOf } from '@/lib/federation/explain';
 import { runDivide, type DivideOutcome, type NamedReplicas } from '@/lib/federation/divide-replicas';
 import { describeRandomTie, runTakeByWeight } from '@/lib/federation/take-by-weight-legacy';
 import { compareNames, runWebster, tieDirectionForUid } from '@/lib/federation/webster';
@@ -42,24 +43,29 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
   switch (parsed.strategy) {
     case 'Duplicated': {
       const clusters = toClusters(candidates.map((c) => [c.name, replicas] as const));
-      return { clusters, notes: [], explanation: [`Duplicated: every candidate gets spec.replicas ${replicas}.`] };
+      const steps = [step('result', `Duplicated: every candidate gets spec.replicas ${replicas}.`)];
+      return { clusters, notes: [], explanation: textsOf(steps), steps };
     }
 
     case 'StaticWeight': {
       // upstream: getStaticWeightInfoList — unmatched candidates (weight 0) are ignored unless nobody matched.
       let weighted = candidates.filter((c) => (c.staticWeight ?? 0) > 0).map((c) => ({ name: c.name, weight: c.staticWeight ?? 0 }));
-      const explanation = [
+      const steps = [
         weighted.length === 0
-          ? 'StaticWeight: no candidate matches a staticWeightList entry, so every candidate weighs 1.'
-          : `StaticWeight: weights ${weighted.map((w) => `${w.name} ${w.weight}`).join(', ')}; candidates without a weight get nothing.`,
+          ? step('rule', 'StaticWeight: no candidate matches a staticWeightList entry, so every candidate weighs 1.')
+          : step(
+              'rule',
+              `StaticWeight: weights ${weighted.map((w) => `${w.name} ${w.weight}`).join(', ')}; candidates without a weight get nothing.`,
+              weighted.map((w) => w.name),
+            ),
       ];
       if (weighted.length === 0) weighted = candidates.map((c) => ({ name: c.name, weight: 1 }));
       if (divider === 'webster') {
         // upstream: NewDispenser(spec.Replicas, nil, uid).AllocateByWeight — a fresh division, no init result.
         const seats = runWebster(replicas, weighted.map((w) => [w.name, w.weight] as const), [], direction);
         const clusters = toClusters(seats);
-        explanation.push(`${dividerLabel} divides all ${replicas} replicas afresh: ${describe(clusters)}.`);
-        return { clusters, notes: [], explanation };
+        steps.push(step('result', `${dividerLabel} divides all ${replicas} replicas afresh: ${describe(clusters)}.`, clusters.map((c) => c.name)));
+        return { clusters, notes: [], explanation: textsOf(steps), steps };
       }
       const last = new Map(parsed.previousClusters.map((c) => [c.name, c.replicas]));
       const outcome = runTakeByWeight(
@@ -69,8 +75,8 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
         legacyVariant,
       );
       const clusters = toClusters(outcome.replicas);
-      explanation.push(`${dividerLabel} floors each quota and hands the remainder out in weight order: ${describe(clusters)}.`);
-      return { clusters, notes: describeRandomTie(outcome), explanation };
+      steps.push(step('result', `${dividerLabel} floors each quota and hands the remainder out in weight order: ${describe(clusters)}.`, clusters.map((c) => c.name)));
+      return { clusters, notes: describeRandomTie(outcome), explanation: textsOf(steps), steps };
     }
 
     case 'DynamicWeight':
@@ -84,17 +90,18 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
       const headroom = (c: (typeof candidates)[number]): number => c.allocatableReplicas ?? replicas;
       const divide = (available: NamedReplicas[], init: NamedReplicas[], target: number): DivideOutcome =>
         runDivide({ strategy, targetReplicas: target, availableClusters: available, scheduledClusters: init, divider, legacyVariant, uid: parsed.uid });
-      const explanation = [`${strategy} with ${dividerLabel}; previous result on candidates: ${describe(scheduled)} (Σ ${assigned}).`];
+      const steps = [step('rule', `${strategy} with ${dividerLabel}; previous result on candidates: ${describe(scheduled)} (Σ ${assigned}).`, scheduled.map((c) => c.name))];
       const finish = (outcome: DivideOutcome, failure: string, notes: string[] = []): AssignReplicasResult => {
         if (!outcome.ok) return { error: `${failure}: ${outcome.error}` };
         const clusters = toClusters(outcome.replicas);
-        return { clusters, notes: [...notes, ...outcome.notes], explanation: [...explanation, ...outcome.explanation, `Result (zero entries dropped): ${describe(clusters)}.`] };
+        const all = [...steps, ...outcome.steps, step('result', `Result (zero entries dropped): ${describe(clusters)}.`, clusters.map((c) => c.name))];
+        return { clusters, notes: [...notes, ...outcome.notes], explanation: textsOf(all), steps: all };
       };
 
       if (parsed.mode === 'Fresh') {
         const previous = new Map(scheduled.map((c) => [c.name, c.replicas]));
         const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) + (previous.get(c.name) ?? 0) }));
-        explanation.push(`Fresh mode (rescheduleTriggeredAt): divide all ${replicas} by headroom + previous replicas, ignoring the previous split.`);
+        steps.push(step('rule', `Fresh mode (rescheduleTriggeredAt): divide all ${replicas} by headroom + previous replicas, ignoring the previous split.`));
         return finish(divide(available, [], replicas), 'failed to do fresh scale');
       }
       if (assigned > replicas) {
@@ -105,25 +112,25 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
             (c) =>
               `${c.name} is no longer a candidate, so it gets nothing; Karmada v1.16.x (before 799fa4b32) still divided by the whole previous spec.clusters and could keep replicas there.`,
           );
-          explanation.push(`Scale down ${assigned} → ${replicas}: divide the new total by the previous split on candidates.`);
+          steps.push(step('rule', `Scale down ${assigned} → ${replicas}: divide the new total by the previous split on candidates.`));
           return finish(divide(scheduled, [], replicas), 'failed to scale down', notes);
         }
         // upstream (v1.5–v1.15): dynamicScaleDown weighs by the whole previous spec.clusters, not only the still-candidate ones.
         const notes = stale.map(
           (c) => `${c.name} is no longer a candidate but upstream's dynamicScaleDown still divides by the whole previous spec.clusters, so it can keep replicas.`,
         );
-        explanation.push(`Scale down ${assigned} → ${replicas}: divide the new total by the previous split.`);
+        steps.push(step('rule', `Scale down ${assigned} → ${replicas}: divide the new total by the previous split.`));
         return finish(divide(parsed.previousClusters.slice(), [], replicas), 'failed to scale down', notes);
       }
       if (assigned < replicas) {
         // upstream: dynamicScaleUp divides only the increase, by headroom, and adds it onto the previous result, so
         // no cluster gains more than its estimated headroom.
         const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) }));
-        explanation.push(`Scale up ${assigned} → ${replicas}: divide the ${replicas - assigned} new replicas by estimator headroom and add them onto the previous result.`);
+        steps.push(step('rule', `Scale up ${assigned} → ${replicas}: divide the ${replicas - assigned} new replicas by estimator headroom and add them onto the previous result.`));
         return finish(divide(available, scheduled, replicas - assigned), 'failed to scale up');
       }
-      explanation.push(`spec.replicas ${replicas} equals the previous total: the previous result stays.`);
-      return { clusters: toClusters(scheduled.map((c) => [c.name, c.replicas] as const)), notes: [], explanation };
+      steps.push(step('result', `spec.replicas ${replicas} equals the previous total: the previous result stays.`));
+      return { clusters: toClusters(scheduled.map((c) => [c.name, c.replicas] as const)), notes: [], explanation: textsOf(steps), steps };
     }
   }
 }

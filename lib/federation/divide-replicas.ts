@@ -2,9 +2,11 @@ import {
   DivideReplicasInputSchema,
   type DivideReplicasInput,
   type DivideReplicasResult,
+  type ExplanationStep,
   type LegacyVariant,
   type ReplicaDivider,
 } from '@/lib/api/federation';
+import { step, textsOf } from '@/lib/federation/explain';
 import { describeRandomTie, runTakeByWeight } from '@/lib/federation/take-by-weight-legacy';
 import { runWebster, tieDirectionForUid } from '@/lib/federation/webster';
 
@@ -25,7 +27,7 @@ export interface DivideArgs {
   uid: string;
 }
 
-export type DivideOutcome = { ok: true; replicas: Map<string, number>; notes: string[]; explanation: string[] } | { ok: false; error: string };
+export type DivideOutcome = { ok: true; replicas: Map<string, number>; notes: string[]; steps: ExplanationStep[] } | { ok: false; error: string };
 
 /** upstream: pkg/util/binding.go `MergeTargetClusters` — per-cluster sums; clusters only in `previous` are kept. */
 function mergeTargetClusters(previous: readonly (readonly [string, number])[], delta: Map<string, number>): Map<string, number> {
@@ -45,7 +47,7 @@ const GO_INSERTION_SORT_LIMIT = 12;
  */
 export function runDivide(args: DivideArgs): DivideOutcome {
   const notes: string[] = [];
-  const explanation: string[] = [];
+  const steps: ExplanationStep[] = [];
   // TargetClustersList.Less is `a.Replicas > b.Replicas`; Array#sort is stable, like sort.Sort for ≤ 12 items.
   let available = args.availableClusters.slice().sort((a, b) => b.replicas - a.replicas);
   const availableReplicas = available.reduce((sum, c) => sum + c.replicas, 0);
@@ -54,7 +56,7 @@ export function runDivide(args: DivideArgs): DivideOutcome {
     return { ok: false, error: `Clusters available replicas ${availableReplicas} are not enough to schedule.` };
   }
 
-  explanation.push(`Available replicas, descending: ${describeList(available)} (Σ ${availableReplicas} ≥ target ${args.targetReplicas}).`);
+  steps.push(step('rule', `Available replicas, descending: ${describeList(available)} (Σ ${availableReplicas} ≥ target ${args.targetReplicas}).`, available.map((c) => c.name)));
   if (args.strategy === 'Aggregated') {
     if (available.length > GO_INSERTION_SORT_LIMIT && new Set(available.map((c) => c.replicas)).size < available.length) {
       notes.push(
@@ -74,7 +76,9 @@ export function runDivide(args: DivideArgs): DivideOutcome {
         break;
       }
     }
-    explanation.push(`Aggregated keeps the shortest prefix that covers ${args.targetReplicas} (previously scheduled clusters first): ${describeList(available)}.`);
+    steps.push(
+      step('rule', `Aggregated keeps the shortest prefix that covers ${args.targetReplicas} (previously scheduled clusters first): ${describeList(available)}.`, available.map((c) => c.name)),
+    );
   }
 
   const initial = args.scheduledClusters.map((c) => [c.name, c.replicas] as const);
@@ -88,13 +92,17 @@ export function runDivide(args: DivideArgs): DivideOutcome {
       weightSum === 0 ? new Map<string, number>() : runWebster(args.targetReplicas, available.map((c) => [c.name, c.replicas] as const), [], tieDirectionForUid(args.uid));
     const merged = mergeTargetClusters(initial, delta);
     const describeMap = (m: Map<string, number>): string => describeList([...m].map(([name, replicas]) => ({ name, replicas })));
-    explanation.push(
+    steps.push(
       weightSum === 0
-        ? 'Nothing to divide: the previous result stays.'
-        : `Webster divides the ${args.targetReplicas} replicas by available replicas alone (the previous result is not a starting seat count): ${describeMap(delta)}` +
-            (initial.length ? `; added onto the previous result ${describeList(args.scheduledClusters)}: ${describeMap(merged)}.` : '.'),
+        ? step('shares', 'Nothing to divide: the previous result stays.')
+        : step(
+            'shares',
+            `Webster divides the ${args.targetReplicas} replicas by available replicas alone (the previous result is not a starting seat count): ${describeMap(delta)}` +
+              (initial.length ? `; added onto the previous result ${describeList(args.scheduledClusters)}: ${describeMap(merged)}.` : '.'),
+            [...delta.keys(), ...merged.keys()],
+          ),
     );
-    return { ok: true, replicas: merged, notes, explanation };
+    return { ok: true, replicas: merged, notes, steps };
   }
   const last = new Map(initial);
   const outcome = runTakeByWeight(
@@ -103,11 +111,15 @@ export function runDivide(args: DivideArgs): DivideOutcome {
     initial,
     args.legacyVariant,
   );
-  explanation.push(
-    `Legacy TakeByWeight (${args.legacyVariant}) floors ${args.targetReplicas} × available / Σ and hands the remainder out in weight order, then adds the previous result ${describeList(args.scheduledClusters)}: ` +
-      `${describeList([...outcome.replicas].map(([name, replicas]) => ({ name, replicas })))}.`,
+  steps.push(
+    step(
+      'shares',
+      `Legacy TakeByWeight (${args.legacyVariant}) floors ${args.targetReplicas} × available / Σ and hands the remainder out in weight order, then adds the previous result ${describeList(args.scheduledClusters)}: ` +
+        `${describeList([...outcome.replicas].map(([name, replicas]) => ({ name, replicas })))}.`,
+      [...args.scheduledClusters.map((c) => c.name), ...outcome.replicas.keys()],
+    ),
   );
-  return { ok: true, replicas: outcome.replicas, notes: [...notes, ...describeRandomTie(outcome)], explanation };
+  return { ok: true, replicas: outcome.replicas, notes: [...notes, ...describeRandomTie(outcome)], steps };
 }
 
 /**
@@ -128,5 +140,5 @@ export function divideReplicas(input: DivideReplicasInput): DivideReplicasResult
     uid: parsed.uid ?? '',
   });
   if (!outcome.ok) return { error: outcome.error };
-  return { replicas: Object.fromEntries(outcome.replicas), notes: outcome.notes, explanation: outcome.explanation };
+  return { replicas: Object.fromEntries(outcome.replicas), notes: outcome.notes, explanation: textsOf(outcome.steps), steps: outcome.steps };
 }

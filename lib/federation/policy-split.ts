@@ -30,12 +30,16 @@ export interface SeedSplitPlan {
   direction: TieDirection;
   /** One line on how the split works, for the explanation. */
   rule: string;
+  /** The clusters that line names. */
+  ruleClusters: string[];
 }
 
 export interface SplitResult {
   values: Map<string, number>;
   /** How the numbers came about, for the explanation. */
   how: string;
+  /** The clusters `how` names. */
+  clusters: string[];
   /** Fill only: what did not fit in the caps and went to the first cluster. */
   leftover: number;
 }
@@ -73,6 +77,7 @@ export function planSeedSplit(policy: SeedPolicy, clusters: readonly PolicyClust
   const excluded: ExcludedCluster[] = [];
   let participants: PolicyCluster[] = sorted;
   let rule: string;
+  let ruleClusters: string[] = [];
   for (const c of sorted) caps.set(c.name, c.availableReplicas ?? 0);
 
   switch (policy) {
@@ -89,6 +94,7 @@ export function planSeedSplit(policy: SeedPolicy, clusters: readonly PolicyClust
         for (const c of weighted) weights.set(c.name, c.staticWeight ?? 0);
         for (const c of sorted) if (!weights.has(c.name)) excluded.push({ name: c.name, reason: 'no static weight (Karmada ignores unweighted clusters)' });
         rule = `StaticWeighted: Webster over static weights ${formatSplit(participants.map((c) => c.name), weights)}.`;
+        ruleClusters = participants.map((c) => c.name);
       }
       break;
     }
@@ -98,11 +104,13 @@ export function planSeedSplit(policy: SeedPolicy, clusters: readonly PolicyClust
       rule = anyAvailable
         ? `DynamicWeighted: Webster over availableReplicas ${formatSplit(sorted.map((c) => c.name), weights)}.`
         : 'DynamicWeighted: no cluster reports availableReplicas, so every cluster weighs 1; split with Webster.';
+      if (anyAvailable) ruleClusters = sorted.map((c) => c.name);
       break;
     }
     case 'Aggregated':
       participants = aggregatedOrder(sorted);
       rule = `Aggregated: fill in order ${participants.map((c) => c.name).join(' → ')} (running clusters first, then availableReplicas descending, then name), each up to its availableReplicas; any leftover goes to the first.`;
+      ruleClusters = participants.map((c) => c.name);
       break;
     case 'Prioritized': {
       const withPriority = sorted.filter((c) => c.priority !== undefined);
@@ -113,10 +121,11 @@ export function planSeedSplit(policy: SeedPolicy, clusters: readonly PolicyClust
         participants = priorityOrder(sorted);
       }
       rule = `Prioritized: fill in order ${participants.map((c) => `${c.name} (priority ${c.priority ?? 'none'})`).join(' → ')}, each up to its availableReplicas; any leftover goes to the highest priority.`;
+      ruleClusters = participants.map((c) => c.name);
       break;
     }
   }
-  return { policy, participants: participants.map((c) => c.name), excluded, weights, caps, direction, rule };
+  return { policy, participants: participants.map((c) => c.name), excluded, weights, caps, direction, rule, ruleClusters };
 }
 
 /** Fills `order` up to each cap; what is left goes to the first cluster when `leftoverToFirst`. */
@@ -139,19 +148,19 @@ function fillInOrder(total: number, order: readonly string[], caps: ReadonlyMap<
 export function splitByPlan(plan: SeedSplitPlan, total: number): SplitResult {
   switch (plan.policy) {
     case 'Duplicated':
-      return { values: new Map(plan.participants.map((name) => [name, total])), how: `${total} in every cluster`, leftover: 0 };
+      return { values: new Map(plan.participants.map((name) => [name, total])), how: `${total} in every cluster`, clusters: [], leftover: 0 };
     case 'StaticWeighted':
     case 'DynamicWeighted': {
       const votes = plan.participants.map((name) => [name, plan.weights.get(name) ?? 0] as const);
       const values = runWebster(total, votes, [], plan.direction);
-      return { values, how: `Webster(${total}) → ${formatSplit(plan.participants, values)} (exact quotas ${formatQuotas(total, votes)})`, leftover: 0 };
+      return { values, how: `Webster(${total}) → ${formatSplit(plan.participants, values)} (exact quotas ${formatQuotas(total, votes)})`, clusters: plan.participants, leftover: 0 };
     }
     case 'Aggregated':
     case 'Prioritized': {
       const { values, leftover } = fillInOrder(total, plan.participants, plan.caps, true);
       const first = plan.participants[0];
       const tail = leftover > 0 && first !== undefined ? `; ${leftover} did not fit in availableReplicas and went to ${first}` : '';
-      return { values, how: `fill ${total} → ${formatSplit(plan.participants, values)}${tail}`, leftover };
+      return { values, how: `fill ${total} → ${formatSplit(plan.participants, values)}${tail}`, clusters: plan.participants, leftover };
     }
   }
 }

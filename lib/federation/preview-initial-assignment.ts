@@ -6,6 +6,7 @@ import {
   type SeedPolicy,
 } from '@/lib/api/federation';
 import { runDivide } from '@/lib/federation/divide-replicas';
+import { step, textsOf } from '@/lib/federation/explain';
 import { formatSlash, formatSplit } from '@/lib/federation/format-split';
 import { largestRemainder } from '@/lib/federation/largest-remainder';
 import { planSeedSplit, splitByPlan, type ExcludedCluster, type PolicyCluster, type SeedSplitPlan, type SplitResult } from '@/lib/federation/policy-split';
@@ -201,7 +202,11 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
   const plan = planSeedSplit(policy, clusters, resolveTieDirection(parsed.tieBreak, parsed.uid));
   const rawMax = splitByPlan(plan, fmax);
   const rawMin = splitByPlan(plan, fmin);
-  const explanation = [plan.rule, `maxReplicas ${fmax}: ${rawMax.how}.`, `minReplicas ${fmin}: ${rawMin.how}.`];
+  const steps = [
+    step('rule', plan.rule, plan.ruleClusters),
+    step('maxReplicas', `maxReplicas ${fmax}: ${rawMax.how}.`, rawMax.clusters),
+    step('minReplicas', `minReplicas ${fmin}: ${rawMin.how}.`, rawMin.clusters),
+  ];
 
   const excluded: ExcludedCluster[] = [...plan.excluded];
   const hpa = new Map<string, MemberHpaBounds>();
@@ -214,11 +219,11 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
     }
     const share = rawMin.values.get(name) ?? 0;
     const min = policy === 'Duplicated' ? share : Math.max(share, 1);
-    if (min !== share) explanation.push(`${name}: minReplicas share ${share} is lifted to 1 (the proposal's floor rule).`);
+    if (min !== share) steps.push(step('minReplicas', `${name}: minReplicas share ${share} is lifted to 1 (the proposal's floor rule).`, [name]));
     hpa.set(name, { minReplicas: min, maxReplicas: max });
     included.push(name);
   }
-  for (const { name, reason } of excluded) explanation.push(`${name} is excluded: ${reason}.`);
+  for (const { name, reason } of excluded) steps.push(step('excluded', `${name} is excluded: ${reason}.`, [name]));
 
   const binding = new Map<string, number>();
   const byName = new Map(clusters.map((c) => [c.name, c]));
@@ -229,10 +234,10 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
     if (prev > 0) {
       const clamped = Math.min(Math.max(prev, bounds.minReplicas), bounds.maxReplicas);
       binding.set(name, clamped);
-      explanation.push(`${name}: binding clamp(${prev}, ${bounds.minReplicas}, ${bounds.maxReplicas}) = ${clamped}.`);
+      steps.push(step('binding', `${name}: binding clamp(${prev}, ${bounds.minReplicas}, ${bounds.maxReplicas}) = ${clamped}.`, [name]));
     } else {
       binding.set(name, scaleToZero ? 0 : bounds.minReplicas);
-      explanation.push(`${name}: new to the binding → ${scaleToZero ? '0 (dormant, ScaleToZero)' : `its minReplicas ${bounds.minReplicas}`}.`);
+      steps.push(step('binding', `${name}: new to the binding → ${scaleToZero ? '0 (dormant, ScaleToZero)' : `its minReplicas ${bounds.minReplicas}`}.`, [name]));
     }
   }
   let total = [...binding.values()].reduce((acc, r) => acc + r, 0);
@@ -243,7 +248,7 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
       const min = hpa.get(name)?.minReplicas ?? 1;
       binding.set(name, min);
       total += min;
-      explanation.push(`${name}: woken to ${min} so that Σ binding reaches federatedMinReplicas ${fmin}.`);
+      steps.push(step('binding', `${name}: woken to ${min} so that Σ binding reaches federatedMinReplicas ${fmin}.`, [name]));
     }
   }
 
@@ -255,7 +260,8 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
     excludedClusters: excluded.map((c) => c.name).sort(compareNames),
     removedFromBinding: previousBinding.map((c) => c.name).filter((name) => !keep.has(name)),
     notes,
-    explanation,
+    explanation: textsOf(steps),
+    steps,
   };
 }
 

@@ -3,6 +3,7 @@ import {
   type PrioritizedScaleDownInput,
   type PrioritizedScaleDownPreview,
 } from '@/lib/api/federation';
+import { step, textsOf } from '@/lib/federation/explain';
 import { formatSplit } from '@/lib/federation/format-split';
 import { compareNames } from '@/lib/federation/webster';
 
@@ -50,9 +51,9 @@ export function previewPrioritizedScaleDown(input: PrioritizedScaleDownInput): P
   const totalDesired = Math.ceil(totalLoad / target - CEIL_EPSILON);
   const excess = Math.max(0, totalCurrent - totalDesired);
   const names = clusters.map((c) => c.name).sort(compareNames);
-  const explanation = [
-    `Total load Σ current × utilization = ${clusters.map((c) => `${c.currentReplicas}×${c.currentUtilization}`).join(' + ')} = ${totalLoad}.`,
-    `Total desired ceil(${totalLoad} / ${target}) = ${totalDesired}; excess ${totalCurrent} − ${totalDesired} = ${excess}.`,
+  const steps = [
+    step('totalLoad', `Total load Σ current × utilization = ${clusters.map((c) => `${c.currentReplicas}×${c.currentUtilization}`).join(' + ')} = ${totalLoad}.`),
+    step('totalDesired', `Total desired ceil(${totalLoad} / ${target}) = ${totalDesired}; excess ${totalCurrent} − ${totalDesired} = ${excess}.`),
   ];
 
   const final = new Map(clusters.map((c) => [c.name, c.currentReplicas]));
@@ -67,10 +68,10 @@ export function previewPrioritizedScaleDown(input: PrioritizedScaleDownInput): P
     final.set(c.name, c.currentReplicas - removed);
     removalOrder.push(c.name);
     remaining -= removed;
-    explanation.push(`${c.name} (priority ${c.priority}): ${c.currentReplicas} → ${c.currentReplicas - removed} (−${removed}, min ${c.minReplicas}).`);
+    steps.push(step('removal', `${c.name} (priority ${c.priority}): ${c.currentReplicas} → ${c.currentReplicas - removed} (−${removed}, min ${c.minReplicas}).`, [c.name]));
   }
-  if (remaining > 0) explanation.push(`${remaining} excess replicas remain: every cluster is at its minReplicas.`);
-  explanation.push(`Final: ${formatSplit(names, final)}.`);
+  if (remaining > 0) steps.push(step('excess', `${remaining} excess replicas remain: every cluster is at its minReplicas.`));
+  steps.push(step('result', `Final: ${formatSplit(names, final)}.`, names));
 
   const notes: string[] = [];
   const lowest = lowestFirst[0];
@@ -101,6 +102,7 @@ export function previewPrioritizedScaleDown(input: PrioritizedScaleDownInput): P
     removalOrder,
     final: names.map((name) => ({ name, replicas: final.get(name) ?? 0 })),
     notes,
-    explanation,
+    explanation: textsOf(steps),
+    steps,
   };
 }

@@ -1,4 +1,5 @@
-import { ScaleFromZeroInputSchema, type ScaleFromZeroInput, type ScaleFromZeroPreview } from '@/lib/api/federation';
+import { ScaleFromZeroInputSchema, type ScaleFromZeroInput, type ScaleFromZeroPreview, type ExplanationStep } from '@/lib/api/federation';
+import { step, textsOf } from '@/lib/federation/explain';
 import { formatSplit } from '@/lib/federation/format-split';
 import { compareNames } from '@/lib/federation/webster';
 
@@ -13,19 +14,25 @@ export function previewScaleFromZero(input: ScaleFromZeroInput): ScaleFromZeroPr
   const binding = new Map(clusters.map((c) => [c.name, c.replicas]));
   const names = clusters.map((c) => c.name).sort(compareNames);
   const dormant = clusters.filter((c) => c.replicas === 0);
-  const explanation: string[] = [];
+  const steps: ExplanationStep[] = [];
   const notes: string[] = [];
   let woken: typeof dormant = [];
 
   switch (policy) {
     case 'Duplicated':
-      explanation.push('Duplicated: the proposal wakes nothing.');
+      steps.push(step('order', 'Duplicated: the proposal wakes nothing.'));
       break;
     case 'Prioritized': {
       const byPriority = dormant.slice().sort((a, b) => (b.priority ?? Number.NEGATIVE_INFINITY) - (a.priority ?? Number.NEGATIVE_INFINITY) || compareNames(a.name, b.name));
       woken = byPriority.slice(0, 1);
       const literal = byPriority[byPriority.length - 1];
-      explanation.push(`Prioritized: one cluster per trigger, highest priority first: ${woken.map((c) => `${c.name} (priority ${c.priority ?? 'none'})`).join('') || '(no dormant cluster)'}.`);
+      steps.push(
+        step(
+          'order',
+          `Prioritized: one cluster per trigger, highest priority first: ${woken.map((c) => `${c.name} (priority ${c.priority ?? 'none'})`).join('') || '(no dormant cluster)'}.`,
+          woken.map((c) => c.name),
+        ),
+      );
       if (literal && woken[0] && literal.name !== woken[0].name) {
         notes.push(
           `The proposal says "select the one with the lowest priority", which would wake ${literal.name} (priority ${literal.priority ?? 'none'}) and contradicts the priority semantics; Autoscope wakes the highest priority first.`,
@@ -35,17 +42,18 @@ export function previewScaleFromZero(input: ScaleFromZeroInput): ScaleFromZeroPr
     }
     default:
       woken = dormant;
-      explanation.push(`${policy}: every zero-replica cluster wakes.`);
+      steps.push(step('order', `${policy}: every zero-replica cluster wakes.`));
   }
   for (const c of woken) {
     binding.set(c.name, c.minReplicas);
-    explanation.push(`${c.name}: 0 → minReplicas ${c.minReplicas}.`);
+    steps.push(step('binding', `${c.name}: 0 → minReplicas ${c.minReplicas}.`, [c.name]));
   }
-  explanation.push(`Binding: ${formatSplit(names, binding)}.`);
+  steps.push(step('result', `Binding: ${formatSplit(names, binding)}.`, names));
   return {
     woken: woken.map((c) => c.name).sort(compareNames),
     resourceBinding: names.map((name) => ({ name, replicas: binding.get(name) ?? 0 })),
     notes,
-    explanation,
+    explanation: textsOf(steps),
+    steps,
   };
 }

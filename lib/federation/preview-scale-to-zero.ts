@@ -1,4 +1,5 @@
-import { ScaleToZeroInputSchema, type ScaleToZeroInput, type ScaleToZeroPreview, type SeedPolicy } from '@/lib/api/federation';
+import { ScaleToZeroInputSchema, type ScaleToZeroInput, type ScaleToZeroPreview, type SeedPolicy, type ExplanationStep } from '@/lib/api/federation';
+import { step, textsOf } from '@/lib/federation/explain';
 import { formatSplit } from '@/lib/federation/format-split';
 import { compareNames } from '@/lib/federation/webster';
 
@@ -45,29 +46,35 @@ export function previewScaleToZero(input: ScaleToZeroInput): ScaleToZeroPreview 
   const fmin = parsed.federatedMinReplicas;
   const binding = new Map(clusters.map((c) => [c.name, c.replicas]));
   const names = clusters.map((c) => c.name).sort(compareNames);
-  const explanation: string[] = [];
+  const steps: ExplanationStep[] = [];
   const notes = ['The proposal gives no stopping rule for scaling to zero; Autoscope zeroes clusters while the others still cover federatedMinReplicas.'];
   const zeroed: string[] = [];
 
   if (policy === 'Duplicated') {
-    explanation.push('Duplicated: the proposal scales nothing to zero.');
+    steps.push(step('order', 'Duplicated: the proposal scales nothing to zero.'));
   } else {
     const order = clusters
       .filter((c) => c.replicas > 0)
       .sort((a, b) => sleepKey(policy, a) - sleepKey(policy, b) || compareNames(b.name, a.name));
-    explanation.push(`Order (${SLEEP_KEY_LABEL[policy]} ascending, ties by name descending): ${order.map((c) => c.name).join(' → ') || '(none)'}.`);
+    steps.push(
+      step(
+        'order',
+        `Order (${SLEEP_KEY_LABEL[policy]} ascending, ties by name descending): ${order.map((c) => c.name).join(' → ') || '(none)'}.`,
+        order.map((c) => c.name),
+      ),
+    );
     let total = clusters.reduce((acc, c) => acc + c.replicas, 0);
     for (const c of order) {
       if (total - c.replicas < fmin) {
-        explanation.push(`${c.name} stays: Σ ${total} − ${c.replicas} = ${total - c.replicas} < federatedMinReplicas ${fmin}.`);
+        steps.push(step('binding', `${c.name} stays: Σ ${total} − ${c.replicas} = ${total - c.replicas} < federatedMinReplicas ${fmin}.`, [c.name]));
         break;
       }
-      explanation.push(`${c.name} → 0: Σ ${total} − ${c.replicas} = ${total - c.replicas} ≥ ${fmin}.`);
+      steps.push(step('binding', `${c.name} → 0: Σ ${total} − ${c.replicas} = ${total - c.replicas} ≥ ${fmin}.`, [c.name]));
       total -= c.replicas;
       binding.set(c.name, 0);
       zeroed.push(c.name);
     }
   }
-  explanation.push(`Binding: ${formatSplit(names, binding)}.`);
-  return { zeroed, resourceBinding: names.map((name) => ({ name, replicas: binding.get(name) ?? 0 })), notes, explanation };
+  steps.push(step('result', `Binding: ${formatSplit(names, binding)}.`, names));
+  return { zeroed, resourceBinding: names.map((name) => ({ name, replicas: binding.get(name) ?? 0 })), notes, explanation: textsOf(steps), steps };
 }

@@ -1,4 +1,5 @@
 import { ScaleUpInputSchema, type ScaleUpInput, type ScaleUpPreview } from '@/lib/api/federation';
+import { step, textsOf } from '@/lib/federation/explain';
 import { formatSplit } from '@/lib/federation/format-split';
 import { planSeedSplit, splitWithRoom } from '@/lib/federation/policy-split';
 import { compareNames, resolveTieDirection } from '@/lib/federation/webster';
@@ -23,10 +24,14 @@ export function previewScaleUp(input: ScaleUpInput): ScaleUpPreview {
   const metricDeficit = Math.max(0, desired - blocked.maxReplicas);
   const pending = blocked.pendingReplicas ?? 0;
   const deficit = Math.max(metricDeficit, pending);
-  const explanation = [
-    `${blocked.name}: desired ceil(${blocked.currentReplicas} × ${blocked.currentUtilization} / ${targetUtilization}) = ${desired}; ` +
+  const steps = [
+    step(
+      'deficit',
+      `${blocked.name}: desired ceil(${blocked.currentReplicas} × ${blocked.currentUtilization} / ${targetUtilization}) = ${desired}; ` +
       `deficit ${desired} − maxReplicas ${blocked.maxReplicas} = ${metricDeficit}` +
-      (blocked.pendingReplicas !== undefined ? `; pending pods ${pending}; placing max(${metricDeficit}, ${pending}) = ${deficit}.` : '.'),
+        (blocked.pendingReplicas !== undefined ? `; pending pods ${pending}; placing max(${metricDeficit}, ${pending}) = ${deficit}.` : '.'),
+      [blocked.name],
+    ),
   ];
 
   // Eligible clusters run replicas already, so Aggregated fills by availableReplicas alone.
@@ -38,17 +43,20 @@ export function previewScaleUp(input: ScaleUpInput): ScaleUpPreview {
     room.set(c.name, policy === 'StaticWeighted' || c.availableReplicas === undefined ? free : Math.min(free, c.availableReplicas));
   }
   const names = parsed.eligibleClusters.map((c) => c.name).sort(compareNames);
-  explanation.push(plan.rule, `Room (maxReplicas − currentReplicas${policy === 'StaticWeighted' ? '' : ', capped at availableReplicas'}): ${formatSplit(names, room)}.`);
-  for (const { name, reason } of plan.excluded) explanation.push(`${name} is excluded: ${reason}.`);
+  steps.push(
+    step('rule', plan.rule, plan.ruleClusters),
+    step('room', `Room (maxReplicas − currentReplicas${policy === 'StaticWeighted' ? '' : ', capped at availableReplicas'}): ${formatSplit(names, room)}.`, names),
+  );
+  for (const { name, reason } of plan.excluded) steps.push(step('excluded', `${name} is excluded: ${reason}.`, [name]));
 
   const given = splitWithRoom(plan, deficit, room);
   const increments = Object.fromEntries(names.map((name) => [name, given.get(name) ?? 0]));
   const placed = names.reduce((acc, name) => acc + (given.get(name) ?? 0), 0);
-  explanation.push(`Increments: ${formatSplit(names, given)}; placed ${placed} of ${deficit}.`);
+  steps.push(step('increments', `Increments: ${formatSplit(names, given)}; placed ${placed} of ${deficit}.`, names));
 
   const notes = [
     `Writing a member's scale directly competes with that member's own HPA: once its utilization drops below ${targetUtilization}, the member HPA scales back down after its stabilization window (the proposal does not address this).`,
   ];
   if (deficit > placed) notes.push(`${deficit - placed} replicas fit in no eligible cluster's room and stay unplaced.`);
-  return { blockedDesiredReplicas: desired, deficit, increments, unplaced: deficit - placed, notes, explanation };
+  return { blockedDesiredReplicas: desired, deficit, increments, unplaced: deficit - placed, notes, explanation: textsOf(steps), steps };
 }

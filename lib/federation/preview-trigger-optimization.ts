@@ -1,4 +1,5 @@
 import { TriggerOptimizationInputSchema, type TriggerOptimizationInput, type TriggerOptimizationPreview } from '@/lib/api/federation';
+import { step, textsOf } from '@/lib/federation/explain';
 import { formatSplit } from '@/lib/federation/format-split';
 import { planSeedSplit, splitByPlan } from '@/lib/federation/policy-split';
 import { compareNames, resolveTieDirection } from '@/lib/federation/webster';
@@ -16,10 +17,14 @@ export function previewTriggerOptimization(input: TriggerOptimizationInput): Tri
   // With no other cluster to take the capacity, lowering the blocked max would only shrink Σmax.
   const blockedNewMax = otherClusters.length === 0 ? blocked.maxReplicas : Math.min(Math.max(running, floor), blocked.maxReplicas);
   const freed = Math.max(0, blocked.maxReplicas - blockedNewMax);
-  const explanation = [
-    `${blocked.name}: running = current ${blocked.currentReplicas} − pending ${blocked.pendingReplicas} = ${running}; new maxReplicas ${blockedNewMax}` +
+  const steps = [
+    step(
+      'freed',
+      `${blocked.name}: running = current ${blocked.currentReplicas} − pending ${blocked.pendingReplicas} = ${running}; new maxReplicas ${blockedNewMax}` +
       (blockedNewMax !== running ? ` (kept ≥ minReplicas ${floor} and ≤ the old max)` : '') +
-      `; freed ${blocked.maxReplicas} − ${blockedNewMax} = ${freed}.`,
+        `; freed ${blocked.maxReplicas} − ${blockedNewMax} = ${freed}.`,
+      [blocked.name],
+    ),
   ];
   const names = otherClusters.map((c) => c.name).sort(compareNames);
   const notes: string[] = otherClusters.length === 0 ? [`No other cluster can take ${blocked.name}'s capacity, so its maxReplicas stays ${blocked.maxReplicas}.`] : [];
@@ -30,12 +35,12 @@ export function previewTriggerOptimization(input: TriggerOptimizationInput): Tri
     const plan = planSeedSplit(policy, otherClusters.map((c) => ({ ...c, prevReplicas: undefined })), resolveTieDirection(parsed.tieBreak, parsed.uid));
     const split = splitByPlan(plan, freed);
     shares = new Map(names.map((name) => [name, split.values.get(name) ?? 0]));
-    explanation.push(plan.rule, `Freed ${freed}: ${split.how}.`);
+    steps.push(step('rule', plan.rule, plan.ruleClusters), step('freed', `Freed ${freed}: ${split.how}.`, split.clusters));
   }
   const newMax = new Map(otherClusters.map((c) => [c.name, c.maxReplicas + (shares.get(c.name) ?? 0)]));
   const sumMaxBefore = blocked.maxReplicas + otherClusters.reduce((acc, c) => acc + c.maxReplicas, 0);
   const sumMaxAfter = blockedNewMax + [...newMax.values()].reduce((acc, n) => acc + n, 0);
-  explanation.push(`New maxReplicas: ${blocked.name} ${blockedNewMax}, ${formatSplit(names, newMax)}; Σmax ${sumMaxBefore} → ${sumMaxAfter}.`);
+  steps.push(step('newMax', `New maxReplicas: ${blocked.name} ${blockedNewMax}, ${formatSplit(names, newMax)}; Σmax ${sumMaxBefore} → ${sumMaxAfter}.`, [blocked.name, ...names]));
 
   // The proposal's prose also says to keep the blocked max at the current count and hand out max − running.
   const literalHandOut = Math.max(0, blocked.maxReplicas - running);
@@ -46,5 +51,5 @@ export function previewTriggerOptimization(input: TriggerOptimizationInput): Tri
         `Σmax would go from ${sumMaxBefore} to ${literalSum}. Autoscope sets the blocked max to the running count, which keeps Σmax.`,
     );
   }
-  return { blockedNewMax, freed, shares: Object.fromEntries(shares), newMax: Object.fromEntries(newMax), sumMaxBefore, sumMaxAfter, notes, explanation };
+  return { blockedNewMax, freed, shares: Object.fromEntries(shares), newMax: Object.fromEntries(newMax), sumMaxBefore, sumMaxAfter, notes, explanation: textsOf(steps), steps };
 }
