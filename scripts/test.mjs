@@ -38,6 +38,10 @@ function check(name, ok) {
 check('lint', run('lint', bin('eslint'), ['--max-warnings', '0', '.']));
 check('typecheck', run('typecheck', bin('next'), ['typegen']) && run('typecheck', bin('tsc'), ['--noEmit']));
 
+// The build comes before Vitest: test/integration/image.test.ts runs its standalone output.
+const buildOk = run('build', bin('next'), ['build']);
+check('build', buildOk);
+
 const vitestOut = path.join(reports, 'vitest.json');
 const vitestOk = run('unit and integration (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestOut}`]);
 const vitest = readJson(vitestOut);
@@ -46,9 +50,6 @@ if (vitest) {
 } else {
   rows.push({ name: 'vitest', passed: 0, failed: 1, skipped: 0 });
 }
-
-const buildOk = run('build', bin('next'), ['build']);
-check('build', buildOk);
 
 if (buildOk) {
   const pwOut = path.join(reports, 'playwright.json');

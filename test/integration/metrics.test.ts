@@ -2,7 +2,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { getMetrics } from '@/server/metrics/registry';
 import { Autoscope, installAutoscope } from '@/server/runtime';
 import { startSimulator } from '@/sim/index';
 import type { World } from '@/sim/world/world';
+import { freePort } from '../support/free-port';
 import { until } from './until';
 
 /**
@@ -58,17 +58,6 @@ function samplesOf(text: string, name: string): { labels: string; value: number 
       const at = l.lastIndexOf(' ');
       return { labels: l.slice(name.length, at), value: Number(l.slice(at + 1)) };
     });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function requireTool(name: string): string {

@@ -1,0 +1,41 @@
+# Autoscope's image: Next's standalone server on a distroless Node.js, as a numeric non-root user, with a
+# read-only root filesystem. Writable at run time: /data (history; a PersistentVolumeClaim), /app/.next/cache
+# and /tmp (emptyDirs) — deploy/ mounts them. test/integration/image.test.ts runs what the final stage runs,
+# from this file's COPY/ENV/USER lines, on a read-only copy as an unprivileged user.
+#
+# The two stages use the same Node.js major: better-sqlite3's native module is built for the Node that runs it.
+
+FROM node:22-bookworm-slim AS build
+# Build tools for better-sqlite3 when its prebuilt binary cannot be fetched; they stay in this stage.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY package.json package-lock.json ./
+# `npm ci` rejects this lockfile (docs/toolchain.md, trap 1); `npm install` keeps the locked versions.
+RUN npm install --no-audit --no-fund
+COPY . .
+ENV NEXT_TELEMETRY_DISABLED=1
+RUN npx next build
+
+# No shell, no package manager, no compiler: only Node.js and the files copied below (all owned by root).
+FROM gcr.io/distroless/nodejs22-debian12:nonroot AS runtime
+WORKDIR /app
+# The standalone server carries only the node_modules its code uses (no dev dependencies), better-sqlite3's
+# native module among them; the static assets and public/ are served by it from these paths.
+COPY --from=build /src/.next/standalone ./
+COPY --from=build /src/.next/static ./.next/static
+COPY --from=build /src/public ./public
+ENV NODE_ENV=production \
+    HOSTNAME=0.0.0.0 \
+    PORT=3000 \
+    AUTOSCOPE_DATA_DIR=/data \
+    AUTOSCOPE_METRICS_HOST=0.0.0.0 \
+    AUTOSCOPE_METRICS_PORT=9464 \
+    NEXT_MANUAL_SIG_HANDLE=1 \
+    NEXT_TELEMETRY_DISABLED=1
+USER 65532:65532
+EXPOSE 3000 9464
+VOLUME ["/data"]
+# The image's entrypoint is node; SIGTERM reaches it directly (no shell in between) and exits 0.
+CMD ["server.js"]
