@@ -150,7 +150,7 @@ test.describe('Triage', () => {
 /** A fleet too large for the simulator on a CI machine, served to the page as the API would. */
 function largeOutage(count: number, noise: number): { clusters: ClusterListResponse; triage: TriageResponse; items: Autoscaler[] } {
   const at = new Date(Date.now() - 3_600_000).toISOString();
-  const status = { name: 'scale-1', state: 'synced' as const, lastSyncAt: at, since: at, error: null };
+  const status = { name: 'scale-1', state: 'synced' as const, lastSyncAt: at, since: at, error: null, errorRate: 0, lastAnsweredAt: at };
   const items: Autoscaler[] = [];
   const step = Math.floor((count + noise) / noise);
   for (let i = 0; i < count + noise; i++) {

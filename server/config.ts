@@ -4,14 +4,18 @@ import path from 'node:path';
 export interface AutoscopeConfig {
   dataDir: string;
   retentionDays: number;
+  /** A cluster that answered nothing for this long is unreachable (AUTOSCOPE_UNREACHABLE_AFTER_SECONDS, default 10). */
+  unreachableAfterMs?: number;
 }
 
 /** Settings from the environment (README's configuration table). */
 export function readConfig(env: Readonly<Record<string, string | undefined>> = process.env): AutoscopeConfig {
   const retention = Number(env.AUTOSCOPE_RETENTION_DAYS ?? 30);
+  const unreachable = Number(env.AUTOSCOPE_UNREACHABLE_AFTER_SECONDS ?? 10);
   return {
     dataDir: env.AUTOSCOPE_DATA_DIR ? path.resolve(/*turbopackIgnore: true*/ env.AUTOSCOPE_DATA_DIR) : path.join(process.cwd(), '.autoscope'),
     retentionDays: Number.isFinite(retention) && retention > 0 ? retention : 30,
+    unreachableAfterMs: (Number.isFinite(unreachable) && unreachable > 0 ? unreachable : 10) * 1000,
   };
 }
 

@@ -12,6 +12,7 @@ import { log } from './log';
 import { observeHistoryWrite } from './metrics/registry';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
 import { ClusterWatcher } from './watch/cluster-watcher';
+import { defaultThresholds } from './watch/reachability';
 
 /**
  * The backend's one running instance: a watcher per cluster, the fleet index, history and the change
@@ -53,8 +54,11 @@ export class Autoscope {
     },
     onState: (status) => {
       this.logState(status);
+      // Only an unreachable cluster's items are stale; a degraded one answers and its data is current.
       this.index.setStale(status.name, status.state === 'unreachable');
-      this.history.recordClusterState(status.name, status.state, new Date().toISOString(), status.error);
+      // An outage is recorded from when the cluster last answered (`since`), not from when it was noticed.
+      const at = status.state === 'unreachable' && status.since ? status.since : new Date().toISOString();
+      this.history.recordClusterState(status.name, status.state, at, status.error);
       this.bus.cluster(status);
     },
   };
@@ -73,7 +77,9 @@ export class Autoscope {
 
   private addCluster(connection: ClusterConnection): void {
     if (this.watchers.has(connection.name)) return;
-    const watcher = new ClusterWatcher(connection, this.listener);
+    const watcher = new ClusterWatcher(connection, this.listener, {
+      thresholds: { ...defaultThresholds, unreachableAfterMs: this.config.unreachableAfterMs ?? defaultThresholds.unreachableAfterMs },
+    });
     this.watchers.set(connection.name, watcher);
     watcher.start();
   }

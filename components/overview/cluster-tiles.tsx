@@ -8,8 +8,8 @@ import { HealthBar } from './health-bar';
 import { autoscalerKindShort, clusterKindLabel } from './kind-label';
 import styles from './overview.module.css';
 
-const stateHealth: Record<ClusterState, Health> = { synced: 'ok', syncing: 'unknown', unreachable: 'failing', forbidden: 'failing' };
-const stateWord: Record<ClusterState, string> = { synced: 'Synced', syncing: 'Syncing', unreachable: 'Unreachable', forbidden: 'Forbidden' };
+const stateHealth: Record<ClusterState, Health> = { synced: 'ok', syncing: 'unknown', degraded: 'degraded', unreachable: 'failing', forbidden: 'failing' };
+const stateWord: Record<ClusterState, string> = { synced: 'Synced', syncing: 'Syncing', degraded: 'Degraded', unreachable: 'Unreachable', forbidden: 'Forbidden' };
 const kinds: readonly AutoscalerKind[] = ['HorizontalPodAutoscaler', 'MachineAutoscaler', 'FederatedHPA'];
 
 function isStale(c: ClusterSummary): boolean {
@@ -44,6 +44,17 @@ function SyncLine({ cluster }: { cluster: ClusterSummary }): React.JSX.Element {
       </p>
     );
   }
+  if (cluster.state === 'degraded') {
+    // Answering, with errors: the numbers are current, so no stale chip; the error rate says how bad.
+    return (
+      <p className={styles.syncLine}>
+        <StateBadge state={cluster.state} />
+        <span className="muted" data-testid="cluster-error-rate">
+          {formatErrorRate(cluster.errorRate)} of requests failed in the last minute · current
+        </span>
+      </p>
+    );
+  }
   return (
     <p className={styles.syncLine}>
       <StateBadge state={cluster.state} />
@@ -52,6 +63,11 @@ function SyncLine({ cluster }: { cluster: ClusterSummary }): React.JSX.Element {
       </span>
     </p>
   );
+}
+
+function formatErrorRate(rate: number): string {
+  const percent = rate * 100;
+  return `${percent > 0 && percent < 1 ? '<1' : Math.round(percent)}%`;
 }
 
 function KindCounts({ cluster }: { cluster: ClusterSummary }): React.JSX.Element {
@@ -81,7 +97,12 @@ function MemberRow({ cluster }: { cluster: ClusterSummary }): React.JSX.Element 
           <StateBadge state={cluster.state} />
         </span>
       </div>
-      {cluster.error ? <p className={styles.error}>{cluster.error}</p> : null}
+      {cluster.state === 'degraded' ? (
+        <p className="muted" data-testid="cluster-error-rate">
+          {formatErrorRate(cluster.errorRate)} of requests failed in the last minute
+        </p>
+      ) : null}
+      {cluster.error ? <p className={styles.error}>{cluster.state === 'degraded' ? `last error: ${cluster.error}` : cluster.error}</p> : null}
       <HealthBar counts={cluster.counts.byHealth} stale={isStale(cluster)} />
     </li>
   );
@@ -99,7 +120,7 @@ function ClusterTile({ cluster, members }: { cluster: ClusterSummary; members: r
         <span className="chip">{clusterKindLabel[cluster.kind]}</span>
       </header>
       <SyncLine cluster={cluster} />
-      {cluster.error ? <p className={styles.error}>{cluster.error}</p> : null}
+      {cluster.error ? <p className={styles.error}>{cluster.state === 'degraded' ? `last error: ${cluster.error}` : cluster.error}</p> : null}
       {cluster.forbiddenResources.length > 0 ? (
         <p className={styles.error}>
           Not allowed to read: <span className="mono">{cluster.forbiddenResources.join(', ')}</span>

@@ -9,7 +9,12 @@ import { AutoscalerIdSchema, AutoscalerKindSchema, AutoscalerSchema, HealthSchem
 export const ClusterKindSchema = z.enum(['kubernetes', 'openshift', 'karmada', 'karmada-member']);
 export type ClusterKind = z.infer<typeof ClusterKindSchema>;
 
-export const ClusterStateSchema = z.enum(['syncing', 'synced', 'unreachable', 'forbidden']);
+/**
+ * `degraded`: the cluster answers, but some requests fail (an API server behind a load balancer during an
+ * upgrade); its data is current, so no banner and no gap. `unreachable`: nothing answered for a threshold,
+ * connections refused, or every answer an error for longer: items are served stale and timelines show a gap.
+ */
+export const ClusterStateSchema = z.enum(['syncing', 'synced', 'degraded', 'unreachable', 'forbidden']);
 export type ClusterState = z.infer<typeof ClusterStateSchema>;
 
 /** Beside every multi-cluster answer: how fresh each cluster's part is (partial failure is data). */
@@ -22,6 +27,10 @@ export const ClusterStatusSchema = z.object({
   since: z.string().nullable(),
   /** The last error in words (never a credential). */
   error: z.string().nullable(),
+  /** Failed requests over all requests to the cluster in the last minute, 0..1. */
+  errorRate: z.number().min(0).max(1).default(0),
+  /** When the cluster last answered any request (an error status is an answer; a refused connection is not). */
+  lastAnsweredAt: z.string().nullable().default(null),
 });
 export type ClusterStatus = z.infer<typeof ClusterStatusSchema>;
 

@@ -173,4 +173,56 @@ describe('HistoryStore', () => {
     expect(replicas.map((r) => r.desired)).toEqual([4]);
     s.close();
   });
+
+  it('keeps every AbleToScale=True reason change as its own segment (the stabilization window at work)', () => {
+    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+    const able = (reason: string): Partial<AutoscalerCondition> => ({ type: 'AbleToScale', status: 'True', reason, message: reason, lastTransitionTime: '2026-11-20T08:00:00Z' });
+    const reasons = ['ReadyForNewScale', 'ScaleDownStabilized', 'SucceededRescale', 'ReadyForNewScale', 'ScaleDownStabilized'];
+    reasons.forEach((r, i) => s.observe(hpa([able(r)]), `2026-11-22T10:0${i}:00.000Z`));
+    expect(segments(s, 'AbleToScale').map((x) => [x.reason, x.start])).toEqual([
+      ['ReadyForNewScale', '2026-11-20T08:00:00.000Z'],
+      ['ScaleDownStabilized', '2026-11-22T10:01:00.000Z'],
+      ['SucceededRescale', '2026-11-22T10:02:00.000Z'],
+      ['ReadyForNewScale', '2026-11-22T10:03:00.000Z'],
+      ['ScaleDownStabilized', '2026-11-22T10:04:00.000Z'],
+    ]);
+    // The since clock of AbleToScale=True is the reason's observation, not the status's lastTransitionTime.
+    expect(s.conditionSince(id)).toEqual({ AbleToScale: '2026-11-22T10:04:00.000Z' });
+    s.close();
+  });
+
+  it('after a gap: a status flip starts at its lastTransitionTime inside the gap, a reason change when first seen after it', () => {
+    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+    s.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }, { type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas', lastTransitionTime: '2026-11-22T09:00:00Z', meaning: 'degraded' }]), '2026-11-22T10:00:00.000Z');
+    s.recordClusterState('prod', 'unreachable', '2026-11-22T10:01:00.000Z', 'connection refused');
+    s.recordClusterState('prod', 'synced', '2026-11-22T10:06:00.000Z', null);
+    s.observe(
+      hpa([
+        { status: 'False', reason: 'FailedGetResourceMetric', lastTransitionTime: '2026-11-22T10:03:00Z', meaning: 'failing' },
+        { type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas', lastTransitionTime: '2026-11-22T09:00:00Z', meaning: 'degraded' },
+      ]),
+      '2026-11-22T10:06:00.000Z',
+    );
+    const h = s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z');
+    expect(h.gaps).toEqual([{ start: '2026-11-22T10:01:00.000Z', end: '2026-11-22T10:06:00.000Z', state: 'unreachable' }]);
+    expect(segments(s).map((x) => [x.reason, x.start])).toEqual([
+      ['ValidMetricFound', '2026-11-22T09:00:00.000Z'],
+      ['FailedGetResourceMetric', '2026-11-22T10:03:00.000Z'],
+    ]);
+    expect(segments(s, 'ScalingLimited').map((x) => [x.reason, x.start])).toEqual([
+      ['TooManyReplicas', '2026-11-22T09:00:00.000Z'],
+      ['TooFewReplicas', '2026-11-22T10:06:00.000Z'],
+    ]);
+    s.close();
+  });
+
+  it('an outage dated back to its last answer is a gap even when a degraded spell was recorded after that time', () => {
+    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+    s.observe(hpa([{}]), '2026-11-22T10:00:00.000Z');
+    s.recordClusterState('prod', 'degraded', '2026-11-22T10:01:05.000Z', '500');
+    s.recordClusterState('prod', 'unreachable', '2026-11-22T10:01:00.000Z', '500');
+    s.recordClusterState('prod', 'synced', '2026-11-22T10:03:00.000Z', null);
+    expect(s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z').gaps).toEqual([{ start: '2026-11-22T10:01:00.000Z', end: '2026-11-22T10:03:00.000Z', state: 'unreachable' }]);
+    s.close();
+  });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Autoscaler, AutoscalerKind, ClusterState, ConditionSegment, EventDto, HistoryResponse, Transition } from '@/lib/api';
 import { parseAutoscalerId } from '@/lib/api';
+import { conditionSince } from '@/lib/history';
 import { conditionMeaning } from '@/lib/triage';
 
 /** Versioned migrations, applied in order, each once (the `schema_migrations` table remembers). */
@@ -277,14 +278,9 @@ export class HistoryStore {
     this.enqueue(() => this.db.prepare('INSERT INTO cluster_states (cluster, state, at, error) VALUES (?, ?, ?, ?)').run(cluster, state, at, error));
   }
 
-  /**
-   * When each condition's current state began. AbleToScale=True changes reason every sync
-   * (ReadyForNewScale, ScaleDownStabilized, SucceededRescale) without a status flip, so its
-   * lastTransitionTime dates nothing about the reason: there Autoscope's own observation counts. For
-   * other conditions the status carries the meaning and the segment start is the truth.
-   */
+  /** When each condition's current state began (the rule is `lib/history`'s `conditionSince`). */
   conditionSince(id: string): Record<string, string> {
-    return Object.fromEntries([...(this.open.get(id) ?? new Map<string, OpenCondition>())].map(([type, c]) => [type, type === 'AbleToScale' && c.status === 'True' ? c.reasonSince : c.at]));
+    return Object.fromEntries([...(this.open.get(id) ?? new Map<string, OpenCondition>())].map(([type, c]) => [type, conditionSince({ type, status: c.status, start: c.at, reasonSince: c.reasonSince })]));
   }
 
   replicasMismatchSince(id: string): string | null {
@@ -326,7 +322,9 @@ export class HistoryStore {
       .all(id, from, to, id, from) as { at: string; current: number | null; desired: number | null; min: number | null; max: number | null }[]);
     const events = this.events(id, 500, from, to);
     const ref = parseAutoscalerId(id);
-    const states = ref ? (this.db.prepare('SELECT state, at FROM cluster_states WHERE cluster = ? ORDER BY at, rowid').all(ref.cluster) as { state: ClusterState; at: string }[]) : [];
+    // In the order they were recorded: an outage's row is dated back to when the cluster last answered,
+    // which can be before the row recorded just ahead of it (a degraded spell that turned into an outage).
+    const states = ref ? (this.db.prepare('SELECT state, at FROM cluster_states WHERE cluster = ? ORDER BY rowid').all(ref.cluster) as { state: ClusterState; at: string }[]) : [];
     const gaps: HistoryResponse['gaps'] = [];
     states.forEach((s, i) => {
       if (s.state !== 'unreachable') return;

@@ -4,8 +4,10 @@ import type { KubeObject } from '@/lib/k8s/types';
 import type { ClusterConnection } from '../clusters/connections';
 import { KubeApiError } from '../clusters/kube-client';
 import { redact } from '../log';
-import type { InformerError } from './informer';
-import { backoffDelay, ResourceInformer } from './informer';
+import type { InformerError, InformerOptions } from './informer';
+import { isRefusal, ResourceInformer, restartDelay } from './informer';
+import type { ReachabilityThresholds } from './reachability';
+import { defaultThresholds, Reachability } from './reachability';
 import type { ResourceKey } from './resources';
 import { watchedResources } from './resources';
 
@@ -18,6 +20,15 @@ export interface ClusterWatcherListener {
   onState(status: ClusterStatus): void;
 }
 
+export interface ClusterWatcherOptions {
+  informer?: InformerOptions;
+  thresholds?: ReachabilityThresholds;
+  /** Milliseconds since the epoch; tests pass a fake clock. */
+  clock?: () => number;
+  /** How often time-based states (unreachable after silence, degraded ageing out) are re-evaluated. */
+  tickMs?: number;
+}
+
 interface Discovery {
   groups: Map<string, string[]>;
   kubernetesVersion: string | null;
@@ -25,8 +36,10 @@ interface Discovery {
 
 /**
  * Watches one cluster: discovery (what it serves), one informer per served resource, and the
- * cluster's state — `syncing → synced`, `unreachable`, `forbidden` — with the last sync time and the
- * last error in words.
+ * cluster's state with the last sync time and the last error in words. The state comes from every
+ * request's outcome (`Reachability`), not from one failed call: `synced`, `degraded` (answers, with
+ * errors), `unreachable` (nothing answered for a threshold, refused connections, or only failures for
+ * longer), `forbidden`, and `syncing` before the first full sync.
  */
 export class ClusterWatcher {
   readonly informers = new Map<ResourceKey, ResourceInformer>();
@@ -34,26 +47,47 @@ export class ClusterWatcher {
   capabilities: string[] = [];
   kubernetesVersion: string | null = null;
   private state: ClusterState = 'syncing';
-  private since: string = new Date().toISOString();
+  private readonly clock: () => number;
+  private since: string;
   private lastSyncAt: string | null = null;
   private error: string | null = null;
   private discoveryAttempt = 0;
   private discoveryTimer: NodeJS.Timeout | null = null;
+  private tickTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  readonly reachability: Reachability;
 
   constructor(
     readonly connection: ClusterConnection,
     private readonly listener: ClusterWatcherListener,
+    private readonly options: ClusterWatcherOptions = {},
   ) {
     this.kind = connection.parent ? 'karmada-member' : 'kubernetes';
+    this.clock = options.clock ?? Date.now;
+    this.since = this.iso(this.clock());
+    this.reachability = new Reachability(options.thresholds ?? defaultThresholds);
   }
 
   get name(): string {
     return this.connection.name;
   }
 
+  private iso(ms: number): string {
+    return new Date(ms).toISOString();
+  }
+
   status(): ClusterStatus {
-    return { name: this.name, state: this.state, lastSyncAt: this.lastSyncAt, since: this.since, error: this.error };
+    const now = this.clock();
+    const answered = this.reachability.lastAnsweredAt;
+    return {
+      name: this.name,
+      state: this.state,
+      lastSyncAt: this.lastSyncAt,
+      since: this.since,
+      error: this.error,
+      errorRate: Math.round(this.reachability.errorRate(now) * 1000) / 1000,
+      lastAnsweredAt: answered === null ? null : this.iso(answered),
+    };
   }
 
   forbiddenResources(): string[] {
@@ -69,20 +103,32 @@ export class ClusterWatcher {
   }
 
   start(): void {
+    this.stopped = false;
     void this.discover();
+    this.tickTimer = setInterval(() => this.evaluate(), this.options.tickMs ?? 1_000);
+    this.tickTimer.unref?.();
   }
 
   stop(): void {
     this.stopped = true;
     if (this.discoveryTimer) clearTimeout(this.discoveryTimer);
+    if (this.tickTimer) clearInterval(this.tickTimer);
     for (const informer of this.informers.values()) informer.stop();
     this.informers.clear();
+  }
+
+  /** Re-evaluates the state against the clock (the tick calls it; a state can change with time alone). */
+  evaluate(): void {
+    if (this.stopped) return;
+    if (this.informers.size > 0) this.recompute();
+    else if (this.state === 'unreachable' || this.state === 'syncing') this.discoveryState();
   }
 
   private async discover(): Promise<void> {
     try {
       const discovery = await this.fetchDiscovery();
       if (this.stopped) return;
+      this.reachability.answered(this.clock(), 'request');
       this.discoveryAttempt = 0;
       this.kubernetesVersion = discovery.kubernetesVersion;
       const has = (group: string): boolean => discovery.groups.has(group);
@@ -99,16 +145,23 @@ export class ClusterWatcher {
         const served = resource.group ? (discovery.groups.get(resource.group) ?? []) : ['v1'];
         const version = resource.versions.find((v) => served.includes(v));
         if (!version) continue;
-        const informer = new ResourceInformer(this.connection.client, resource, version, {
-          onAdd: (o) => this.listener.onObject(this.name, resource.key, 'add', o),
-          onUpdate: (o) => this.listener.onObject(this.name, resource.key, 'update', o),
-          onDelete: (o) => this.listener.onObject(this.name, resource.key, 'delete', o),
-          onSynced: () => {
-            this.listener.onResourceSynced(this.name, resource.key, informer.objects());
-            this.recompute();
+        const informer = new ResourceInformer(
+          this.connection.client,
+          resource,
+          version,
+          {
+            onAdd: (o) => this.listener.onObject(this.name, resource.key, 'add', o),
+            onUpdate: (o) => this.listener.onObject(this.name, resource.key, 'update', o),
+            onDelete: (o) => this.listener.onObject(this.name, resource.key, 'delete', o),
+            onSynced: (objects) => {
+              this.listener.onResourceSynced(this.name, resource.key, objects);
+              this.recompute();
+            },
+            onError: (e) => this.informerFailed(resource.label, e),
+            onAnswered: (kind) => this.answered(kind),
           },
-          onError: (e) => this.informerFailed(resource.label, e),
-        });
+          this.options.informer,
+        );
         this.informers.set(resource.key, informer);
         informer.start();
       }
@@ -117,10 +170,20 @@ export class ClusterWatcher {
     } catch (err) {
       if (this.stopped) return;
       const status = err instanceof KubeApiError ? err.statusCode : 0;
-      this.setState(status === 403 ? 'forbidden' : 'unreachable', err instanceof Error ? err.message : String(err));
+      const message = err instanceof Error ? err.message : String(err);
+      this.reachability.failed(this.clock(), { answered: status !== 0, refused: isRefusal(err, status, message), message });
+      if (status === 403) this.setState('forbidden', message);
+      else this.discoveryState();
       this.discoveryAttempt += 1;
-      this.discoveryTimer = setTimeout(() => void this.discover(), backoffDelay(this.discoveryAttempt));
+      this.discoveryTimer = setTimeout(() => void this.discover(), restartDelay(this.discoveryAttempt + 1));
     }
+  }
+
+  /** Before discovery succeeded: unreachable once the reachability rule says so, syncing until then. */
+  private discoveryState(): void {
+    const verdict = this.reachability.verdict(this.clock());
+    if (verdict === 'unreachable') this.setState('unreachable', this.reachability.lastError ?? 'unreachable');
+    else this.setState('syncing', this.reachability.lastError);
   }
 
   private async fetchDiscovery(): Promise<Discovery> {
@@ -132,37 +195,54 @@ export class ClusterWatcher {
     return { groups, kubernetesVersion: version.gitVersion ?? null };
   }
 
-  private informerFailed(label: string, e: InformerError): void {
-    if (e.statusCode === 403) {
-      this.error = `cannot list ${label}: ${e.message}`;
-    }
-    this.recompute(e);
+  private answered(kind: 'request' | 'event'): void {
+    this.reachability.answered(this.clock(), kind);
+    // Most answers are watch events of a healthy cluster: nothing to recompute then.
+    if (this.state !== 'synced' || this.error !== null) this.recompute();
   }
 
-  private recompute(latest?: InformerError): void {
+  private informerFailed(label: string, e: InformerError): void {
+    // A stream cut after it opened is routine (the informer resumes at once): not an error of the cluster,
+    // and the cluster was connected until then (an outage that cuts the streams starts now).
+    // A 401/403 is an answer about Autoscope's permissions, not about the cluster's health.
+    if (e.cut || e.statusCode === 401 || e.statusCode === 403) this.reachability.answered(this.clock(), 'event');
+    else this.reachability.failed(this.clock(), { answered: e.statusCode !== 0, refused: e.refused, message: e.message });
+    if (e.statusCode === 403) this.error = `cannot list ${label}: ${e.message}`;
+    this.recompute();
+  }
+
+  private recompute(): void {
     const informers = [...this.informers.values()];
     if (informers.length === 0) return;
+    const now = this.clock();
+    const verdict = this.reachability.verdict(now);
     const forbidden = informers.filter((i) => i.lastError?.statusCode === 403);
-    const unreachable = informers.filter((i) => !i.synced && i.lastError && i.lastError.statusCode !== 403 && i.lastError.statusCode !== 404);
     const pending = informers.filter((i) => !i.synced && i.lastError?.statusCode !== 403);
+    const denied = forbidden.map((i) => i.resource.label);
+    const deniedMessage = denied.length ? `cannot list ${denied.join(', ')} (403 Forbidden)` : null;
     if (forbidden.length === informers.length) {
       this.setState('forbidden', forbidden[0]?.lastError?.message ?? 'forbidden');
-    } else if (unreachable.length > 0) {
-      this.setState('unreachable', unreachable[0]?.lastError?.message ?? latest?.message ?? 'unreachable');
-    } else if (pending.length > 0) {
-      this.setState(this.state === 'synced' ? 'synced' : 'syncing', this.error);
+    } else if (verdict === 'unreachable') {
+      // The outage began when the cluster last served anything, not when Autoscope noticed it.
+      const answered = this.reachability.lastServedAt;
+      this.setState('unreachable', this.reachability.lastError ?? 'unreachable', answered === null ? undefined : this.iso(answered));
+    } else if (pending.length > 0 && this.lastSyncAt === null) {
+      this.setState('syncing', deniedMessage ?? this.reachability.lastError);
+    } else if (verdict === 'degraded') {
+      if (pending.length === 0) this.lastSyncAt = this.iso(now);
+      this.setState('degraded', this.reachability.lastError ?? deniedMessage);
     } else {
-      this.lastSyncAt = new Date().toISOString();
-      const denied = forbidden.map((i) => i.resource.label);
-      this.setState('synced', denied.length ? `cannot list ${denied.join(', ')} (403 Forbidden)` : null, true);
+      if (pending.length === 0) this.lastSyncAt = this.iso(now);
+      this.setState('synced', deniedMessage);
     }
   }
 
-  private setState(state: ClusterState, error: string | null, forceNotify = false): void {
-    const changed = state !== this.state || error !== this.error;
-    if (state !== this.state) this.since = new Date().toISOString();
+  private setState(state: ClusterState, error: string | null, since?: string): void {
+    const redacted = error === null ? null : redact(error);
+    const changed = state !== this.state || redacted !== this.error;
+    if (state !== this.state) this.since = since ?? this.iso(this.clock());
     this.state = state;
-    this.error = error === null ? null : redact(error);
-    if (changed || forceNotify) this.listener.onState(this.status());
+    this.error = redacted;
+    if (changed) this.listener.onState(this.status());
   }
 }

@@ -11,15 +11,55 @@ export interface InformerHandlers {
   onAdd(object: KubeObject): void;
   onUpdate(object: KubeObject): void;
   onDelete(object: KubeObject): void;
-  /** A full list completed: the cache is the cluster's truth as of now. */
-  onSynced(): void;
+  /**
+   * A full list completed and the informer's cache holds it: `objects` is the cluster's truth as of
+   * now (anything of this resource missing from it is gone).
+   */
+  onSynced(objects: KubeObject[]): void;
   onError(error: InformerError): void;
+  /** The API server answered: a request (a list page, a watch that opened) or a watch event. */
+  onAnswered?(kind: 'request' | 'event'): void;
 }
 
 export interface InformerError {
   /** HTTP status, or 0 for a network failure. */
   statusCode: number;
   message: string;
+  /** Whether the failed request was the list (a watch failure after a good list is routine). */
+  duringList: boolean;
+  /**
+   * The server could not be reached at all: connection refused, DNS, TLS, or an aggregated proxy that
+   * cannot reach its backend (Karmada's member proxy answers 503 "error trying to reach service").
+   * A stream cut or a 5xx is an answer, not this.
+   */
+  refused: boolean;
+  /**
+   * A watch stream that had opened ended without a status (a load balancer's cut, a reset): routine,
+   * the informer resumes at once. Not an error of the cluster.
+   */
+  cut: boolean;
+}
+
+const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Whether a failure says the server is not there (refused, DNS, TLS) rather than that it answered badly. */
+export function isRefusal(err: unknown, statusCode: number, message: string): boolean {
+  if (statusCode === 503 && /error trying to reach service/.test(message)) return true;
+  if (statusCode !== 0) return false;
+  const reason = (err as { reason?: unknown }).reason;
+  const cause = (err as { cause?: { code?: unknown } }).cause;
+  const code = typeof reason === 'string' ? reason : typeof cause?.code === 'string' ? cause.code : typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : '';
+  return unreachableCodes.has(code) || /^(CERT_|ERR_TLS_|DEPTH_ZERO_SELF_SIGNED|SELF_SIGNED_CERT|UNABLE_TO_(GET|VERIFY)_)/.test(code);
+}
+
+/** What ListWatch needs of client-node's `Watch`; tests pass a fake that serves scripted streams. */
+export type WatchLike = Pick<Watch, 'watch'>;
+
+export interface InformerOptions {
+  /** Defaults to client-node's `Watch` on the cluster's KubeConfig. */
+  watch?: WatchLike;
+  /** Restart delay after the n-th consecutive failure (1-based); defaults to `restartDelay`. */
+  delay?: (attempt: number) => number;
 }
 
 /**
@@ -33,7 +73,11 @@ function slim(o: KubernetesObject): KubeObject {
 }
 
 const baseDelayMs = 1_000;
-const maxDelayMs = 30_000;
+/**
+ * 15 s at most (18 s with jitter): a cluster back from an outage is noticed by the next restart, and must
+ * be shown as back within 30 s of its return.
+ */
+const maxDelayMs = 15_000;
 
 /** Capped exponential backoff with ±20% jitter, so fifty clusters that fail together do not retry together. */
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
@@ -42,20 +86,35 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 }
 
 /**
+ * The informer's restart delay: at once after a first failure (a cut stream or one 5xx is routine and the
+ * next request most likely answers), then the jittered backoff.
+ */
+export function restartDelay(attempt: number, random: () => number = Math.random): number {
+  return attempt <= 1 ? 0 : backoffDelay(attempt - 1, random);
+}
+
+/**
  * One list+watch for one (cluster, resource), on client-node's `ListWatch`. That informer relists on 410
- * and re-watches after a clean close, but after any other error it emits `error` and stops for good:
- * restarting it, with backoff, is ours.
+ * and re-watches after a clean close, but after any other error it emits `error` and stops. Restarting
+ * is ours, and it restarts the *same* ListWatch: its cache and its last resourceVersion survive, so the
+ * watch resumes where it stopped and the server replays what happened meanwhile (client-go's reflector
+ * does the same); only a 410 Gone, or a failed list, makes it list again. A fresh ListWatch would start
+ * with an empty cache and lose every change made while the stream was down.
  */
 export class ResourceInformer {
-  private listWatch: ListWatch<KubernetesObject> | null = null;
-  /** The last complete picture, served while a restarted informer relists (its new cache starts empty). */
-  private snapshot: KubeObject[] = [];
-  private listFailed = false;
-  /** Whether the current ListWatch has completed its list (its cache is then the truth). */
-  private listedSinceStart = false;
+  private readonly listWatch: ListWatch<KubernetesObject>;
+  /** A list returned and ListWatch is applying it to its cache: the sync is announced once it holds it. */
+  private listPending = false;
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | null = null;
-  private stopped = false;
+  private running = false;
+  /** Whether the watch request that just ended had opened (200) before it ended. */
+  private streamWasOpen = false;
+  /** The cache has held a complete list once (ListWatch keeps it across restarts). */
+  private hasListed = false;
+  /** Completed lists (the first, then every relist: a 410 Gone, a failed list) and restarts after an error; the metrics read them. */
+  lists = 0;
+  restarts = 0;
   synced = false;
   lastSyncAt: string | null = null;
   lastError: InformerError | null = null;
@@ -68,37 +127,91 @@ export class ResourceInformer {
     readonly resource: WatchedResource,
     readonly version: string,
     private readonly handlers: InformerHandlers,
-  ) {}
+    private readonly options: InformerOptions = {},
+  ) {
+    const watch = options.watch ?? new Watch(client.kubeConfig);
+    // upstream: kubernetes-client/javascript src/cache.ts doneHandler — after `await this.listFn()` the
+    // cache is replaced (deletes, adds, updates) and only then is the watch opened. The watch call is
+    // therefore the first moment the cache holds the list.
+    const signalling: WatchLike = {
+      watch: (path, query, callback, done) => {
+        this.cacheHoldsList();
+        let ended = false;
+        let opened = false;
+        const request = watch.watch(
+          path,
+          query,
+          (phase, object, raw) => {
+            this.answered('event');
+            callback(phase, object, raw);
+          },
+          (err) => {
+            ended = true;
+            this.streamWasOpen = opened;
+            done(err);
+          },
+        );
+        // client-node's Watch resolves once the response is in: ended already means it failed.
+        return request.then((controller) => {
+          if (!ended) {
+            opened = true;
+            this.answered('request');
+          }
+          return controller;
+        });
+      },
+    };
+    const lw = new ListWatch<KubernetesObject>(this.path, signalling as Watch, () => this.list(), false, undefined, resource.fieldSelector);
+    lw.on('add', (o) => this.handlers.onAdd(slim(o)));
+    lw.on('update', (o) => this.handlers.onUpdate(slim(o)));
+    lw.on('delete', (o) => this.handlers.onDelete(slim(o)));
+    lw.on('error', (err) => this.failed(err));
+    this.listWatch = lw;
+  }
 
   get path(): string {
     return resourcePath(this.resource, this.version);
   }
 
   start(): void {
-    this.stopped = false;
-    const lw = new ListWatch<KubernetesObject>(this.path, new Watch(this.client.kubeConfig), () => this.list(), false, undefined, this.resource.fieldSelector);
-    lw.on('add', (o) => this.handlers.onAdd(slim(o)));
-    lw.on('update', (o) => this.handlers.onUpdate(slim(o)));
-    lw.on('delete', (o) => this.handlers.onDelete(slim(o)));
-    lw.on('error', (err) => this.failed(err));
-    this.listWatch = lw;
-    lw.start().catch((err: unknown) => this.failed(err));
+    this.running = true;
+    this.run();
   }
 
   stop(): void {
-    this.stopped = true;
+    this.running = false;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    void this.listWatch?.stop();
-    this.listWatch = null;
+    void this.listWatch.stop();
   }
 
-  /** The informer's cache: every object of the last list plus the watch's changes. */
+  /** The informer's cache: every object of the last list plus the watch's changes since. */
   objects(): KubeObject[] {
-    const live = this.listWatch?.list() as unknown as KubeObject[] | undefined;
-    return this.synced && live && this.listedSinceStart ? live : this.snapshot;
+    return this.listWatch.list() as unknown as KubeObject[];
   }
 
+  private run(): void {
+    if (!this.running) return;
+    this.listWatch.start().catch((err: unknown) => this.failed(err));
+  }
+
+  /** The API answered: a watch that resumed clears a watch failure, and the next failure restarts at once. */
+  private answered(kind: 'request' | 'event'): void {
+    this.attempt = 0;
+    // A watch that resumed over a cache holding a complete list (after a cut, a 5xx, even a 403 that was
+    // lifted) is current again; a failed list is cured only by a list.
+    if (this.lastError && !this.lastError.duringList && this.hasListed) {
+      this.lastError = null;
+      this.synced = true;
+    }
+    this.handlers.onAnswered?.(kind);
+  }
+
+  private cacheHoldsList(): void {
+    if (!this.listPending) return;
+    this.listPending = false;
+    this.handlers.onSynced(this.objects());
+  }
 
   /** Lists in pages of 500; objects stay raw JSON, like the watch's. */
   private async list(): Promise<{ apiVersion: string; kind: string; items: KubernetesObject[]; metadata: { resourceVersion?: string } }> {
@@ -111,51 +224,49 @@ export class ResourceInformer {
           query: { limit: 500, continue: token, fieldSelector: this.resource.fieldSelector },
           timeoutMs: 60_000,
         });
+        this.answered('request');
         items.push(...(page.items ?? []));
         resourceVersion ??= page.metadata?.resourceVersion;
         token = page.metadata?.continue || undefined;
       } while (token);
     } catch (err) {
-      this.listFailed = true;
-      throw err;
+      throw Object.assign(err instanceof Error ? err : new Error(String(err)), { duringList: true });
     }
     this.synced = true;
     this.lists += 1;
-    this.listedSinceStart = true;
+    this.hasListed = true;
     this.attempt = 0;
     this.lastError = null;
     this.lastSyncAt = new Date().toISOString();
-    // Deliver the sync after ListWatch has applied the list to its cache.
-    queueMicrotask(() => this.handlers.onSynced());
+    this.listPending = true;
     return { apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion } };
   }
 
   /**
    * A failed list means the cluster (or this resource) cannot be read: the state says so. A broken
-   * watch after a good list is routine (load balancers cut long streams): the informer restarts and
-   * relists, serving its last picture meanwhile, and only a failing relist changes the state.
+   * watch after a good list is routine (load balancers cut long streams): the informer resumes the
+   * watch, serving its cache meanwhile, and reports the failure with `duringList: false`.
    */
   private failed(err: unknown): void {
-    if (this.stopped) return;
+    if (!this.running) return;
     const statusCode = err instanceof KubeApiError ? err.statusCode : typeof (err as { statusCode?: unknown } | null)?.statusCode === 'number' ? (err as { statusCode: number }).statusCode : 0;
     const message = err instanceof KubeApiError ? err.message : err instanceof Error ? (statusCode ? `${statusCode} ${err.message}` : `watch failed: ${err.message}`) : String(err);
-    const duringList = this.listFailed;
-    this.listFailed = false;
-    if (this.listedSinceStart) this.snapshot = (this.listWatch?.list() ?? []) as unknown as KubeObject[];
-    this.listedSinceStart = false;
-    if (duringList || !this.synced || statusCode === 403 || statusCode === 401) {
-      this.synced = false;
-      this.lastError = { statusCode, message };
-      this.handlers.onError(this.lastError);
-    }
-    void this.listWatch?.stop();
-    this.listWatch = null;
+    const duringList = (err as { duringList?: unknown } | null)?.duringList === true;
+    this.listPending = false;
+    if (duringList || statusCode === 403 || statusCode === 401) this.synced = false;
+    const refused = err !== null && typeof err === 'object' && isRefusal(err, statusCode, message);
+    const cut = !duringList && statusCode === 0 && !refused && this.streamWasOpen;
+    this.streamWasOpen = false;
+    this.lastError = { statusCode, message, duringList, refused, cut };
+    void this.listWatch.stop();
     this.attempt += 1;
     this.restarts += 1;
+    this.handlers.onError(this.lastError);
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    // Never restart from inside ListWatch's error callback: it has not finished unwinding.
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      if (!this.stopped) this.start();
-    }, backoffDelay(this.attempt));
+      this.run();
+    }, (this.options.delay ?? restartDelay)(this.attempt));
   }
 }

@@ -304,7 +304,12 @@ describe('API v1 against the simulated fleet', () => {
 });
 
 describe('failure modes', () => {
-  it('a cluster going down: its items are stale, its state unreachable, every other cluster keeps answering; then it comes back', async () => {
+  it('a cluster going down: its items are stale, its state unreachable, every other cluster keeps answering; then it comes back with its history intact', async () => {
+    const watched = [...app.index.entries.values()].find((e) => e.dto.cluster === 'prod-us-east-1' && e.dto.kind === 'HorizontalPodAutoscaler')?.dto;
+    if (!watched) throw new Error('no HPA of prod-us-east-1 in the index');
+    const firstSeen = app.history.firstSeen(watched.id);
+    const since = app.history.conditionSince(watched.id);
+    const wentDown = new Date().toISOString();
     await world.fleet.setFaults('prod-us-east-1', { down: true });
     const down = await until(
       async () => AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?limit=500')).json),
@@ -323,6 +328,23 @@ describe('failure modes', () => {
       60_000,
     );
     expect(back.total).toBe(28);
+    // Its history: the outage is one gap from when it last answered, nothing was deleted and re-created,
+    // and no condition starts again in the state it was already in.
+    const ref = watched.id.split('/');
+    const history = HistoryResponseSchema.parse((await call(historyRoute.GET, '/x?from=2026-01-01T00:00:00Z', idParams(ref[0] ?? '', ref[1] ?? '', ref[2] ?? '', ref[3] ?? ''))).json);
+    const gaps = history.gaps.filter((g) => g.start >= new Date(Date.parse(wentDown) - 5_000).toISOString());
+    expect(gaps).toHaveLength(1);
+    expect(gaps[0]?.end).not.toBeNull();
+    expect(app.history.firstSeen(watched.id)).toBe(firstSeen);
+    for (const c of history.conditions) {
+      c.segments.forEach((seg, i) => {
+        const prev = c.segments[i - 1];
+        expect(prev && prev.status === seg.status && prev.reason === seg.reason, `${c.type} ${seg.status}/${seg.reason} twice`).toBeFalsy();
+      });
+      // A condition that did not change keeps its since across the outage.
+      const now = c.segments.at(-1);
+      if (now && now.start < wentDown) expect(app.history.conditionSince(watched.id)[c.type]).toBe(since[c.type]);
+    }
   });
 
   it('a 403 on one resource: the cluster says which, the rest of it is still served', async () => {

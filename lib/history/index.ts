@@ -1,0 +1,2 @@
+export { conditionSince } from './condition-since';
+export type { OpenSegment } from './condition-since';

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
+import fixture from '@/lib/triage/__fixtures__/prod-eu-west-1.hpa.json';
+import { FakeCluster, settle } from './__fixtures__/fake-cluster';
+import type { InformerError } from './informer';
+import { ResourceInformer, restartDelay } from './informer';
+import { watchedResources } from './resources';
+
+const hpas = watchedResources.find((r) => r.key === 'hpas');
+if (!hpas) throw new Error('hpas resource missing');
+const path = '/apis/autoscaling/v2/horizontalpodautoscalers';
+const real = (fixture as { items: HorizontalPodAutoscaler[] }).items;
+
+function harness(cluster = new FakeCluster()) {
+  const seen = { synced: [] as string[][], added: [] as string[], updated: [] as string[], deleted: [] as string[], errors: [] as InformerError[], answered: 0 };
+  const name = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
+  const informer = new ResourceInformer(
+    cluster.client,
+    hpas as NonNullable<typeof hpas>,
+    'v2',
+    {
+      onAdd: (o) => seen.added.push(name(o)),
+      onUpdate: (o) => seen.updated.push(name(o)),
+      onDelete: (o) => seen.deleted.push(name(o)),
+      onSynced: (objects) => seen.synced.push(objects.map(name).sort()),
+      onError: (e) => seen.errors.push(e),
+      onAnswered: () => (seen.answered += 1),
+    },
+    { watch: cluster.watch, delay: () => 0 },
+  );
+  return { cluster, informer, seen, names: (): string[] => informer.objects().map(name).sort() };
+}
+
+async function started(count = 3) {
+  const h = harness();
+  for (const o of real.slice(0, count)) h.cluster.put(path, o as unknown as KubeObject);
+  h.informer.start();
+  await settle();
+  return h;
+}
+
+const all3 = real.slice(0, 3).map((o) => `${o.metadata.namespace}/${o.metadata.name}`).sort();
+
+describe('ResourceInformer', () => {
+  it('announces a sync with the listed objects, once the cache holds them', async () => {
+    const h = await started();
+    expect(h.seen.synced).toEqual([all3]);
+    expect(h.names()).toEqual(all3);
+    expect(h.informer.synced).toBe(true);
+    expect(h.cluster.requests).toEqual([`list ${path}`, `watch ${path} rv=103`]);
+    h.informer.stop();
+  });
+
+  it('a watch cut: resumes the watch from its resourceVersion, replays what it missed, never relists or deletes', async () => {
+    const h = await started();
+    h.cluster.cut();
+    const changed = { ...real[0], status: { ...real[0]?.status, desiredReplicas: 9 } } as unknown as KubeObject;
+    h.cluster.put(path, changed);
+    await settle();
+    expect(h.cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(1);
+    expect(h.cluster.requests.at(-1)).toBe(`watch ${path} rv=103`);
+    expect(h.seen.deleted).toEqual([]);
+    expect(h.seen.updated).toEqual([`${real[0]?.metadata.namespace}/${real[0]?.metadata.name}`]);
+    expect(h.names()).toEqual(all3);
+    expect(h.seen.errors.map((e) => [e.duringList, e.cut])).toEqual([[false, true]]);
+    expect(h.informer.synced).toBe(true);
+    h.informer.stop();
+  });
+
+  it('a 5xx on the watch: the same, and the error is not a list failure', async () => {
+    const h = await started();
+    h.cluster.watchFailures = [500];
+    h.cluster.cut();
+    await settle();
+    expect(h.seen.errors.map((e) => [e.statusCode, e.duringList, e.cut])).toEqual([
+      [0, false, true],
+      [500, false, false],
+    ]);
+    expect(h.cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(1);
+    expect(h.seen.deleted).toEqual([]);
+    expect(h.names()).toEqual(all3);
+    h.informer.stop();
+  });
+
+  it('410 Gone: relists, and an object the relist no longer has is deleted (a real deletion), the others are not', async () => {
+    const h = await started();
+    const gone = real[1];
+    h.cluster.cut();
+    h.cluster.remove(path, gone?.metadata.namespace ?? '', gone?.metadata.name ?? '');
+    h.cluster.compact(path);
+    await settle();
+    const left = all3.filter((n) => n !== `${gone?.metadata.namespace}/${gone?.metadata.name}`);
+    expect(h.cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(2);
+    expect(h.seen.deleted).toEqual([`${gone?.metadata.namespace}/${gone?.metadata.name}`]);
+    expect(h.seen.synced).toEqual([all3, left]);
+    expect(h.names()).toEqual(left);
+    h.informer.stop();
+  });
+
+  it('a 5xx on the relist: the cache keeps serving, the retry syncs every object again, nothing is deleted', async () => {
+    const h = await started();
+    h.cluster.cut();
+    h.cluster.put(path, { ...real[2], status: { ...real[2]?.status, desiredReplicas: 7 } } as unknown as KubeObject);
+    h.cluster.compact(path);
+    h.cluster.listFailures = [503];
+    await settle();
+    expect(h.seen.errors.map((e) => [e.statusCode, e.duringList])).toEqual([
+      [0, false],
+      [503, true],
+    ]);
+    expect(h.seen.deleted).toEqual([]);
+    expect(h.seen.synced).toEqual([all3, all3]);
+    expect(h.names()).toEqual(all3);
+    h.informer.stop();
+  });
+
+  it('a cluster down, then back: the cache serves meanwhile, and the sync after the outage carries every object', async () => {
+    const h = harness();
+    for (const o of real.slice(0, 3)) h.cluster.put(path, o as unknown as KubeObject);
+    h.informer.start();
+    await settle();
+    h.cluster.down = true;
+    h.cluster.cut();
+    h.cluster.put(path, { ...real[2], status: { ...real[2]?.status, desiredReplicas: 7 } } as unknown as KubeObject);
+    h.cluster.compact(path);
+    await settle(5);
+    expect(h.names()).toEqual(all3);
+    expect(h.seen.errors.slice(1).every((e) => e.refused)).toBe(true);
+    h.cluster.down = false;
+    await settle();
+    expect(h.seen.synced.at(-1)).toEqual(all3);
+    expect(h.seen.synced.every((s) => s.length === 3)).toBe(true);
+    expect(h.seen.deleted).toEqual([]);
+    h.informer.stop();
+  });
+});
+
+describe('restartDelay', () => {
+  it('retries at once after a first failure, then backs off with jitter up to 30 s', () => {
+    expect(restartDelay(1, () => 0.5)).toBe(0);
+    expect(restartDelay(2, () => 0.5)).toBe(1000);
+    expect(restartDelay(3, () => 0)).toBe(1600);
+    expect(restartDelay(3, () => 1)).toBe(2400);
+    expect(restartDelay(20, () => 0.5)).toBe(15_000);
+    expect(restartDelay(20, () => 1)).toBe(18_000);
+  });
+});

@@ -1,0 +1,113 @@
+import 'server-only';
+
+export interface ReachabilityThresholds {
+  /** No request answered (refused, timed out, reset) for this long: unreachable. */
+  unreachableAfterMs: number;
+  /** Requests answered, but every one of them failed (5xx) for this long: unreachable too. */
+  failingAfterMs: number;
+  /** The error rate is over this window. */
+  windowMs: number;
+}
+
+export const defaultThresholds: ReachabilityThresholds = { unreachableAfterMs: 10_000, failingAfterMs: 30_000, windowMs: 60_000 };
+
+export type Verdict = 'reachable' | 'degraded' | 'unreachable';
+
+export interface FailureReport {
+  /** The server answered (with an error status); false for refused, reset, timed out. */
+  answered: boolean;
+  /** Connection refused, DNS or TLS failure: the server is not there, no need to wait for the threshold. */
+  refused: boolean;
+  message: string;
+}
+
+/**
+ * Whether a cluster is serving, from the outcome of every request made to it. One failed call is not an
+ * outage: a cluster is unreachable when nothing answered for `unreachableAfterMs` (or it refuses
+ * connections), or when everything that answered failed for `failingAfterMs`; a cluster that answers
+ * with some errors is degraded, with its error rate over the last `windowMs`.
+ */
+export class Reachability {
+  private outcomes: { at: number; ok: boolean }[] = [];
+  lastAnsweredAt: number | null = null;
+  /** The last successful request. */
+  lastOkAt: number | null = null;
+  /** The last time the cluster served anything (a successful request, a watch event, a stream open until then): where an outage begins. */
+  lastServedAt: number | null = null;
+  lastError: string | null = null;
+  lastErrorAt: number | null = null;
+  /** The first failure with no answer since. */
+  private silentSince: number | null = null;
+  /** The first failure with no successful answer since. */
+  private failingSince: number | null = null;
+  private refused = false;
+
+  constructor(readonly thresholds: ReachabilityThresholds = defaultThresholds) {}
+
+  /** A request succeeded (`request`), or a watch delivered an event (`event`: alive, but not counted in the rate). */
+  answered(now: number, kind: 'request' | 'event'): void {
+    // The failures of an outage that just ended are the outage's, not a degraded cluster's.
+    if (this.verdict(now) === 'unreachable') this.outcomes = [];
+    this.lastAnsweredAt = now;
+    this.lastServedAt = now;
+    this.silentSince = null;
+    this.refused = false;
+    // Events on a stream opened before the failures began prove the cluster alive, not that it serves
+    // requests: only a request that succeeds ends a run of failures.
+    if (kind === 'request') {
+      this.lastOkAt = now;
+      this.failingSince = null;
+      this.record(now, true);
+    }
+  }
+
+  failed(now: number, failure: FailureReport): void {
+    this.record(now, false);
+    this.lastError = failure.message;
+    this.lastErrorAt = now;
+    this.failingSince ??= now;
+    if (failure.answered) {
+      this.lastAnsweredAt = now;
+      this.silentSince = null;
+      this.refused = false;
+    } else {
+      this.silentSince ??= now;
+      this.refused = failure.refused;
+    }
+  }
+
+  verdict(now: number): Verdict {
+    this.prune(now);
+    if (this.refused) return 'unreachable';
+    if (this.silentSince !== null && now - this.silentSince >= this.thresholds.unreachableAfterMs) return 'unreachable';
+    if (this.failingSince !== null && now - this.failingSince >= this.thresholds.failingAfterMs) return 'unreachable';
+    return this.outcomes.some((o) => !o.ok) ? 'degraded' : 'reachable';
+  }
+
+  /** Failed requests over all requests in the window (0 when none were made). */
+  errorRate(now: number): number {
+    this.prune(now);
+    if (this.outcomes.length === 0) return 0;
+    return this.outcomes.filter((o) => !o.ok).length / this.outcomes.length;
+  }
+
+  /** Whether the verdict can change with time alone (a pending failure, errors still in the window). */
+  pending(now: number): boolean {
+    this.prune(now);
+    return this.silentSince !== null || this.failingSince !== null || this.outcomes.some((o) => !o.ok);
+  }
+
+  private record(now: number, ok: boolean): void {
+    this.outcomes.push({ at: now, ok });
+    this.prune(now);
+  }
+
+  private prune(now: number): void {
+    const cutoff = now - this.thresholds.windowMs;
+    let drop = 0;
+    while (drop < this.outcomes.length && (this.outcomes[drop]?.at ?? 0) < cutoff) drop += 1;
+    if (drop) this.outcomes.splice(0, drop);
+    // A burst of requests cannot grow the window without bound.
+    if (this.outcomes.length > 10_000) this.outcomes.splice(0, this.outcomes.length - 10_000);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The BFF as its own process for the reliability suite, so it can be killed with SIGKILL and restarted
+ * on the same data dir: the backend (`server/runtime`) behind the real route handlers of the routes the
+ * suite reads, on 127.0.0.1:$PORT. Run with `node --import tsx --conditions=react-server` (the
+ * condition makes `server-only` resolve as it does inside Next's server bundle).
+ */
+import http from 'node:http';
+import { NextRequest } from 'next/server';
+import * as clustersRoute from '@/app/api/v1/clusters/route';
+import * as listRoute from '@/app/api/v1/autoscalers/route';
+import * as historyRoute from '@/app/api/v1/autoscalers/[cluster]/[kind]/[namespace]/[name]/history/route';
+import * as readyRoute from '@/app/api/readyz/route';
+import { loadConnections } from '@/server/clusters/connections';
+import { readConfig } from '@/server/config';
+import { Autoscope, installAutoscope } from '@/server/runtime';
+
+type Handler = (req: NextRequest, ctx: never) => Promise<Response>;
+
+const app = new Autoscope(readConfig(), loadConnections({ KUBECONFIG: process.env.KUBECONFIG }));
+installAutoscope(app);
+
+function route(pathname: string): { handler: Handler; params: Record<string, string> } | null {
+  if (pathname === '/api/readyz') return { handler: readyRoute.GET as Handler, params: {} };
+  if (pathname === '/api/v1/clusters') return { handler: clustersRoute.GET as Handler, params: {} };
+  if (pathname === '/api/v1/autoscalers') return { handler: listRoute.GET as Handler, params: {} };
+  const m = /^\/api\/v1\/autoscalers\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)\/history$/.exec(pathname);
+  if (m) return { handler: historyRoute.GET as Handler, params: { cluster: m[1] ?? '', kind: m[2] ?? '', namespace: m[3] ?? '', name: m[4] ?? '' } };
+  return null;
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const target = route(url.pathname);
+  if (!target) {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'not_found', message: 'no such route in the reliability BFF' } }));
+    return;
+  }
+  const request = new NextRequest(`http://127.0.0.1${req.url ?? '/'}`);
+  target
+    .handler(request, { params: Promise.resolve(target.params) } as never)
+    .then(async (response) => {
+      res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await response.arrayBuffer()));
+    })
+    .catch((err: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } }));
+    });
+});
+server.listen(Number(process.env.PORT ?? 3201), '127.0.0.1');
+
+process.on('SIGTERM', () => {
+  server.close();
+  app.stop();
+  process.exit(0);
+});

@@ -1,0 +1,405 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { startSimulator } from '@/sim/index';
+import type { World } from '@/sim/world/world';
+import type { Transition } from '@/sim/world/ground-truth';
+
+/**
+ * The reliability run: the demo fleet under routine faults (every cluster answering a share of requests
+ * with a 5xx and cutting its watches), one cluster down and back, one cluster answering only 5xx for a
+ * while, and the BFF killed with SIGKILL and restarted on the same data dir. At the end, what Autoscope
+ * recorded is compared with the simulator's ground truth (`transitions.jsonl`, every condition change it
+ * made). `npm test` runs a short form (reliability.test.ts), `npm run soak` a long one (soak.ts).
+ */
+export interface RunOptions {
+  durationMs: number;
+  errorRate: number;
+  watchCutSeconds: number;
+  /** A cluster refusing connections for a while. */
+  down: { cluster: string; atMs: number; forMs: number };
+  /** A cluster answering every request with a 5xx for a while (then back to `errorRate`). */
+  failing: { cluster: string; atMs: number; forMs: number } | null;
+  killAtMs: number;
+  speed: number;
+  port: number;
+  log?: (line: string) => void;
+}
+
+export interface Figures {
+  groundTruth: number;
+  recorded: number;
+  /** Not recorded, and proven unobservable from what the API served. */
+  unobservable: number;
+  /** Not recorded although observable: the goal is none. */
+  missing: { id: string; type: string; status: string; reason: string; at: string }[];
+  duplicateSegments: number;
+  phantomDeletions: number;
+  autoscope5xx: number;
+  /** 503 not_ready while the restarted backend had finished no first sync (by design, retried by clients). */
+  notReady503: number;
+  autoscopeRequests: number;
+  /** Polls that found a flaky-but-serving cluster unreachable (would have raised the banner). */
+  flakyUnreachablePolls: number;
+  /** Gaps (unreachable periods) recorded for clusters that were only flaky. */
+  flakyGaps: number;
+  /** Gaps recorded for the cluster that went down. */
+  downGaps: number;
+  degradedClusters: string[];
+  downToUnreachableMs: number | null;
+  returnToSyncedMs: number | null;
+  failingToUnreachableMs: number | null;
+  restartToSyncedMs: number | null;
+  transitionsStored: number;
+  bytesPerTransition: number;
+  hpas: number;
+  /** Stored transitions per autoscaler per story day (the simulator's clock runs `speed` times faster). */
+  transitionsPerHpaPerDay: number;
+  runMs: number;
+  /** Per cluster and kind: when the killed process was last served, when the restarted one first listed. */
+  blindWindows: Record<string, { from: string; to: string }>;
+  killAt: string;
+}
+
+interface ClusterRow {
+  name: string;
+  state: string;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+function startBff(env: Record<string, string>, log: (line: string) => void): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=react-server', path.join(root, 'test/reliability/bff-process.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => log(`[bff] ${d.toString().trim()}`));
+  child.stderr?.on('data', (d: Buffer) => log(`[bff:err] ${d.toString().trim()}`));
+  return child;
+}
+
+export async function runReliability(options: RunOptions): Promise<Figures> {
+  const log = options.log ?? ((): void => undefined);
+  const simDir = mkdtempSync(path.join(os.tmpdir(), 'rel-sim-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rel-data-'));
+  const world: World = await startSimulator({ scenario: 'demo', speed: options.speed, dataDir: simDir, log: () => undefined });
+  // When each request to the simulator ended (its log entry is written then): a watch serves events until it ends.
+  const endedAt = new WeakMap<object, number>();
+  const requestLog = world.fleet.requestLog;
+  const push = requestLog.push.bind(requestLog);
+  requestLog.push = (...entries) => {
+    for (const e of entries) endedAt.set(e, Date.now());
+    return push(...entries);
+  };
+  const memberParent = new Map<string, string>();
+  for (const c of world.options.scenario.clusters) for (const m of c.members) memberParent.set(m, c.name);
+  const kubeName = (gt: string): string => (memberParent.has(gt) ? `${memberParent.get(gt)}/${gt}` : gt);
+  const directClusters = world.options.scenario.clusters.filter((c) => !memberParent.has(c.name)).map((c) => c.name);
+  const base = `http://127.0.0.1:${options.port}`;
+  const env = { KUBECONFIG: world.fleet.kubeconfigPath, AUTOSCOPE_DATA_DIR: dataDir, PORT: String(options.port) };
+  let bff = startBff(env, log);
+  const figures = { autoscope5xx: 0, notReady: 0, autoscopeRequests: 0, flakyUnreachablePolls: 0 };
+  const degraded = new Set<string>();
+  let latest: ClusterRow[] = [];
+  let polling = true;
+
+  const get = async (url: string): Promise<unknown> => {
+    try {
+      const res = await fetch(`${base}${url}`, { signal: AbortSignal.timeout(10_000) });
+      figures.autoscopeRequests += 1;
+      if (res.status >= 500) {
+        const text = await res.text();
+        // A backend that has not finished any first sync answers 503 not_ready by design (DESIGN.md: clients
+        // retry), e.g. in the seconds after the restart: counted apart from failures.
+        if (res.status === 503 && text.includes('"not_ready"')) figures.notReady += 1;
+        else {
+          figures.autoscope5xx += 1;
+          log(`5xx from ${url}: ${res.status} ${text.slice(0, 200)}`);
+        }
+        return null;
+      }
+      return res.ok ? await res.json() : null;
+    } catch {
+      return null; // the BFF is restarting: no answer is not a 5xx
+    }
+  };
+  const special = new Set([options.down.cluster, options.failing?.cluster].filter((c): c is string => !!c));
+  const poller = (async (): Promise<void> => {
+    let n = 0;
+    while (polling) {
+      const body = (await get('/api/v1/clusters')) as { clusters?: ClusterRow[] } | null;
+      if (body?.clusters) {
+        latest = body.clusters;
+        for (const c of body.clusters) {
+          if (c.state === 'degraded') degraded.add(c.name);
+          if (!special.has(c.name) && c.state === 'unreachable') {
+            figures.flakyUnreachablePolls += 1;
+            log(`flaky cluster ${c.name} shown unreachable`);
+          }
+        }
+      }
+      if (n % 4 === 0) await get('/api/v1/autoscalers?limit=100');
+      n += 1;
+      await sleep(500);
+    }
+  })();
+  const stateOf = (name: string): string | undefined => latest.find((c) => c.name === name)?.state;
+  const waitFor = async (ok: () => boolean, timeoutMs: number): Promise<number | null> => {
+    const started = Date.now();
+    while (Date.now() - started < timeoutMs) {
+      if (ok()) return Date.now() - started;
+      await sleep(100);
+    }
+    return null;
+  };
+
+  const allClusters = [...directClusters, ...memberParent.keys()];
+  const bffStarted = Date.now();
+  await waitFor(() => latest.length > 0 && latest.every((c) => c.state === 'synced'), 60_000);
+  const t0 = Date.now();
+  log(`ready in ${t0 - bffStarted} ms`);
+  for (const c of allClusters) await world.fleet.setFaults(c, { errorRate: options.errorRate, watchCutSeconds: options.watchCutSeconds });
+
+  const at = (ms: number): Promise<void> => sleep(Math.max(0, t0 + ms - Date.now()));
+  const result = { downToUnreachableMs: null as number | null, returnToSyncedMs: null as number | null, failingToUnreachableMs: null as number | null, restartToSyncedMs: null as number | null };
+  const events: { at: number; run: () => Promise<void> }[] = [
+    {
+      at: options.down.atMs,
+      run: async () => {
+        await world.fleet.setFaults(options.down.cluster, { down: true });
+        void waitFor(() => stateOf(options.down.cluster) === 'unreachable', options.down.forMs).then((ms) => (result.downToUnreachableMs = ms));
+      },
+    },
+    {
+      at: options.down.atMs + options.down.forMs,
+      run: async () => {
+        await world.fleet.setFaults(options.down.cluster, { down: false });
+        void waitFor(() => stateOf(options.down.cluster) === 'synced' || stateOf(options.down.cluster) === 'degraded', 60_000).then((ms) => (result.returnToSyncedMs = ms));
+      },
+    },
+    {
+      at: options.killAtMs,
+      run: async () => {
+        log('SIGKILL the BFF');
+        bff.kill('SIGKILL');
+        await new Promise((r) => bff.once('exit', r));
+        latest = [];
+        const restarted = Date.now();
+        bff = startBff(env, log);
+        void waitFor(() => latest.length > 0 && latest.every((c) => c.state !== 'syncing'), 60_000).then((ms) => (result.restartToSyncedMs = ms === null ? null : Date.now() - restarted));
+      },
+    },
+  ];
+  const failing = options.failing;
+  if (failing) {
+    events.push(
+      {
+        at: failing.atMs,
+        run: async () => {
+          await world.fleet.setFaults(failing.cluster, { errorRate: 1 });
+          // An API server that starts failing resets its streams too; otherwise they serve on until their next cut.
+          world.fleet.cluster(failing.cluster).api.cutWatches(true);
+          void waitFor(() => stateOf(failing.cluster) === 'unreachable', failing.forMs).then((ms) => (result.failingToUnreachableMs = ms));
+        },
+      },
+      { at: failing.atMs + failing.forMs, run: async () => void (await world.fleet.setFaults(failing.cluster, { errorRate: options.errorRate })) },
+    );
+  }
+  events.sort((a, b) => a.at - b.at);
+  for (const e of events) {
+    await at(e.at);
+    await e.run();
+  }
+  await at(options.durationMs);
+  for (const c of allClusters) await world.fleet.clearFaults(c);
+  // Every cluster answering again (degraded until its errors leave the one-minute window).
+  await waitFor(() => latest.length === allClusters.length && latest.every((c) => c.state === 'synced' || c.state === 'degraded'), 60_000);
+  await sleep(3_000);
+  polling = false;
+  await poller;
+  const finalList = (await get('/api/v1/autoscalers?limit=500')) as { items: { id: string; uid: string }[]; total: number } | null;
+  const stoppedAt = Date.now();
+  bff.kill('SIGTERM');
+  await new Promise((r) => bff.once('exit', r));
+  world.truth.flush();
+  await world.stop();
+
+  // --- compare with the ground truth ---
+  const truth = readFileSync(world.truth.file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Transition)
+    .filter((t) => t.kind === 'HorizontalPodAutoscaler' || t.kind === 'FederatedHPA');
+  const db = new Database(path.join(dataDir, 'history.db'), { readonly: true });
+  const rows = db.prepare('SELECT seq, id, uid, type, status, reason, at FROM condition_transitions ORDER BY seq').all() as { seq: number; id: string; uid: string; type: string; status: string; reason: string | null; at: string }[];
+  const states = db.prepare('SELECT cluster, state, at FROM cluster_states ORDER BY rowid').all() as { cluster: string; state: string; at: string }[];
+  const recordedBy = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const key = `${r.id}|${r.type}`;
+    recordedBy.set(key, [...(recordedBy.get(key) ?? []), r]);
+  }
+  const truthBy = new Map<string, Transition[]>();
+  for (const t of truth) {
+    const key = `${kubeName(t.cluster)}/${t.kind}/${t.namespace}/${t.name}|${t.type}`;
+    truthBy.set(key, [...(truthBy.get(key) ?? []), t]);
+  }
+  // Whole seconds in the ground truth; what changed in the last seconds before the end could not be seen yet.
+  const horizon = new Date(stoppedAt - 5_000).toISOString();
+  const killAt = t0 + options.killAtMs;
+  const resourcePath = (kind: string): string => (kind === 'FederatedHPA' ? '/apis/autoscaling.karmada.io/v1alpha1/federatedhpas' : '/apis/autoscaling/v2/horizontalpodautoscalers');
+  /**
+   * Proof that a state was never served to Autoscope: it began after the killed process's last 2xx list or
+   * watch of that resource in that cluster had ended (nothing was delivered after that moment) and ended
+   * before the restarted process's first 2xx list of it (a list shows only the state of its moment).
+   */
+  const blindWindow = (gtCluster: string, kind: string): { from: number; to: number } => {
+    const mine = requestLog.filter((e) => e.cluster === gtCluster && e.path === resourcePath(kind) && e.status === 200 && e.method === 'GET');
+    const lastServed = Math.max(0, ...mine.filter((e) => Date.parse(e.at) < killAt).map((e) => endedAt.get(e) ?? Date.parse(e.at)));
+    const firstList = mine.filter((e) => Date.parse(e.at) > killAt && e.verb === 'list').map((e) => Date.parse(e.at))[0] ?? Infinity;
+    return { from: lastServed, to: firstList };
+  };
+  const blindWindows = new Map<string, { from: number; to: number }>();
+  const unobservableState = (t: Transition, next: Transition | undefined): boolean => {
+    if (!next) return false;
+    const key = `${t.cluster}|${t.kind}`;
+    const w = blindWindows.get(key) ?? blindWindow(t.cluster, t.kind);
+    blindWindows.set(key, w);
+    // `at` is truncated to the second: the state began at or after `at` and ended before `next.at` + 1 s.
+    return Date.parse(t.at) >= w.from && Date.parse(next.at) + 1_000 <= w.to;
+  };
+  const firstSeen = new Map((db.prepare('SELECT id, first_seen AS firstSeen FROM objects').all() as { id: string; firstSeen: string }[]).map((o) => [o.id, o.firstSeen]));
+  let total = 0;
+  let recorded = 0;
+  let unobservable = 0;
+  const missing: Figures['missing'] = [];
+  for (const [key, list] of truthBy) {
+    const [id = '', type = ''] = key.split('|');
+    const mine = (recordedBy.get(key) ?? []).filter((r) => r.reason !== 'Deleted');
+    if (mine.length === 0) continue; // never listed by Autoscope (a cluster it does not watch, an object gone before it started)
+    // The state in effect when Autoscope first saw the object (the ground truth's clock is the simulator's
+    // sync pass, a moment behind its write: allow a second), and every change after it.
+    const seen = Date.parse(firstSeen.get(id) ?? new Date(bffStarted).toISOString()) + 1_000;
+    const first = mine[0];
+    let startIdx = list.findLastIndex((t) => Date.parse(t.at) <= seen && t.status === first?.status && t.reason === (first?.reason ?? ''));
+    if (startIdx < 0) startIdx = Math.max(0, list.findLastIndex((t) => Date.parse(t.at) <= seen));
+    const expected = list.slice(startIdx).filter((t) => t.at < horizon);
+    // The longest common subsequence of what happened and what was recorded, aligned from the end (a
+    // transition is matched to the latest recording of it): every ground-truth transition recorded in its
+    // order counts once.
+    // A row cannot record a change before it happened (the first sight, dated by lastTransitionTime, aside).
+    const same = (t: Transition, r: (typeof mine)[number]): boolean =>
+      r.status === t.status && (r.reason ?? '') === t.reason && (r === first || Date.parse(r.at) + 1_500 >= Date.parse(t.at));
+    const n = expected.length;
+    const m = mine.length;
+    const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+    for (let x = 1; x <= n; x++) {
+      for (let y = 1; y <= m; y++) {
+        const row = lcs[x] as number[];
+        const above = lcs[x - 1] as number[];
+        row[y] = same(expected[x - 1] as Transition, mine[y - 1] as (typeof mine)[number]) ? (above[y - 1] ?? 0) + 1 : Math.max(above[y] ?? 0, row[y - 1] ?? 0);
+      }
+    }
+    const decision: ('recorded' | 'unseen' | 'missing')[] = new Array(n).fill('missing');
+    let x = n;
+    let y = m;
+    while (x > 0) {
+      const cell = lcs[x]?.[y] ?? 0;
+      if (y > 0 && same(expected[x - 1] as Transition, mine[y - 1] as (typeof mine)[number]) && cell === (lcs[x - 1]?.[y - 1] ?? 0) + 1) {
+        decision[x - 1] = 'recorded';
+        x -= 1;
+        y -= 1;
+      } else if (y > 0 && (lcs[x]?.[y - 1] ?? 0) >= (lcs[x - 1]?.[y] ?? 0)) {
+        y -= 1;
+      } else {
+        x -= 1;
+      }
+    }
+    let believed: Transition | null = null;
+    expected.forEach((t, k) => {
+      total += 1;
+      if (decision[k] === 'recorded') {
+        recorded += 1;
+        believed = t;
+        return;
+      }
+      // Never served: it began after the last answer the killed process got and ended before the restarted
+      // one listed; or it returned, behind an unserved state, to the state Autoscope already held (a flip
+      // and back that no answer showed).
+      const prior = believed as Transition | null;
+      const flipBack = k > 0 && decision[k - 1] === 'unseen' && prior !== null && prior.status === t.status && prior.reason === t.reason;
+      if (unobservableState(t, list[startIdx + k + 1]) || flipBack) {
+        decision[k] = 'unseen';
+        unobservable += 1;
+      } else {
+        missing.push({ id, type, status: t.status, reason: t.reason, at: t.at });
+      }
+    });
+  }
+  let duplicates = 0;
+  for (const list of recordedBy.values()) {
+    for (let i = 1; i < list.length; i++) {
+      const [a, b] = [list[i - 1], list[i]];
+      if (a && b && a.reason !== 'Deleted' && a.uid === b.uid && a.status === b.status && a.reason === b.reason) duplicates += 1;
+    }
+  }
+  const present = new Map((finalList?.items ?? []).map((a) => [a.id, a.uid]));
+  const phantomDeletions = rows.filter((r) => r.reason === 'Deleted' && present.get(r.id) === r.uid).length;
+  const gapsOf = (cluster: string): number => states.filter((s, i) => s.cluster === cluster && s.state === 'unreachable' && states.slice(0, i).filter((p) => p.cluster === cluster).at(-1)?.state !== 'unreachable').length;
+  const flakyGaps = [...new Set(states.map((s) => s.cluster))].filter((c) => !special.has(c)).reduce((n, c) => n + gapsOf(c), 0);
+  let bytes = 0;
+  try {
+    bytes = (db.prepare("SELECT SUM(pgsize) AS b FROM dbstat WHERE name LIKE 'condition_transitions%'").get() as { b: number }).b;
+  } catch {
+    bytes = statSync(path.join(dataDir, 'history.db')).size;
+  }
+  db.close();
+  const runMs = stoppedAt - t0;
+  const hpas = finalList?.total ?? 0;
+  const storyDays = ((stoppedAt - bffStarted) * options.speed) / 86_400_000;
+  return {
+    groundTruth: total,
+    recorded,
+    unobservable,
+    missing,
+    duplicateSegments: duplicates,
+    phantomDeletions,
+    autoscope5xx: figures.autoscope5xx,
+    notReady503: figures.notReady,
+    autoscopeRequests: figures.autoscopeRequests,
+    flakyUnreachablePolls: figures.flakyUnreachablePolls,
+    flakyGaps,
+    downGaps: gapsOf(options.down.cluster),
+    degradedClusters: [...degraded].sort(),
+    ...result,
+    transitionsStored: rows.length,
+    bytesPerTransition: rows.length ? Math.round(bytes / rows.length) : 0,
+    hpas,
+    transitionsPerHpaPerDay: hpas && storyDays ? rows.length / hpas / storyDays : 0,
+    runMs,
+    blindWindows: Object.fromEntries([...blindWindows].map(([k, w]) => [k, { from: new Date(w.from).toISOString(), to: Number.isFinite(w.to) ? new Date(w.to).toISOString() : 'never' }])),
+    killAt: new Date(killAt).toISOString(),
+  };
+}
+
+/** The figures as the soak prints them and docs/reliability.md quotes them. */
+export function formatFigures(f: Figures): string {
+  const pct = f.groundTruth ? ((100 * (f.recorded + f.unobservable)) / f.groundTruth).toFixed(2) : '100.00';
+  const perDay100k = f.transitionsPerHpaPerDay * 100_000 * f.bytesPerTransition;
+  return [
+    `ground-truth transitions recorded: ${f.recorded} / ${f.groundTruth} (+ ${f.unobservable} proven unobservable) = ${pct}%`,
+    `missing (observable, not recorded): ${f.missing.length}`,
+    `duplicate segments: ${f.duplicateSegments}`,
+    `phantom deletions: ${f.phantomDeletions}`,
+    `Autoscope 5xx: ${f.autoscope5xx} of ${f.autoscopeRequests} requests (and ${f.notReady503} × 503 not_ready while the restarted BFF had no first sync)`,
+    `flaky clusters shown unreachable: ${f.flakyUnreachablePolls} polls; gaps recorded for them: ${f.flakyGaps}; degraded seen: ${f.degradedClusters.join(', ') || 'none'}`,
+    `down cluster: unreachable ${f.downToUnreachableMs ?? '—'} ms after going down; synced ${f.returnToSyncedMs ?? '—'} ms after its return; gaps recorded: ${f.downGaps}`,
+    `only-5xx cluster: unreachable ${f.failingToUnreachableMs ?? '—'} ms after it started failing`,
+    `BFF restart (SIGKILL) to every cluster past syncing: ${f.restartToSyncedMs ?? '—'} ms`,
+    `stored: ${f.transitionsStored} transitions, ${f.bytesPerTransition} bytes each; ${f.transitionsPerHpaPerDay.toFixed(1)} per autoscaler per story day → ${(perDay100k / 1e6).toFixed(0)} MB/day at 100,000 HPAs`,
+  ].join('\n');
+}
