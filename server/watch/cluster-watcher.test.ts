@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ClusterStatus } from '@/lib/api';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import fixture from '@/lib/triage/__fixtures__/prod-eu-west-1.hpa.json';
-import type { ClusterConnection } from '../clusters/connections';
 import { FleetIndex } from '../fleet/fleet-index';
 import { HistoryStore } from '../history/history-store';
 import { FakeCluster, settle } from './__fixtures__/fake-cluster';
@@ -26,13 +25,13 @@ function rig() {
   let now = Date.parse('2026-11-23T10:00:00.000Z');
   const clock = (): number => now;
   const cluster = new FakeCluster();
-  for (const o of real) cluster.put(hpaPath, o as unknown as KubeObject);
+  for (const o of real) cluster.put(hpaPath, o);
   const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'watcher-')), retentionDays: 30 });
   const states: ClusterStatus[] = [];
   const sources: { watcher?: ClusterWatcher } = {};
   const index = new FleetIndex(history, () => sources.watcher, () => undefined, () => new Date(now));
   const watcher = new ClusterWatcher(
-    { name: 'prod', client: cluster.client, parent: null } as unknown as ClusterConnection,
+    { name: 'prod', client: cluster.client, parent: null },
     {
       onObject: (c, resource, change, object) => index.apply(c, resource, change, object),
       onResourceSynced: (c, resource, objects) => index.resync(c, resource, objects),

@@ -106,7 +106,7 @@ export class ClusterWatcher {
     this.stopped = false;
     void this.discover();
     this.tickTimer = setInterval(() => this.evaluate(), this.options.tickMs ?? 1_000);
-    this.tickTimer.unref?.();
+    this.tickTimer.unref();
   }
 
   stop(): void {

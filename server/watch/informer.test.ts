@@ -33,7 +33,7 @@ function harness(cluster = new FakeCluster()) {
 
 async function started(count = 3) {
   const h = harness();
-  for (const o of real.slice(0, count)) h.cluster.put(path, o as unknown as KubeObject);
+  for (const o of real.slice(0, count)) h.cluster.put(path, o);
   h.informer.start();
   await settle();
   return h;
@@ -116,7 +116,7 @@ describe('ResourceInformer', () => {
 
   it('a cluster down, then back: the cache serves meanwhile, and the sync after the outage carries every object', async () => {
     const h = harness();
-    for (const o of real.slice(0, 3)) h.cluster.put(path, o as unknown as KubeObject);
+    for (const o of real.slice(0, 3)) h.cluster.put(path, o);
     h.informer.start();
     await settle();
     h.cluster.down = true;

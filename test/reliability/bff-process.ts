@@ -20,11 +20,11 @@ const app = new Autoscope(readConfig(), loadConnections({ KUBECONFIG: process.en
 installAutoscope(app);
 
 function route(pathname: string): { handler: Handler; params: Record<string, string> } | null {
-  if (pathname === '/api/readyz') return { handler: readyRoute.GET as Handler, params: {} };
-  if (pathname === '/api/v1/clusters') return { handler: clustersRoute.GET as Handler, params: {} };
-  if (pathname === '/api/v1/autoscalers') return { handler: listRoute.GET as Handler, params: {} };
+  if (pathname === '/api/readyz') return { handler: readyRoute.GET, params: {} };
+  if (pathname === '/api/v1/clusters') return { handler: clustersRoute.GET, params: {} };
+  if (pathname === '/api/v1/autoscalers') return { handler: listRoute.GET, params: {} };
   const m = /^\/api\/v1\/autoscalers\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)\/history$/.exec(pathname);
-  if (m) return { handler: historyRoute.GET as Handler, params: { cluster: m[1] ?? '', kind: m[2] ?? '', namespace: m[3] ?? '', name: m[4] ?? '' } };
+  if (m) return { handler: historyRoute.GET, params: { cluster: m[1] ?? '', kind: m[2] ?? '', namespace: m[3] ?? '', name: m[4] ?? '' } };
   return null;
 }
 

@@ -78,8 +78,8 @@ function startBff(env: Record<string, string>, log: (line: string) => void): Chi
     env: { ...process.env, ...env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d: Buffer) => log(`[bff] ${d.toString().trim()}`));
-  child.stderr?.on('data', (d: Buffer) => log(`[bff:err] ${d.toString().trim()}`));
+  child.stdout.on('data', (d: Buffer) => log(`[bff] ${d.toString().trim()}`));
+  child.stderr.on('data', (d: Buffer) => log(`[bff:err] ${d.toString().trim()}`));
   return child;
 }
 
@@ -106,7 +106,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   const figures = { autoscope5xx: 0, notReady: 0, autoscopeRequests: 0, flakyUnreachablePolls: 0 };
   const degraded = new Set<string>();
   let latest: ClusterRow[] = [];
-  let polling = true;
+  const run = { polling: true };
 
   const get = async (url: string): Promise<unknown> => {
     try {
@@ -131,7 +131,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   const special = new Set([options.down.cluster, options.failing?.cluster].filter((c): c is string => !!c));
   const poller = (async (): Promise<void> => {
     let n = 0;
-    while (polling) {
+    while (run.polling) {
       const body = (await get('/api/v1/clusters')) as { clusters?: ClusterRow[] } | null;
       if (body?.clusters) {
         latest = body.clusters;
@@ -220,7 +220,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   // Every cluster answering again (degraded until its errors leave the one-minute window).
   await waitFor(() => latest.length === allClusters.length && latest.every((c) => c.state === 'synced' || c.state === 'degraded'), 60_000);
   await sleep(3_000);
-  polling = false;
+  run.polling = false;
   await poller;
   const finalList = (await get('/api/v1/autoscalers?limit=500')) as { items: { id: string; uid: string }[]; total: number } | null;
   const stoppedAt = Date.now();
@@ -280,12 +280,12 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   for (const [key, list] of truthBy) {
     const [id = '', type = ''] = key.split('|');
     const mine = (recordedBy.get(key) ?? []).filter((r) => r.reason !== 'Deleted');
-    if (mine.length === 0) continue; // never listed by Autoscope (a cluster it does not watch, an object gone before it started)
+    const first = mine[0];
+    if (!first) continue; // never listed by Autoscope (a cluster it does not watch, an object gone before it started)
     // The state in effect when Autoscope first saw the object (the ground truth's clock is the simulator's
     // sync pass, a moment behind its write: allow a second), and every change after it.
     const seen = Date.parse(firstSeen.get(id) ?? new Date(bffStarted).toISOString()) + 1_000;
-    const first = mine[0];
-    let startIdx = list.findLastIndex((t) => Date.parse(t.at) <= seen && t.status === first?.status && t.reason === (first?.reason ?? ''));
+    let startIdx = list.findLastIndex((t) => Date.parse(t.at) <= seen && t.status === first.status && t.reason === (first.reason ?? ''));
     if (startIdx < 0) startIdx = Math.max(0, list.findLastIndex((t) => Date.parse(t.at) <= seen));
     const expected = list.slice(startIdx).filter((t) => t.at < horizon);
     // The longest common subsequence of what happened and what was recorded, aligned from the end (a
@@ -304,7 +304,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
         row[y] = same(expected[x - 1] as Transition, mine[y - 1] as (typeof mine)[number]) ? (above[y - 1] ?? 0) + 1 : Math.max(above[y] ?? 0, row[y - 1] ?? 0);
       }
     }
-    const decision: ('recorded' | 'unseen' | 'missing')[] = new Array(n).fill('missing');
+    const decision = new Array<'recorded' | 'unseen' | 'missing'>(n).fill('missing');
     let x = n;
     let y = m;
     while (x > 0) {
@@ -330,7 +330,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
       // Never served: it began after the last answer the killed process got and ended before the restarted
       // one listed; or it returned, behind an unserved state, to the state Autoscope already held (a flip
       // and back that no answer showed).
-      const prior = believed as Transition | null;
+      const prior = believed;
       const flipBack = k > 0 && decision[k - 1] === 'unseen' && prior !== null && prior.status === t.status && prior.reason === t.reason;
       if (unobservableState(t, list[startIdx + k + 1]) || flipBack) {
         decision[k] = 'unseen';
