@@ -118,9 +118,6 @@ export class ResourceInformer {
   synced = false;
   lastSyncAt: string | null = null;
   lastError: InformerError | null = null;
-  /** Completed lists (the first, then every relist: a restart, or a 410 Gone) and restarts after an error; the metrics read them. */
-  lists = 0;
-  restarts = 0;
 
   constructor(
     private readonly client: KubeClient,
