@@ -3,7 +3,7 @@ import type { AutoscalerCondition, AutoscalerKind, AutoscalerTarget, Problem } f
 import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
 import type { Condition, HorizontalPodAutoscaler } from '@/lib/k8s/types';
 import { conditionMeaning, findMeaningRow } from '@/lib/triage/condition-meaning';
-import { REPLICAS_MISMATCH_SECONDS, severityForHealth } from '@/lib/triage/health-rules';
+import { NOT_EVALUATED_FAILING_SECONDS, REPLICAS_MISMATCH_SECONDS, severityForHealth } from '@/lib/triage/health-rules';
 import { hintFor } from '@/lib/triage/hints';
 import type { HintFacts } from '@/lib/triage/hints';
 import { CONDITION_LANES, EARLY_EXIT_REASONS, UNREAD_METRIC_REASON } from '@/lib/triage/reasons';
@@ -74,7 +74,8 @@ export function assessHpa(
   const ableToScale = findCondition(raw, 'AbleToScale');
   const scalingActive = findCondition(raw, 'ScalingActive');
   const leftOver = new Set<string>();
-  if (ableToScale?.status === 'False' && EARLY_EXIT_REASONS.has(ableToScale.reason ?? '')) {
+  const earlyExit = ableToScale?.status === 'False' && EARLY_EXIT_REASONS.has(ableToScale.reason ?? '');
+  if (earlyExit) {
     leftOver.add('ScalingActive');
     leftOver.add('ScalingLimited');
   }
@@ -95,6 +96,21 @@ export function assessHpa(
       since: context.conditionSince?.[c.type] ?? c.lastTransitionTime,
       hint,
     });
+  }
+
+  // Conditions, but no ScalingActive: the controller read the target's scale and has not yet computed a
+  // replica count from the metrics (a new HPA before its first metric read, or a sync that took the
+  // min/max short-circuit of horizontal.go reconcileAutoscaler, which updates only AbleToScale). Nothing
+  // has been evaluated, so the verdict is unknown, and failing once it outlasts a few sync periods.
+  if (!scalingActive && !earlyExit) {
+    const created = hpa.metadata.creationTimestamp ?? null;
+    const age = secondsSince(created, nowMs);
+    const stuck = age !== null && age >= NOT_EVALUATED_FAILING_SECONDS;
+    const message = stuck
+      ? `no ScalingActive condition ${Math.floor(age / 60)} min after creation: the controller reads the scale but never computed a replica count from the metrics`
+      : 'not evaluated yet: no ScalingActive condition, so the controller has not computed a replica count from the metrics';
+    const { title, hint } = hintFor('ScalingNotEvaluated', hintFacts(message));
+    problems.push({ code: 'ScalingNotEvaluated', severity: stuck ? 'error' : 'unknown', title, message, since: created, hint });
   }
 
   // A metric the controller could not read while the others still decided: ScalingActive stays True

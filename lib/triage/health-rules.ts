@@ -18,6 +18,11 @@ export interface HealthRule {
 /** kube-prometheus `KubeHpaReplicasMismatch` fires after 15 minutes; so do we. */
 export const REPLICAS_MISMATCH_SECONDS = 15 * 60;
 
+/** kube-controller-manager `--horizontal-pod-autoscaler-sync-period` default (config/v1alpha1/defaults.go). */
+export const HPA_SYNC_PERIOD_SECONDS = 15;
+/** A few sync periods: a new HPA gets ScalingActive in its first sync, or its second after a min/max short-circuit. */
+export const NOT_EVALUATED_FAILING_SECONDS = 4 * HPA_SYNC_PERIOD_SECONDS;
+
 export const HEALTH_RULES: readonly HealthRule[] = [
   {
     id: 'condition-meaning',
@@ -46,6 +51,13 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     health: 'unknown',
     code: 'ConditionsAbsent',
     when: 'status.conditions is absent or empty: the controller has not synced the object',
+  },
+  {
+    id: 'scaling-not-evaluated',
+    kinds: ['HorizontalPodAutoscaler', 'FederatedHPA'],
+    health: 'unknown',
+    code: 'ScalingNotEvaluated',
+    when: 'conditions but no ScalingActive (and no AbleToScale=False that stops the sync first): no replica count computed yet → unknown; failing once the HPA has existed (creationTimestamp to now) for 4 sync periods (60 s) or more',
   },
   {
     id: 'replicas-mismatch',

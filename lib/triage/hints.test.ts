@@ -14,7 +14,7 @@ const HPA_REASONS = [
 ];
 // docs/engines/federation.md §2.3: the reasons Karmada's FederatedHPA controller adds.
 const KARMADA_REASONS = ['FailedGetScaleTargetRef', 'FailedGetBinding', 'FailedGetTargetClusters'];
-const DASHBOARD_CODES = ['ConditionsAbsent', 'ConditionUnknown', 'ReplicasMismatch', 'MemberClusterNotReady'];
+const DASHBOARD_CODES = ['ConditionsAbsent', 'ScalingNotEvaluated', 'ConditionUnknown', 'ReplicasMismatch', 'MemberClusterNotReady'];
 const MACHINE_CODES = [...MachineFindingCodeSchema.options, 'MachineAutoscalerReady'];
 // Reasons that mean "fine": the only entries allowed to say there is nothing to do.
 const OK_REASONS = new Set([

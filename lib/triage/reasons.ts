@@ -246,6 +246,13 @@ const CUSTOM_METRIC_REFINEMENTS: readonly HintRefinement[] = [
 
 const OK = 'No action needed.';
 
+const BACKOFF_MEANING: Meaning = {
+  health: 'ok',
+  note: 'a controller before v1.12 waits out its forbidden windows after a scale (3 min up, 5 min down by default): an expected wait, not a broken scale subresource',
+  notice: true,
+};
+const BACKOFF_GROUP_HINT = 'A pre-v1.12 kube-controller-manager waits after each scale; this clears by itself.';
+
 function machineTarget(f: HintFacts): string {
   return `MachineSet ${f.target.namespace}/${f.target.name}`;
 }
@@ -346,26 +353,32 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     hint: (f) => `recommendations keep swinging, so the highest of each window is applied: look at the metric's noise and spec.behavior.scaleDown.stabilizationWindowSeconds of ${kubectlKind(f.kind)} ${f.name}`,
     groupHint: 'Recommendations keep swinging: review the metrics’ noise and spec.behavior.scaleDown.stabilizationWindowSeconds.',
   },
+  // horizontal.go v1.9–v1.11 normalizeDesiredReplicas: AbleToScale=False while the time since
+  // status.lastScaleTime is inside the upscale/downscale forbidden windows ("the time since the previous
+  // scale is still within …"). The scale subresource works; the controller waits, as designed.
   BackoffBoth: {
     condition: { type: 'AbleToScale', status: 'False' },
-    title: 'Backoff (pre-1.12 controller)',
-    source: 'horizontal.go before v1.12 (upscale/downscale forbidden windows)',
-    hint: (f) => `only a pre-v1.12 kube-controller-manager sets this reason; if it persists, check which controller writes ${f.name}'s status`,
-    groupHint: 'Only a pre-v1.12 kube-controller-manager sets this reason.',
+    meaning: BACKOFF_MEANING,
+    title: 'Waiting after a scale (pre-1.12 controller)',
+    source: 'horizontal.go v1.9–v1.11 normalizeDesiredReplicas (upscale/downscale forbidden windows)',
+    hint: (f) => `a kube-controller-manager before v1.12 waits after each scale (3 min before scaling up, 5 min before scaling down, by default); this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
+    groupHint: BACKOFF_GROUP_HINT,
   },
   BackoffDownscale: {
     condition: { type: 'AbleToScale', status: 'False' },
-    title: 'Downscale backoff (pre-1.12 controller)',
-    source: 'horizontal.go before v1.12',
-    hint: (f) => `only a pre-v1.12 kube-controller-manager sets this reason; if it persists, check which controller writes ${f.name}'s status`,
-    groupHint: 'Only a pre-v1.12 kube-controller-manager sets this reason.',
+    meaning: BACKOFF_MEANING,
+    title: 'Waiting to scale down (pre-1.12 controller)',
+    source: 'horizontal.go v1.9–v1.11 normalizeDesiredReplicas',
+    hint: (f) => `a kube-controller-manager before v1.12 waits 5 min (by default) after a scale before scaling down; this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
+    groupHint: BACKOFF_GROUP_HINT,
   },
   BackoffUpscale: {
     condition: { type: 'AbleToScale', status: 'False' },
-    title: 'Upscale backoff (pre-1.12 controller)',
-    source: 'horizontal.go before v1.12',
-    hint: (f) => `only a pre-v1.12 kube-controller-manager sets this reason; if it persists, check which controller writes ${f.name}'s status`,
-    groupHint: 'Only a pre-v1.12 kube-controller-manager sets this reason.',
+    meaning: BACKOFF_MEANING,
+    title: 'Waiting to scale up (pre-1.12 controller)',
+    source: 'horizontal.go v1.9–v1.11 normalizeDesiredReplicas',
+    hint: (f) => `a kube-controller-manager before v1.12 waits 3 min (by default) after a scale before scaling up; this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
+    groupHint: BACKOFF_GROUP_HINT,
   },
   FailedGetScaleTargetRef: {
     condition: { type: 'AbleToScale', status: 'False' },
@@ -550,6 +563,13 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     title: 'Not scaled to zero', source: 'HPAScaleToZero fork', hint: () => OK, groupHint: OK,
   },
   // ── Dashboard codes ──
+  ScalingNotEvaluated: {
+    title: 'Not evaluated yet',
+    source: 'dashboard (horizontal.go reconcileAutoscaler writes ScalingActive once it computes metrics)',
+    hint: (f) =>
+      `no replica count has been computed for ${f.name} yet: it normally appears within one or two 15 s syncs. If it does not, read the events (${describe(f)}) and check that the target's replicas are within minReplicas..maxReplicas and that the metrics API answers`,
+    groupHint: 'The controller has not computed a replica count for these autoscalers: read their events and the controller logs.',
+  },
   ConditionsAbsent: {
     title: 'No conditions yet',
     source: 'dashboard',

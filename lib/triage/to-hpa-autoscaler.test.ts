@@ -47,7 +47,7 @@ describe('toHpaAutoscaler on every fixture HPA (health and problems)', () => {
     [US, 'billing', 'reports', 'failing', ['InvalidMetricSourceType']],
     [US, 'billing', 'exporter', 'degraded', ['ReplicasMismatch']],
     [US, 'billing', 'pdf', 'ok', []],
-    [US, 'default', 'legacy', 'failing', ['BackoffBoth']],
+    [US, 'default', 'legacy', 'ok', ['BackoffBoth']],
     [US, 'default', 'new-hpa', 'unknown', ['ConditionsAbsent']],
     [US, 'billing', 'ledger-sync', 'failing', ['FailedGetResourceMetric']],
     [US, 'billing', 'queue-worker', 'degraded', ['TooManyReplicas']],
@@ -210,7 +210,9 @@ describe('health rules at both sides of their boundaries', () => {
 
   it.each([
     ['no conditions at all: unknown', [], 'unknown', ['ConditionsAbsent']],
-    ['one condition present: judged on it', ['AbleToScale'], 'ok', []],
+    // Issue 17: only AbleToScale means no replica count was computed; web is far older than a few syncs.
+    ['AbleToScale without ScalingActive: not evaluated, and long enough to fail', ['AbleToScale'], 'failing', ['ScalingNotEvaluated']],
+    ['AbleToScale and ScalingActive, no ScalingLimited: judged on them', ['AbleToScale', 'ScalingActive'], 'ok', []],
   ] as const)('%s', (_name, keep, health, expected) => {
     const h = hpa(EU, 'shop', 'web');
     if (h.status) h.status.conditions = (h.status.conditions ?? []).filter((c) => (keep as readonly string[]).includes(c.type));
