@@ -26,8 +26,11 @@ WORKDIR /app
 COPY --from=build /src/.next/standalone ./
 COPY --from=build /src/.next/static ./.next/static
 COPY --from=build /src/public ./public
+# HOSTNAME is the address Next's standalone server binds; HOST tells Autoscope it is not on loopback, so it
+# insists on a sign-in mode (AUTOSCOPE_AUTH; deploy/ sets it).
 ENV NODE_ENV=production \
     HOSTNAME=0.0.0.0 \
+    HOST=0.0.0.0 \
     PORT=3000 \
     AUTOSCOPE_DATA_DIR=/data \
     AUTOSCOPE_METRICS_HOST=0.0.0.0 \

@@ -110,6 +110,7 @@ beforeAll(async () => {
     HOME: '/nonexistent',
     ...stage.env,
     HOSTNAME: '127.0.0.1',
+    HOST: '127.0.0.1',
     PORT: String(port),
     AUTOSCOPE_METRICS_HOST: '127.0.0.1',
     AUTOSCOPE_METRICS_PORT: String(metricsPort),
