@@ -33,6 +33,8 @@ const layerPolicy = {
     { from: { element: { type: 'e2e' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
     { from: { element: { type: 'scripts' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
     { from: { element: { type: 'bench' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
+    // The in-process view benchmark times the data structures the routes read (run with --conditions=react-server).
+    { from: { file: { path: 'bench/views.ts' } }, allow: { to: { file: { path: 'server/fleet/**' } } } },
     // Server integration tests run against the simulator.
     { from: { file: { path: 'server/**/*.test.ts' } }, allow: { to: { element: { type: 'sim' } } } },
     // Packages: every layer but lib may use them.

@@ -223,12 +223,18 @@ function toGroup(acc: Accumulator): ProblemGroup & { oldestMs: number } {
 }
 
 /**
- * Problems across the fleet grouped by cause: one group per (autoscaler kind, reason), with causes that
- * belong to a single workload's configuration (see `grouping` in hints.ts) split out. The same reason in
- * several clusters stays one group listing them. Ordered by worst severity, then count, then oldest since.
- * `now` bounds `since` values from clusters whose clocks run ahead.
+ * The problems of one slice of the fleet (the service keeps one per cluster), accumulated but not yet
+ * grouped: `groupTallies` merges slices into the groups `groupProblems` returns. The outage rule reads one
+ * cluster at a time, so slicing by cluster gives the same groups as one pass over the fleet. Never mutated
+ * after it is made, so a slice that did not change can be merged again.
  */
-export function groupProblems(autoscalers: readonly Autoscaler[], now: Instant, options: GroupProblemsOptions = {}): ProblemGroup[] {
+export interface ProblemTally {
+  readonly index: GroupIndex;
+  readonly sampleSize: number;
+}
+
+/** Accumulates the problems of `autoscalers` (in id order) for `groupTallies`. */
+export function tallyProblems(autoscalers: readonly Autoscaler[], now: Instant, options: GroupProblemsOptions = {}): ProblemTally {
   const nowMs = toEpochMs(now);
   const sampleSize = options.sampleSize ?? 5;
   const includeInfo = options.includeInfo ?? false;
@@ -268,9 +274,51 @@ export function groupProblems(autoscalers: readonly Autoscaler[], now: Instant, 
       addSample(acc.samples, ms, a.id, sampleSize);
     }
   }
+  return { index, sampleSize };
+}
 
-  const result: (ProblemGroup & { oldestMs: number })[] = [];
-  for (const byCode of index.values()) for (const byCause of byCode.values()) for (const acc of byCause.values()) result.push(toGroup(acc));
+/** `into` (a copy this merge owns) takes in `from`: the fold over both slices, in that order. */
+function mergeAccumulator(into: Accumulator, from: Accumulator, sampleSize: number): void {
+  into.count += from.count;
+  for (const c of from.clusters) into.clusters.add(c);
+  for (const n of from.namespaces) into.namespaces.add(n);
+  if (from.oldestMs < into.oldestMs) {
+    into.oldestMs = from.oldestMs;
+    into.oldestSince = from.oldestSince;
+  }
+  if (SEVERITY_RANK[from.worst] > SEVERITY_RANK[into.worst]) into.worst = from.worst;
+  into.sameHint = into.sameHint && from.sameHint && into.hint === from.hint;
+  for (const c of from.outageClusters) into.outageClusters.add(c);
+  into.outageApi ??= from.outageApi;
+  for (const s of from.samples) addSample(into.samples, s.ms, s.id, sampleSize);
+}
+
+function copyAccumulator(acc: Accumulator): Accumulator {
+  return { ...acc, clusters: new Set(acc.clusters), namespaces: new Set(acc.namespaces), outageClusters: new Set(acc.outageClusters), samples: [...acc.samples] };
+}
+
+/** The groups of the slices together: the tallies merged in the order given, then ordered as `groupProblems` orders them. */
+export function groupTallies(tallies: readonly ProblemTally[]): ProblemGroup[] {
+  let accumulators: Accumulator[] = [];
+  if (tallies.length === 1) {
+    for (const byCode of (tallies[0] as ProblemTally).index.values()) for (const byCause of byCode.values()) accumulators.push(...byCause.values());
+  } else {
+    const merged = new Map<string, Accumulator>();
+    for (const tally of tallies) {
+      for (const byCode of tally.index.values()) {
+        for (const byCause of byCode.values()) {
+          for (const acc of byCause.values()) {
+            const key = `${acc.kind}\u0000${acc.reason}\u0000${acc.cause ?? ''}`;
+            const into = merged.get(key);
+            if (into) mergeAccumulator(into, acc, tally.sampleSize);
+            else merged.set(key, copyAccumulator(acc));
+          }
+        }
+      }
+    }
+    accumulators = [...merged.values()];
+  }
+  const result = accumulators.map(toGroup);
   result.sort(
     (a, b) =>
       SEVERITY_RANK[b.worstSeverity] - SEVERITY_RANK[a.worstSeverity] ||
@@ -279,4 +327,14 @@ export function groupProblems(autoscalers: readonly Autoscaler[], now: Instant, 
       (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
   );
   return result.map(({ oldestMs: _oldestMs, ...group }) => group);
+}
+
+/**
+ * Problems across the fleet grouped by cause: one group per (autoscaler kind, reason), with causes that
+ * belong to a single workload's configuration (see `grouping` in hints.ts) split out. The same reason in
+ * several clusters stays one group listing them. Ordered by worst severity, then count, then oldest since.
+ * `now` bounds `since` values from clusters whose clocks run ahead.
+ */
+export function groupProblems(autoscalers: readonly Autoscaler[], now: Instant, options: GroupProblemsOptions = {}): ProblemGroup[] {
+  return groupTallies([tallyProblems(autoscalers, now, options)]);
 }

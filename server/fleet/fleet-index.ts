@@ -18,6 +18,8 @@ import type { HistoryStore } from '../history/history-store';
 import { errorText, log } from '../log';
 import type { ObjectChange } from '../watch/cluster-watcher';
 import type { ResourceKey } from '../watch/resources';
+import type { DtoChange } from './change-journal';
+import { ChangeJournal } from './change-journal';
 
 /** What the index needs from the watchers: the informer caches of one cluster. */
 export interface ClusterObjects {
@@ -65,9 +67,12 @@ export class FleetIndex {
   private readonly pendingClusterWork = new Map<string, Set<'machine' | 'federation'>>();
   private readonly stale = new Set<string>();
   private pendingTimer: NodeJS.Timeout | null = null;
-  private revision = 0;
   /** Every id, sorted; rebuilt only when an id comes or goes (most changes are status updates). */
   private idOrder: string[] | null = null;
+  /** Per cluster, its ids sorted; dropped when an id of that cluster comes or goes. */
+  private readonly clusterIdOrder = new Map<string, string[]>();
+  /** Revisions (the fleet's and each cluster's) and the last changes, for views kept incrementally. */
+  private readonly journal = new ChangeJournal();
 
   constructor(
     private readonly history: HistoryStore,
@@ -78,7 +83,7 @@ export class FleetIndex {
 
   /** Bumped on every change to an entry: a view computed at one version holds until the next. */
   get version(): number {
-    return this.revision;
+    return this.journal.version;
   }
 
   /** Every DTO in id order: the order a stable sort keeps among equals, so pages are stable. */
@@ -90,6 +95,47 @@ export class FleetIndex {
       if (entry) out.push(entry.dto);
     }
     return out;
+  }
+
+  /** How many autoscalers the index holds. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The changes after `revision`, oldest first; null when the journal no longer reaches back that far. */
+  changesSince(revision: number): readonly DtoChange[] | null {
+    return this.journal.changesSince(revision);
+  }
+
+  /** Clusters that have autoscalers in the index, sorted. */
+  clusterNames(): string[] {
+    return [...this.byCluster.keys()].filter((c) => (this.byCluster.get(c)?.size ?? 0) > 0).sort();
+  }
+
+  /** Bumped on every change to one of the cluster's entries. */
+  clusterVersion(cluster: string): number {
+    return this.journal.clusterVersion(cluster);
+  }
+
+  /** The cluster's DTOs in id order. */
+  dtosOfCluster(cluster: string): Autoscaler[] {
+    let ids = this.clusterIdOrder.get(cluster);
+    if (!ids) {
+      ids = [...(this.byCluster.get(cluster) ?? [])].sort();
+      this.clusterIdOrder.set(cluster, ids);
+    }
+    const out: Autoscaler[] = [];
+    for (const id of ids) {
+      const entry = this.entries.get(id);
+      if (entry) out.push(entry.dto);
+    }
+    return out;
+  }
+
+  /** Records one change: the revision, the cluster's revision and the journal move together. */
+  private changed(cluster: string, old: Autoscaler | null, now: Autoscaler | null): void {
+    if (!old || !now) this.clusterIdOrder.delete(cluster);
+    this.journal.record(cluster, old, now, this.entries.size);
   }
 
   private nowIso(): string {
@@ -139,8 +185,9 @@ export class FleetIndex {
     for (const id of this.byCluster.get(cluster) ?? []) {
       const entry = this.entries.get(id);
       if (!entry) continue;
-      entry.dto = { ...entry.dto, stale };
-      this.revision += 1;
+      const old = entry.dto;
+      entry.dto = { ...old, stale };
+      this.changed(cluster, old, entry.dto);
       changed.push(id);
     }
     if (changed.length) this.onChanged(changed);
@@ -282,7 +329,7 @@ export class FleetIndex {
     }
     if (!previous) this.idOrder = null;
     this.entries.set(id, { dto, raw, fingerprint, related });
-    this.revision += 1;
+    this.changed(cluster, previous?.dto ?? null, dto);
     let ids = this.byCluster.get(cluster);
     if (!ids) {
       ids = new Set();
@@ -297,8 +344,8 @@ export class FleetIndex {
     if (!entry) return;
     this.entries.delete(id);
     this.idOrder = null;
-    this.revision += 1;
     this.byCluster.get(entry.dto.cluster)?.delete(id);
+    this.changed(entry.dto.cluster, entry.dto, null);
     this.history.observeDeleted(id, this.nowIso());
     this.onChanged([id]);
   }

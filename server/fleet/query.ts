@@ -86,6 +86,12 @@ export function sortAutoscalers(items: readonly Autoscaler[], sort: AutoscalerSo
   return keyed.map((k) => k.a);
 }
 
+/** The full ascending order of `sort` as one comparison, the id last: what `sortAutoscalers` gives, item by item. */
+export function compareAutoscalers(sort: AutoscalerSort): (x: Autoscaler, y: Autoscaler) => number {
+  const by = compare[sort];
+  return (x, y) => by({ a: x, rank: healthRank[x.health], since: sinceKey(x) }, { a: y, rank: healthRank[y.health], since: sinceKey(y) }) || byString(x.id, y.id);
+}
+
 /** What a cursor carries: the last item's place in its order (the fields the order reads, and the id). */
 const CursorSchema = z.object({
   v: z.literal(2),

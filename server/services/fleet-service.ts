@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * The fleet's read services, one module each; this index keeps the routes' imports in one place.
- * `guards` (sync and cluster checks, the path → entry lookup), `view-cache` (filtered/sorted views per
+ * `guards` (sync and cluster checks, the path → entry lookup), `view-cache` (the kept views of the index, per
  * index version), `list-autoscalers` (paging) with `export-autoscalers` (CSV/JSON downloads), `triage`,
  * `transitions`, `autoscaler-detail` with `kubectl-commands`, `history-window`, `clusters` (list, readiness)
  * and `stats`.

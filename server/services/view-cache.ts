@@ -1,12 +1,12 @@
 import 'server-only';
-import type { Autoscaler, AutoscalerFilter, AutoscalerQuery } from '@/lib/api';
-import { matchesFilter, sortAutoscalers } from '../fleet/query';
+import type { FleetViews } from '../fleet/fleet-views';
+import { fleetViews } from '../fleet/fleet-views';
 import type { Autoscope } from '../runtime';
 
 /**
- * Filtered and sorted views and triage groupings, kept while the index has not changed: paging through a
- * view, exporting it and several browsers showing the same one cost one computation. A few views per
- * process; the least recently used goes first.
+ * Values kept while the index has not changed: several browsers showing the same triage cost one merge.
+ * A few per process; the least recently used goes first. What is kept across changes (sort orders,
+ * filtered sets, per-cluster triage tallies) lives in `FleetViews`.
  */
 const views = new WeakMap<Autoscope, Map<string, { version: number; value: unknown }>>();
 const maxViews = 8;
@@ -26,17 +26,7 @@ export function cachedView<T>(app: Autoscope, key: string, compute: () => T): T 
   return value;
 }
 
-/** The parts of a filter that make a view differ: the cache key's body. */
-export function filterKey(f: AutoscalerFilter): unknown[] {
-  return [f.kind, f.cluster, f.namespace, f.health, f.reason, f.q];
-}
-
-/** The index's autoscalers that pass the filter, in id order. */
-export function filteredView(app: Autoscope, filter: AutoscalerFilter): Autoscaler[] {
-  return app.index.dtosInIdOrder().filter((dto) => matchesFilter(dto, filter));
-}
-
-/** The filtered autoscalers in the query's sort order (cached). */
-export function sortedView(app: Autoscope, query: AutoscalerQuery): Autoscaler[] {
-  return cachedView(app, JSON.stringify(['list', ...filterKey(query), query.sort, query.order]), () => sortAutoscalers(filteredView(app, query), query.sort, query.order));
+/** The incrementally kept views of the app's index. */
+export function viewsOf(app: Autoscope): FleetViews {
+  return fleetViews(app.index);
 }

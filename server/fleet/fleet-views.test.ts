@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Autoscaler, AutoscalerFilter, AutoscalerKind, AutoscalerSort, Health } from '@/lib/api';
+import { AutoscalerSortSchema, toAutoscalerId } from '@/lib/api';
+import { groupProblems } from '@/lib/triage';
+import { fleet, NOW } from '@/lib/triage/__fixtures__/fleet';
+import type { DtoChange } from './change-journal';
+import { ChangeJournal } from './change-journal';
+import type { ViewSource } from './fleet-views';
+import { FleetViews } from './fleet-views';
+import { decodeCursor, encodeCursor, matchesFilter, sortAutoscalers } from './query';
+
+/** The index's side of the views: its DTOs and the same journal FleetIndex keeps, short enough that views fall behind it and rebuild. */
+class FakeIndex implements ViewSource {
+  private readonly dtos = new Map<string, Autoscaler>();
+  private readonly journal: ChangeJournal;
+
+  constructor(journalCap: number) {
+    this.journal = new ChangeJournal(() => journalCap);
+  }
+
+  get version(): number {
+    return this.journal.version;
+  }
+
+  get size(): number {
+    return this.dtos.size;
+  }
+
+  set(a: Autoscaler): void {
+    const old = this.dtos.get(a.id) ?? null;
+    this.dtos.set(a.id, a);
+    this.journal.record(a.cluster, old, a, this.dtos.size);
+  }
+
+  delete(id: string): void {
+    const old = this.dtos.get(id);
+    if (!old) return;
+    this.dtos.delete(id);
+    this.journal.record(old.cluster, old, null, this.dtos.size);
+  }
+
+  changesSince(revision: number): readonly DtoChange[] | null {
+    return this.journal.changesSince(revision);
+  }
+
+  dtosInIdOrder(): Autoscaler[] {
+    return [...this.dtos.values()].sort((x, y) => (x.id < y.id ? -1 : 1));
+  }
+
+  dtosOfCluster(cluster: string): Autoscaler[] {
+    return this.dtosInIdOrder().filter((a) => a.cluster === cluster);
+  }
+
+  clusterNames(): string[] {
+    return [...new Set([...this.dtos.values()].map((a) => a.cluster))].sort();
+  }
+
+  clusterVersion(cluster: string): number {
+    return this.journal.clusterVersion(cluster);
+  }
+}
+
+const templates = fleet();
+
+/** Autoscalers with clashing names, clusters whose ids interleave by prefix, equal problem times written two ways. */
+const autoscalerArb = fc
+  .record({
+    template: fc.integer({ min: 0, max: templates.length - 1 }),
+    cluster: fc.constantFrom('prod', 'prod-eu', 'arn:aws:eks:us-east-1:1:cluster/a', 'a'),
+    namespace: fc.constantFrom('shop', 'shop-2', 'payments'),
+    name: fc.constantFrom('web', 'web-1', 'api', 'w'),
+    health: fc.constantFrom<Health>('failing', 'degraded', 'unknown', 'ok'),
+    since: fc.option(fc.constantFrom('2026-11-20T10:00:00.000Z', '2026-11-20T10:00:00Z', '2026-11-19T00:00:00.000Z'), { nil: null }),
+    replicas: fc.option(fc.integer({ min: 0, max: 5 }), { nil: null }),
+    keepProblems: fc.boolean(),
+  })
+  .map(({ template, cluster, namespace, name, health, since, replicas, keepProblems }): Autoscaler => {
+    const t = templates[template] as Autoscaler;
+    const own = since ? [{ code: 'X', severity: 'error' as const, title: 'x', message: 'x', since, hint: 'x' }] : [];
+    return { ...t, cluster, namespace, name, health, problems: keepProblems ? [...t.problems, ...own] : own, currentReplicas: replicas, id: toAutoscalerId(cluster, t.kind, namespace, name) };
+  });
+
+/** No filter (the whole fleet) half the time, else any mix of fields. */
+const filterArb: fc.Arbitrary<AutoscalerFilter> = fc.oneof(fc.constant({}), fc.record(
+  {
+    cluster: fc.subarray(['prod', 'prod-eu', 'a'], { minLength: 1 }),
+    health: fc.subarray<Health>(['failing', 'degraded', 'ok'], { minLength: 1 }),
+    kind: fc.constant<AutoscalerKind[]>(['HorizontalPodAutoscaler']),
+    q: fc.constantFrom('web', 'shop x'),
+  },
+  { requiredKeys: [] },
+));
+
+/** Every page of the view as the list service reads them, cursor after cursor. */
+function pages(views: FleetViews, filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined, limit: number): { ids: string[]; total: number } {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    let after;
+    if (cursor) {
+      const check = decodeCursor(cursor, sort, order);
+      if (!check.ok) throw new Error(check.message);
+      after = check.after;
+    }
+    const page = views.page(filter, sort, order, limit, after);
+    ids.push(...page.items.map((a) => a.id));
+    const last = page.items[page.items.length - 1];
+    cursor = last && page.more ? encodeCursor(last, sort, order) : null;
+    if (!cursor) return { ids, total: page.total };
+  }
+}
+
+/** A step between two looks: items arrive, change (a new DTO for the id) or leave. */
+const stepArb = fc.array(fc.oneof(autoscalerArb.map((a) => ({ set: a })), fc.nat().map((n) => ({ drop: n }))), { maxLength: 12 });
+
+describe('FleetViews', () => {
+  it('pages, exports and triage of an index that keeps changing equal a fresh filter, sort and grouping', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 50 }),
+        fc.array(fc.record({ step: stepArb, filter: filterArb, sort: fc.constantFrom(...AutoscalerSortSchema.options), order: fc.constantFrom<'asc' | 'desc' | undefined>('asc', 'desc', undefined), limit: fc.integer({ min: 1, max: 9 }) }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 20 }),
+        (initial, looks, journalCap, sortBelow, spliceUpTo) => {
+          const index = new FakeIndex(journalCap);
+          for (const a of initial) index.set(a);
+          const views = new FleetViews(index, { sortBelow, spliceUpTo });
+          for (const { step, filter, sort, order, limit } of looks) {
+            for (const s of step) {
+              if ('set' in s) index.set(s.set);
+              else {
+                const ids = index.dtosInIdOrder();
+                const victim = ids[s.drop % Math.max(1, ids.length)];
+                if (victim) index.delete(victim.id);
+              }
+            }
+            const expected = sortAutoscalers(index.dtosInIdOrder().filter((a) => matchesFilter(a, filter)), sort, order);
+            expect(pages(views, filter, sort, order, limit)).toEqual({ ids: expected.map((a) => a.id), total: expected.length });
+            expect(views.all(filter, sort, order).map((a) => a.id)).toEqual(expected.map((a) => a.id));
+            const inIdOrder = index.dtosInIdOrder().filter((a) => matchesFilter(a, filter));
+            const totals = { total: inIdOrder.length, failing: 0, degraded: 0, ok: 0, unknown: 0 };
+            for (const a of inIdOrder) totals[a.health] += 1;
+            const now = Date.parse(NOW);
+            expect(views.triage(filter, now)).toEqual({ groups: groupProblems(inIdOrder, now), totals });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,257 @@
+import 'server-only';
+import type { Autoscaler, AutoscalerFilter, AutoscalerSort, Health, ProblemGroup } from '@/lib/api';
+import type { ProblemTally } from '@/lib/triage';
+import { groupTallies, tallyProblems } from '@/lib/triage';
+import type { DtoChange } from './change-journal';
+import type { FleetIndex } from './fleet-index';
+
+/** What the views read of the index. */
+export type ViewSource = Pick<FleetIndex, 'version' | 'size' | 'changesSince' | 'dtosInIdOrder' | 'dtosOfCluster' | 'clusterNames' | 'clusterVersion'>;
+import { compareAutoscalers, indexAfter, matchesFilter, sortAutoscalers } from './query';
+
+/** The parts of a filter that make a view differ: a cache key's body. */
+export function filterKey(f: AutoscalerFilter): unknown[] {
+  return [f.kind, f.cluster, f.namespace, f.health, f.reason, f.q];
+}
+
+function filters(f: AutoscalerFilter): boolean {
+  return Boolean(f.kind?.length || f.cluster?.length || f.namespace?.length || f.health?.length || f.reason?.length || f.q);
+}
+
+/** First index whose item is not before `item` in the order (binary search). */
+function lowerBound(items: readonly Autoscaler[], item: Autoscaler, cmp: (x: Autoscaler, y: Autoscaler) => number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cmp(items[mid] as Autoscaler, item) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A sorted array brought up to date with the changes after it was sorted. Each changed DTO is found or
+ * placed by binary search (O(k log n) comparisons); up to `spliceUpTo` changes are spliced into the array
+ * in place (one memmove each), more are merged into a new array in one pass. The order is total (the id
+ * last), so the result is the array a full sort would give.
+ */
+export function patchOrder(items: Autoscaler[], changes: readonly DtoChange[], cmp: (x: Autoscaler, y: Autoscaler) => number, spliceUpTo: number): Autoscaler[] {
+  const inserted = new Set<Autoscaler>();
+  const removed: Autoscaler[] = [];
+  for (const { old, now } of changes) {
+    if (old && !inserted.delete(old)) removed.push(old);
+    if (now) inserted.add(now);
+  }
+  const adds = [...inserted].sort(cmp);
+  if (removed.length + adds.length <= spliceUpTo) {
+    for (const r of removed) {
+      const i = lowerBound(items, r, cmp);
+      if (items[i] === r) items.splice(i, 1);
+    }
+    for (const add of adds) items.splice(lowerBound(items, add, cmp), 0, add);
+    return items;
+  }
+  const drop: number[] = [];
+  for (const r of removed) {
+    const i = lowerBound(items, r, cmp);
+    if (items[i] === r) drop.push(i);
+  }
+  drop.sort((x, y) => x - y);
+  const out: Autoscaler[] = [];
+  let next = 0;
+  let d = 0;
+  /** Copies items[next, to) minus the dropped positions. */
+  const copyUpTo = (to: number): void => {
+    while (next < to) {
+      const stop = d < drop.length && (drop[d] as number) < to ? (drop[d] as number) : to;
+      for (; next < stop; next++) out.push(items[next] as Autoscaler);
+      if (next === drop[d]) {
+        next++;
+        d++;
+      }
+    }
+  };
+  for (const add of adds) {
+    copyUpTo(lowerBound(items, add, cmp));
+    out.push(add);
+  }
+  copyUpTo(items.length);
+  return out;
+}
+
+/** Beyond this many changes since a view was built, rebuilding it costs less than catching up. */
+function tooMany(changes: readonly DtoChange[] | null, size: number): boolean {
+  return !changes || changes.length > (size >> 3) + 256;
+}
+
+const MAX_FILTERED = 16;
+const MAX_TRIAGE_FILTERS = 8;
+
+interface Kept<T> {
+  revision: number;
+  value: T;
+}
+
+export interface ViewPage {
+  items: Autoscaler[];
+  total: number;
+  /** Items of the view follow the page. */
+  more: boolean;
+}
+
+export interface TriageView {
+  groups: ProblemGroup[];
+  totals: Record<Health, number> & { total: number };
+}
+
+interface ClusterTally {
+  version: number;
+  tally: ProblemTally;
+  totals: Record<Health, number>;
+}
+
+/**
+ * The list and triage views of one index, kept incrementally so a request costs about the same whether or
+ * not the fleet changed since the last one:
+ * - each sort order is a sorted array patched from the index's change journal (`patchOrder`), built in
+ *   full only on first use or after falling behind the journal;
+ * - each recently used filter keeps its set of matching DTOs, updated from the journal;
+ * - a page is found by binary search for the cursor in the order, then a walk that keeps the filter's
+ *   members (or, for small sets, a sort of the set);
+ * - the triage keeps one problem tally per cluster and filter, recomputed only for clusters whose entries
+ *   changed, and merges the tallies per request.
+ * A viewer's scope (which clusters or namespaces a person may see) fits as one more filter: its set is
+ * kept like a filter's, and the triage merges only the tallies of the clusters it allows.
+ */
+export class FleetViews {
+  private readonly orders = new Map<AutoscalerSort, Kept<Autoscaler[]>>();
+  private readonly filtered = new Map<string, Kept<Set<Autoscaler>>>();
+  private readonly tallies = new Map<string, Map<string, ClusterTally>>();
+
+  /**
+   * `spliceUpTo`: see `patchOrder`. `sortBelow`: a filtered set at most this large is sorted per request instead of walked out of the full
+   * order (a page of a sparse filter walks at most the whole order; a small set sorts faster).
+   */
+  constructor(
+    private readonly index: ViewSource,
+    private readonly options: { sortBelow: number; spliceUpTo: number } = { sortBelow: 512, spliceUpTo: 64 },
+  ) {}
+
+  /** Every DTO in the ascending order of `sort` (the id last). */
+  order(sort: AutoscalerSort): readonly Autoscaler[] {
+    const revision = this.index.version;
+    const kept = this.orders.get(sort);
+    if (kept?.revision === revision) return kept.value;
+    const changes = kept ? this.index.changesSince(kept.revision) : null;
+    const value = kept && !tooMany(changes, kept.value.length) ? patchOrder(kept.value, changes ?? [], compareAutoscalers(sort), this.options.spliceUpTo) : sortAutoscalers(this.index.dtosInIdOrder(), sort, 'asc');
+    this.orders.set(sort, { revision, value });
+    return value;
+  }
+
+  /** The DTOs that pass the filter, or null when it filters nothing. */
+  matching(filter: AutoscalerFilter): ReadonlySet<Autoscaler> | null {
+    if (!filters(filter)) return null;
+    const key = JSON.stringify(filterKey(filter));
+    const revision = this.index.version;
+    const kept = this.filtered.get(key);
+    this.filtered.delete(key);
+    let value: Set<Autoscaler>;
+    const changes = kept ? this.index.changesSince(kept.revision) : null;
+    if (kept && !tooMany(changes, this.index.size)) {
+      value = kept.value;
+      for (const { old, now } of changes ?? []) {
+        if (old) value.delete(old);
+        if (now && matchesFilter(now, filter)) value.add(now);
+      }
+    } else {
+      const source = filter.cluster?.length ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c)) : this.index.dtosInIdOrder();
+      value = new Set(source.filter((a) => matchesFilter(a, filter)));
+    }
+    this.filtered.set(key, { revision, value });
+    if (this.filtered.size > MAX_FILTERED) this.filtered.delete(this.filtered.keys().next().value as string);
+    return value;
+  }
+
+  /** A page of the filtered view in `sort`/`order`, starting after the cursor's place (`after`). */
+  page(filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined, limit: number, after?: (a: Autoscaler) => boolean): ViewPage {
+    const matched = this.matching(filter);
+    if (matched && matched.size <= this.options.sortBelow) {
+      const view = sortAutoscalers([...matched], sort, order);
+      const start = after ? indexAfter(view, after) : 0;
+      return { items: view.slice(start, start + limit), total: view.length, more: start + limit < view.length };
+    }
+    const asc = this.order(sort);
+    const n = asc.length;
+    const at = order === 'desc' ? (i: number) => asc[n - 1 - i] as Autoscaler : (i: number) => asc[i] as Autoscaler;
+    let start = 0;
+    if (after) {
+      let hi = n;
+      while (start < hi) {
+        const mid = (start + hi) >>> 1;
+        if (after(at(mid))) hi = mid;
+        else start = mid + 1;
+      }
+    }
+    const items: Autoscaler[] = [];
+    let i = start;
+    for (; i < n && items.length < limit; i++) {
+      const a = at(i);
+      if (!matched || matched.has(a)) items.push(a);
+    }
+    let more = false;
+    for (; i < n && !more; i++) more = !matched || matched.has(at(i));
+    return { items, total: matched ? matched.size : n, more };
+  }
+
+  /** The whole filtered view in `sort`/`order` (exports). */
+  all(filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined): Autoscaler[] {
+    const matched = this.matching(filter);
+    const view = this.order(sort).filter((a) => !matched || matched.has(a));
+    return order === 'desc' ? view.reverse() : view;
+  }
+
+  /** Problem groups and health totals of the filtered fleet, from per-cluster tallies. */
+  triage(filter: AutoscalerFilter, now: number): TriageView {
+    const { cluster, ...rest } = filter;
+    const key = JSON.stringify(filterKey(rest));
+    let byCluster = this.tallies.get(key);
+    this.tallies.delete(key);
+    if (!byCluster) byCluster = new Map();
+    this.tallies.set(key, byCluster);
+    if (this.tallies.size > MAX_TRIAGE_FILTERS) this.tallies.delete(this.tallies.keys().next().value as string);
+    // In the order of their ids ("prod-eu/…" before "prod/…"): the order one pass over the fleet would take.
+    const clusters = (cluster?.length ? [...new Set(cluster)] : this.index.clusterNames()).sort((x, y) => (`${x}/` < `${y}/` ? -1 : `${x}/` > `${y}/` ? 1 : 0));
+    const slices: ProblemTally[] = [];
+    const totals = { total: 0, failing: 0, degraded: 0, ok: 0, unknown: 0 };
+    for (const c of clusters) {
+      const version = this.index.clusterVersion(c);
+      let kept = byCluster.get(c);
+      if (kept?.version !== version) {
+        const items = this.index.dtosOfCluster(c).filter((a) => matchesFilter(a, rest));
+        const counts = { failing: 0, degraded: 0, ok: 0, unknown: 0 };
+        for (const a of items) counts[a.health] += 1;
+        kept = { version, tally: tallyProblems(items, now), totals: counts };
+        byCluster.set(c, kept);
+      }
+      slices.push(kept.tally);
+      for (const h of ['failing', 'degraded', 'ok', 'unknown'] as const) {
+        totals[h] += kept.totals[h];
+        totals.total += kept.totals[h];
+      }
+    }
+    return { groups: groupTallies(slices), totals };
+  }
+}
+
+const viewsOf = new WeakMap<FleetIndex, FleetViews>();
+
+/** The views kept for an index (one per index, made on first use). */
+export function fleetViews(index: FleetIndex): FleetViews {
+  let views = viewsOf.get(index);
+  if (!views) {
+    views = new FleetViews(index);
+    viewsOf.set(index, views);
+  }
+  return views;
+}
