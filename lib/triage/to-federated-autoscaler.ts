@@ -2,14 +2,11 @@ import { KarmadaClusterSchema, ReplicaRequestSchema } from '@/lib/api/federation
 import type { Autoscaler, FederationMember, FederationStrategy, Problem } from '@/lib/api/autoscaler';
 import { estimateAvailableReplicas } from '@/lib/federation/estimate-available-replicas';
 import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
-import { assessHpa, targetOf } from '@/lib/triage/assess-hpa';
-import { namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
-import { healthOfProblems, sortProblems } from '@/lib/triage/health-rules';
 import { hintFor } from '@/lib/triage/hints';
+import type { HintFacts } from '@/lib/triage/hints';
 import type { FederatedHPAObject, KarmadaClusterObject, KarmadaPlacement, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage/karmada-types';
-import { toEpochMs } from '@/lib/triage/mapper-context';
 import type { Instant, MapperContext } from '@/lib/triage/mapper-context';
-import { toMetricPairs } from '@/lib/triage/metric-pairs';
+import { toHpaShapedAutoscaler } from '@/lib/triage/to-hpa-autoscaler';
 
 export interface FederationContext {
   /** The ResourceBinding of the FHPA's resource template (`<name>-<kind>`), null when there is none. */
@@ -78,29 +75,13 @@ function memberProblem(members: readonly FederationMember[], clusters: readonly 
 
 /** A Karmada FederatedHPA, with its ResourceBinding and member Clusters, as the Autoscaler DTO. */
 export function toFederatedAutoscaler(cluster: string, fhpa: FederatedHPAObject, federation: FederationContext, context: MapperContext, now: Instant): Autoscaler {
-  const kind = 'FederatedHPA';
-  const namespace = namespaceOf(fhpa.metadata);
-  const name = fhpa.metadata.name;
-  const target = targetOf(fhpa, namespace);
-  // Karmada's webhook defaults minReplicas to 1 (lifted.SetDefaultsFederatedHPA).
-  const minReplicas = fhpa.spec.minReplicas ?? 1;
-  const maxReplicas = fhpa.spec.maxReplicas;
-  const facts = { kind, cluster, namespace, name, target, minReplicas, maxReplicas } as const;
-  const assessed = assessHpa(kind, fhpa, facts, context, toEpochMs(now));
   const members = toFederationMembers(federation.binding, federation.clusters);
-  const notReady = memberProblem(members, federation.clusters, (message) => hintFor('MemberClusterNotReady', { ...facts, message }), context);
-  const problems = sortProblems(notReady ? [...assessed.problems, notReady] : assessed.problems);
+  const memberProblems = (facts: Omit<HintFacts, 'message'>): Problem[] => {
+    const notReady = memberProblem(members, federation.clusters, (message) => hintFor('MemberClusterNotReady', { ...facts, message }), context);
+    return notReady ? [notReady] : [];
+  };
   return {
-    ...toAutoscalerBase(cluster, kind, fhpa.metadata, target, context),
-    minReplicas,
-    maxReplicas,
-    currentReplicas: assessed.currentReplicas,
-    desiredReplicas: assessed.desiredReplicas,
-    conditions: assessed.conditions,
-    metrics: toMetricPairs(fhpa.spec.metrics, fhpa.status?.currentMetrics),
-    health: healthOfProblems(problems),
-    problems,
-    lastScaleTime: fhpa.status?.lastScaleTime ?? null,
+    ...toHpaShapedAutoscaler(cluster, 'FederatedHPA', fhpa, context, now, memberProblems),
     federation: {
       strategy: toFederationStrategy(federation.binding?.spec?.placement ?? federation.policy?.spec?.placement),
       members,
