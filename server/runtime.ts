@@ -8,6 +8,7 @@ import { readConfig } from './config';
 import { ChangeBus } from './fleet/change-bus';
 import { FleetIndex } from './fleet/fleet-index';
 import { HistoryStore } from './history/history-store';
+import type { AutoscopeStore } from './history/store';
 import { log } from './log';
 import { observeHistoryWrite } from './metrics/registry';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
@@ -20,7 +21,7 @@ import { defaultThresholds } from './watch/reachability';
  */
 export class Autoscope {
   readonly watchers = new Map<string, ClusterWatcher>();
-  readonly history: HistoryStore;
+  readonly history: AutoscopeStore;
   readonly index: FleetIndex;
   readonly bus = new ChangeBus();
   readonly startedAt = new Date().toISOString();

@@ -14,7 +14,7 @@ import {
 } from '@/lib/machine';
 import type { FederatedHPAObject, KarmadaClusterObject, MapperContext, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage';
 import { indexFederationObjects, toEventFiling, toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
-import type { HistoryStore } from '../history/history-store';
+import type { AutoscopeStore } from '../history/store';
 import { errorText, log } from '../log';
 import type { ObjectChange } from '../watch/cluster-watcher';
 import type { ResourceKey } from '../watch/resources';
@@ -75,7 +75,7 @@ export class FleetIndex {
   private readonly journal = new ChangeJournal();
 
   constructor(
-    private readonly history: HistoryStore,
+    private readonly history: AutoscopeStore,
     private readonly sources: (cluster: string) => ClusterObjects | undefined,
     private readonly onChanged: (ids: string[]) => void,
     private readonly clock: () => Date = () => new Date(),

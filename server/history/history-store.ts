@@ -6,6 +6,7 @@ import type { Autoscaler, AutoscalerKind, ClusterState, ConditionSegment, EventD
 import { parseAutoscalerId } from '@/lib/api';
 import { conditionSince } from '@/lib/history';
 import { conditionMeaning } from '@/lib/triage';
+import type { AutoscopeStore } from './store';
 
 /** Versioned migrations, applied in order, each once (the `schema_migrations` table remembers). */
 const migrations: string[] = [
@@ -89,7 +90,7 @@ export interface HistoryStoreOptions {
  * timeline starts at the truth, not at Autoscope's start; on restart the open segments are read back,
  * so nothing is recorded twice and nothing already known is lost. Writes are batched.
  */
-export class HistoryStore {
+export class HistoryStore implements AutoscopeStore {
   private readonly db: Database.Database;
   private readonly open = new Map<string, Map<string, OpenCondition>>();
   private readonly known = new Map<string, { uid: string; firstSeen: string }>();
