@@ -70,7 +70,8 @@ interface ClusterRow {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+// npm scripts and Vitest run at the repository's root (the soak runs as CommonJS under tsx: no import.meta).
+const root = process.cwd();
 
 function startBff(env: Record<string, string>, log: (line: string) => void): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=react-server', path.join(root, 'test/reliability/bff-process.ts')], {

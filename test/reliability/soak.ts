@@ -6,24 +6,28 @@
  */
 import { formatFigures, runReliability } from './harness';
 
-const minutes = Number(process.env.SOAK_MINUTES ?? 10);
-const durationMs = Math.max(1, minutes) * 60_000;
-const verbose = process.env.SOAK_VERBOSE === '1';
-const started = Date.now();
-const f = await runReliability({
-  durationMs,
-  errorRate: 0.2,
-  watchCutSeconds: 30,
-  down: { cluster: 'prod-us-east-1', atMs: Math.min(60_000, durationMs * 0.1), forMs: Math.min(120_000, durationMs * 0.3) },
-  failing: { cluster: 'prod-eu-west-1', atMs: durationMs * 0.45, forMs: Math.min(40_000, durationMs * 0.1) },
-  killAtMs: durationMs * 0.7,
-  speed: Number(process.env.SOAK_SPEED ?? 20),
-  port: Number(process.env.SOAK_PORT ?? 3203),
-  log: (l) => {
-    if (verbose || l.startsWith('5xx') || l.startsWith('flaky') || l.startsWith('SIGKILL')) console.info(`  ${l}`);
-  },
-});
-console.info(`\nsoak: ${minutes} min of faults, ${((Date.now() - started) / 1000).toFixed(0)} s in all\n${formatFigures(f)}`);
-for (const m of f.missing.slice(0, 20)) console.info(`  missing: ${m.id} ${m.type}=${m.status}/${m.reason} at ${m.at}`);
-const ok = f.missing.length === 0 && f.duplicateSegments === 0 && f.phantomDeletions === 0 && f.autoscope5xx === 0 && f.flakyGaps === 0 && f.flakyUnreachablePolls === 0;
-process.exit(ok ? 0 : 1);
+async function main(): Promise<void> {
+  const minutes = Number(process.env.SOAK_MINUTES ?? 10);
+  const durationMs = Math.max(1, minutes) * 60_000;
+  const verbose = process.env.SOAK_VERBOSE === '1';
+  const started = Date.now();
+  const f = await runReliability({
+    durationMs,
+    errorRate: 0.2,
+    watchCutSeconds: 30,
+    down: { cluster: 'prod-us-east-1', atMs: Math.min(60_000, durationMs * 0.1), forMs: Math.min(120_000, durationMs * 0.3) },
+    failing: { cluster: 'prod-eu-west-1', atMs: durationMs * 0.45, forMs: Math.min(40_000, durationMs * 0.1) },
+    killAtMs: durationMs * 0.7,
+    speed: Number(process.env.SOAK_SPEED ?? 20),
+    port: Number(process.env.SOAK_PORT ?? 3203),
+    log: (l) => {
+      if (verbose || l.startsWith('5xx') || l.startsWith('flaky') || l.startsWith('SIGKILL')) console.info(`  ${l}`);
+    },
+  });
+  console.info(`\nsoak: ${minutes} min of faults, ${((Date.now() - started) / 1000).toFixed(0)} s in all\n${formatFigures(f)}`);
+  for (const m of f.missing.slice(0, 20)) console.info(`  missing: ${m.id} ${m.type}=${m.status}/${m.reason} at ${m.at}`);
+  const ok = f.missing.length === 0 && f.duplicateSegments === 0 && f.phantomDeletions === 0 && f.autoscope5xx === 0 && f.flakyGaps === 0 && f.flakyUnreachablePolls === 0;
+  process.exit(ok ? 0 : 1);
+}
+
+void main();
