@@ -206,9 +206,18 @@ export class ClusterWatcher {
     // and the cluster was connected until then (an outage that cuts the streams starts now).
     // A 401/403 is an answer about Autoscope's permissions, not about the cluster's health.
     if (e.cut || e.statusCode === 401 || e.statusCode === 403) this.reachability.answered(this.clock(), 'event');
-    else this.reachability.failed(this.clock(), { answered: e.statusCode !== 0, refused: e.refused, message: e.message });
+    else this.reachability.failed(this.clock(), { answered: e.statusCode !== 0, refused: e.refused || this.proxyCannotReach(e.statusCode), message: e.message });
     if (e.statusCode === 403) this.error = `cannot list ${label}: ${e.message}`;
     this.recompute();
+  }
+
+  /**
+   * A Karmada member is read through its control plane's aggregated proxy, which answers 502/503 when it
+   * cannot reach the member (a watch error carries only the status, not the "error trying to reach
+   * service" body): for a member that is a refused connection, not a flaky answer.
+   */
+  private proxyCannotReach(statusCode: number): boolean {
+    return this.connection.parent !== null && (statusCode === 502 || statusCode === 503);
   }
 
   private recompute(): void {
