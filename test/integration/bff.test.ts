@@ -371,6 +371,20 @@ describe('failure modes', () => {
     );
   });
 
+  it('a slow cluster (800 ms a request) is slow, not unreachable: its streams resume and it stays synced', async () => {
+    await world.fleet.setFaults('prod-eu-west-1', { latencyMs: 800 });
+    world.fleet.cluster('prod-eu-west-1').api.cutWatches(true);
+    const seen = new Set<string>();
+    const started = Date.now();
+    while (Date.now() - started < 6_000) {
+      const c = ClusterListResponseSchema.parse((await call(clustersRoute.GET, '/api/v1/clusters')).json).clusters.find((x) => x.name === 'prod-eu-west-1');
+      if (c) seen.add(c.state);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect([...seen]).toEqual(['synced']);
+    await world.fleet.clearFaults('prod-eu-west-1');
+  });
+
   it('watches cut every second still deliver changes', async () => {
     await world.fleet.setFaults('prod-eu-west-1', { watchCutSeconds: 1 });
     const store = world.fleet.cluster('prod-eu-west-1').store;
