@@ -115,7 +115,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
       figures.autoscopeRequests += 1;
       if (res.status >= 500) {
         const text = await res.text();
-        // A backend that has not finished any first sync answers 503 not_ready by design (DESIGN.md: clients
+        // A backend that has not finished any first sync answers 503 not_ready by design (docs/architecture.md, "Partial failure is data": clients
         // retry), e.g. in the seconds after the restart: counted apart from failures.
         if (res.status === 503 && text.includes('"not_ready"')) figures.notReady += 1;
         else {
