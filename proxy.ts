@@ -2,9 +2,9 @@ import { NextResponse } from 'next/server';
 import type { NextRequest } from 'next/server';
 import type { ErrorBody } from '@/lib/api';
 
-/** The API reads (GET) everywhere but the previews, which take a body (POST) and change nothing. */
+/** The API reads (GET) everywhere but the previews and the paste diagnosis, which take a body (POST) and change nothing. */
 function allowedMethods(pathname: string): string[] {
-  return pathname.startsWith('/api/v1/preview/') ? ['POST'] : ['GET', 'HEAD'];
+  return pathname.startsWith('/api/v1/preview/') || pathname === '/api/v1/diagnose' ? ['POST'] : ['GET', 'HEAD'];
 }
 
 /**

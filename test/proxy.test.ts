@@ -32,6 +32,8 @@ describe('proxy.ts: malformed paths are the client’s mistake', () => {
     expect(proxy(at('/api/v1/preview/hpa', 'PUT'))?.headers.get('allow')).toBe('POST');
     expect(proxy(at('/api/v1/preview/hpa', 'GET'))?.status).toBe(405);
     expect(proxy(at('/api/v1/preview/federation/scale-up', 'POST'))).toBeUndefined();
+    expect(proxy(at('/api/v1/diagnose', 'POST'))).toBeUndefined();
+    expect(proxy(at('/api/v1/diagnose', 'GET'))?.headers.get('allow')).toBe('POST');
     expect(proxy(at('/api/v1/triage', 'GET'))).toBeUndefined();
     // Pages are Next's business.
     expect(proxy(at('/triage', 'POST'))).toBeUndefined();

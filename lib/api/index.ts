@@ -6,3 +6,4 @@ export * from './machine';
 export * from './fleet';
 export * from './hpa';
 export * from './preview';
+export * from './diagnose';
