@@ -11,6 +11,7 @@ const navItems = [
   { href: '/triage', label: 'Triage', match: (p: string) => p.startsWith('/triage') },
   { href: '/autoscalers', label: 'Autoscalers', match: (p: string) => p.startsWith('/autoscalers') },
   { href: '/preview', label: 'Previews', match: (p: string) => p.startsWith('/preview') },
+  { href: '/diagnose', label: 'Diagnose', match: (p: string) => p.startsWith('/diagnose') },
 ] as const;
 
 function LiveIndicator(): React.JSX.Element {
