@@ -5,6 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import type { Autoscaler } from '@/lib/api/autoscaler';
 import { diagnoseDescribe, diagnoseObjects, findCredential, looksLikeDescribe, parseMetricLine, toV2Hpa } from '@/lib/diagnose';
 import type { KubeObject } from '@/lib/k8s/types';
+import { federatedAutoscalers, machineAutoscalers, OCP } from '@/lib/triage/__fixtures__/fleet';
 
 const NOW = '2026-11-20T12:00:00Z';
 const fixture = (name: string): string => readFileSync(path.join(__dirname, '__fixtures__', name), 'utf8');
@@ -137,5 +138,34 @@ describe('credentials are refused', () => {
   it('leaves an HPA alone', () => {
     expect(findCredential(fixture('hpa-v1.yaml'))).toBeNull();
     expect(findCredential(fixture('describe-v2.txt'))).toBeNull();
+  });
+});
+
+describe('the fleet fixtures pasted whole read as the fleet mappers read them', () => {
+  const same = (a: Autoscaler): unknown => ({ ...(verdict(a) as object), kind: a.kind, federation: a.federation ?? null });
+
+  it('an OpenShift List of MachineAutoscalers, MachineSets and a ClusterAutoscaler', () => {
+    const r = diagnoseObjects([JSON.parse(readFileSync(path.join(__dirname, '../triage/__fixtures__/ocp-prod-east.machine.json'), 'utf8'))], NOW);
+    const fleet = machineAutoscalers(OCP);
+    expect(r.items.map(same)).toEqual(fleet.map(same));
+    expect(r.unread).toEqual([]);
+  });
+
+  it('FederatedHPAs with their ResourceBindings, PropagationPolicies and Karmada Clusters', () => {
+    const lists = ['karmada.fhpa.json', 'karmada.resourcebindings.json', 'karmada.propagationpolicies.json', 'karmada.clusters.json'].map(
+      (f) => JSON.parse(readFileSync(path.join(__dirname, '../triage/__fixtures__', f), 'utf8')) as unknown,
+    );
+    const r = diagnoseObjects(lists, NOW);
+    expect(r.items.map(same)).toEqual(federatedAutoscalers().map(same));
+  });
+
+  it('a MachineAutoscaler alone: no guess about its target or the ClusterAutoscaler, and the paste says what it lacks', () => {
+    const list = JSON.parse(readFileSync(path.join(__dirname, '../triage/__fixtures__/ocp-prod-east.machine.json'), 'utf8')) as { items: KubeObject[] };
+    const r = diagnoseObjects(list.items.filter((o) => o.kind === 'MachineAutoscaler'), NOW);
+    const codes = r.items.flatMap((i) => i.problems.map((p) => p.code));
+    expect(codes).not.toContain('MachineAutoscalerTargetNotFound');
+    expect(codes).not.toContain('ClusterAutoscalerMissing');
+    expect(r.unread.join('\n')).toContain('no MachineSets in this paste');
+    expect(r.unread.join('\n')).toContain('no ClusterAutoscaler in this paste');
   });
 });
