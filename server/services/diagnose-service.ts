@@ -23,14 +23,16 @@ export async function diagnosePaste(req: Request, now: number): Promise<Diagnose
     );
   }
   if (looksLikeDescribe(text) && !/^\s*"?apiVersion"?\s*:/m.test(text)) return diagnoseDescribe(text, now);
-  return diagnoseObjects(parseDocuments(text), now);
+  const { values, errors } = parseDocuments(text);
+  const result = diagnoseObjects(values, now);
+  return { ...result, unread: [...errors.map((e) => `a document could not be read as YAML (${e}), so it was skipped`), ...result.unread] };
 }
 
-function parseDocuments(text: string): unknown[] {
+function parseDocuments(text: string): { values: unknown[]; errors: string[] } {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
-      return [JSON.parse(trimmed) as unknown];
+      return { values: [JSON.parse(trimmed) as unknown], errors: [] };
     } catch {
       // several JSON objects one after another, or JSON with a stray line: YAML reads most of it
     }
@@ -50,5 +52,5 @@ function parseDocuments(text: string): unknown[] {
   if (values.length === 0) {
     throw new AppError('bad_request', `the paste is neither kubectl describe output nor YAML/JSON objects${errors.length > 0 ? ` (YAML: ${errors[0] ?? ''})` : ''}`);
   }
-  return values;
+  return { values, errors };
 }
