@@ -45,5 +45,5 @@ describe('reliability against the simulator’s ground truth', () => {
     expect(f.downGaps).toBe(1);
     // Only 5xx for 30 s is not serving.
     expect(f.failingToUnreachableMs ?? Infinity).toBeLessThanOrEqual(33_000);
-  }, 150_000);
+  }, 300_000);
 });
