@@ -2,10 +2,14 @@
  * `npm run bench`: the simulator with `--clusters 50 --hpas-per-cluster 2000` (override with
  * BENCH_CLUSTERS / BENCH_HPAS), the BFF on top of it, and in one run:
  * time to a fully synced index, kubectl fetching the same objects cluster by cluster, p50/p99 of
- * /api/v1/autoscalers and /api/v1/triage over 1,000 requests each, and heap and RSS per autoscaler.
+ * /api/v1/autoscalers and /api/v1/triage over 1,000 requests each from one client and from 20 at once, the
+ * cold-start floor (every cluster's HPA list fetched from the simulator and JSON.parse'd, all clusters in
+ * parallel as the BFF lists them), and heap and RSS per autoscaler; each figure next to its goal (issue 18).
  * A benchmark, not a test: it prints numbers and asserts nothing.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import https from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -52,17 +56,62 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function latency(label: string, urls: string[]): Promise<string> {
+/** `requests` requests spread over `clients` clients that each send their next request when the last one answered. */
+async function latency(label: string, urls: string[], clients = 1): Promise<string> {
   const times: number[] = [];
-  for (let i = 0; i < requests; i++) {
-    const url = urls[i % urls.length] as string;
-    const t = performance.now();
-    const res = await fetch(url);
-    await res.arrayBuffer();
-    times.push(performance.now() - t);
-  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < requests) {
+        const url = urls[next++ % urls.length] as string;
+        const t = performance.now();
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        times.push(performance.now() - t);
+      }
+    }),
+  );
   times.sort((a, b) => a - b);
-  return `${label.padEnd(34)} p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms   (${requests} requests)`;
+  return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests)`;
+}
+
+/** GET a path of one kubeconfig context's API server, the body as bytes. */
+async function getRaw(kc: KubeConfig, urlPath: string): Promise<Buffer> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error(`no cluster for context ${kc.getCurrentContext()}`);
+  const url = new URL(urlPath, cluster.server);
+  const options: https.RequestOptions = { method: 'GET', headers: { accept: 'application/json' } };
+  await kc.applyToHTTPSOptions(options);
+  return new Promise((resolve, reject) => {
+    const req = https.request(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${url.toString()}: ${res.statusCode ?? '?'}`))));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The cold-start floor: every cluster's HPA list fetched and parsed, all clusters at once (as the BFF lists them). */
+async function coldStartFloor(kubeconfig: string): Promise<{ ms: number; items: number; bytes: number }> {
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfig);
+  const t = performance.now();
+  let items = 0;
+  let bytes = 0;
+  await Promise.all(
+    config.getContexts().map(async (context) => {
+      const kc = new KubeConfig();
+      kc.loadFromFile(kubeconfig);
+      kc.setCurrentContext(context.name);
+      const body = await getRaw(kc, '/apis/autoscaling/v2/horizontalpodautoscalers');
+      bytes += body.length;
+      items += (JSON.parse(body.toString('utf8')) as { items: unknown[] }).items.length;
+    }),
+  );
+  return { ms: performance.now() - t, items, bytes };
 }
 
 async function main(): Promise<void> {
@@ -74,7 +123,7 @@ async function main(): Promise<void> {
   const simStart = performance.now();
   const sim = spawn(process.execPath, ['--max-old-space-size=8192', tsx, path.join(root, 'sim', 'cli.ts'), '--clusters', String(clusters), '--hpas-per-cluster', String(hpas), '--speed', '1', '--data-dir', path.join(dir, 'sim')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(sim);
-  const kubeconfig = (await waitForLine(sim, /^\[sim\] kubeconfig: (.+)$/m, 180_000))[1]?.trim() ?? '';
+  const kubeconfig = (await waitForLine(sim, /^\[sim\] kubeconfig: (.+)$/m, 900_000))[1]?.trim() ?? '';
   const simReady = performance.now() - simStart;
   console.info(`simulator up (objects created, first HPA sync done): ${(simReady / 1000).toFixed(1)} s`);
 
@@ -92,7 +141,7 @@ async function main(): Promise<void> {
     env: { ...process.env, KUBECONFIG: kubeconfig, AUTOSCOPE_DATA_DIR: path.join(dir, 'bff'), NEXT_DIST_DIR: '.next-bench', NEXT_TELEMETRY_DISABLED: '1', AUTOSCOPE_STATS_GC: '1' },
   });
   children.push(bff);
-  await waitForLine(bff, /Ready in/, 60_000);
+  await waitForLine(bff, /Ready in/, 300_000);
   let synced = 0;
   let lastReport = performance.now();
   for (;;) {
@@ -111,7 +160,10 @@ async function main(): Promise<void> {
     if (performance.now() - bffStart > 600_000) throw new Error(`index not synced after 10 minutes (${synced} autoscalers)`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  console.info(`BFF: fully synced index of ${synced} autoscalers: ${((performance.now() - bffStart) / 1000).toFixed(1)} s after start`);
+  const syncMs = performance.now() - bffStart;
+  console.info(`BFF: fully synced index of ${synced} autoscalers: ${(syncMs / 1000).toFixed(1)} s after start`);
+  const floor = await coldStartFloor(kubeconfig);
+  console.info(`cold-start floor (every cluster's HPA list fetched and JSON.parse'd, in parallel): ${floor.items} objects, ${(floor.bytes / 2 ** 20).toFixed(0)} MiB in ${(floor.ms / 1000).toFixed(1)} s → sync is ${(syncMs / floor.ms).toFixed(1)}× the floor (goal ≤ 2×)`);
 
   const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
   if (kubectl.status === 0) {
@@ -122,16 +174,24 @@ async function main(): Promise<void> {
       const out = spawnSync('kubectl', ['--context', context ?? '', 'get', 'hpa', '-A', '-o', 'json'], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig }, maxBuffer: 1024 * 1024 * 1024 });
       items += (JSON.parse(out.stdout) as { items: unknown[] }).items.length;
     }
-    console.info(`kubectl get hpa -A -o json, cluster by cluster: ${items} objects in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const kubectlMs = performance.now() - t;
+    console.info(`kubectl get hpa -A -o json, cluster by cluster: ${items} objects in ${(kubectlMs / 1000).toFixed(1)} s → sync is ${(syncMs / kubectlMs).toFixed(2)}× kubectl (goal ≤ 0.6×)`);
   } else {
     console.info('kubectl not installed: skipped the comparison');
   }
 
   await new Promise((r) => setTimeout(r, 2000));
-  console.info(await latency('/api/v1/autoscalers (page of 100)', [`${base}/api/v1/autoscalers?limit=100`, `${base}/api/v1/autoscalers?health=failing&limit=100`, `${base}/api/v1/autoscalers?cluster=bench-007&sort=name&limit=100`, `${base}/api/v1/autoscalers?q=svc-001&limit=100`]));
-  console.info(await latency('/api/v1/triage', [`${base}/api/v1/triage`, `${base}/api/v1/triage?cluster=bench-002`]));
+  const lists = [`${base}/api/v1/autoscalers?limit=100`, `${base}/api/v1/autoscalers?health=failing&limit=100`, `${base}/api/v1/autoscalers?cluster=bench-007&sort=name&limit=100`, `${base}/api/v1/autoscalers?q=svc-001&limit=100`];
+  // The second page of the whole list, through the first page's keyset cursor.
+  const first = await getJson<{ nextCursor: string | null }>(`${base}/api/v1/autoscalers?limit=100`);
+  if (first.nextCursor) lists.push(`${base}/api/v1/autoscalers?limit=100&cursor=${encodeURIComponent(first.nextCursor)}`);
+  const triages = [`${base}/api/v1/triage`, `${base}/api/v1/triage?cluster=bench-002`];
+  for (const clients of [1, 20]) {
+    console.info(await latency('/api/v1/autoscalers (page of 100)', lists, clients));
+    console.info(await latency('/api/v1/triage', triages, clients));
+  }
   const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats`);
-  console.info(`BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler`);
+  console.info(`BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler (goals ≤ 2 KiB, ≤ 6 KiB)`);
   const scenario = await getJson<{ lastSyncMs: number }>((JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')) as { adminUrl: string }).adminUrl + '/scenario');
   console.info(`simulator: last full HPA controller pass over ${clusters * hpas} HPAs took ${(scenario.lastSyncMs / 1000).toFixed(1)} s (sync period 15 s)`);
   stopAll();
