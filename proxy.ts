@@ -2,22 +2,92 @@ import { NextResponse } from 'next/server';
 import type { NextRequest } from 'next/server';
 import type { ErrorBody } from '@/lib/api';
 
+/**
+ * Next's request proxy. It decides nothing about who may see what — every data route asks the access layer
+ * itself (server/access), so a request that skips this file (CVE-2025-29927) still gets nothing — but it
+ * does what must happen to every response and request before a route runs:
+ * - security headers on every response: a nonce-based Content-Security-Policy (pages render per request so
+ *   Next can put the nonce on its own scripts), frame-ancestors 'none', nosniff, Referrer-Policy;
+ * - a cross-site POST (CSRF) is refused: the previews, the sign-out;
+ * - a method an API route does not take is a 405 with the JSON error body and an Allow header;
+ * - a path with malformed percent-encoding is a 400 (Next's router would answer a bare 500);
+ * - with OIDC sign-in, a page request without a session cookie goes to the sign-in first and comes back to
+ *   the same URL afterwards (the session itself is checked by the data routes).
+ */
+
 /** The API reads (GET) everywhere but the previews and the paste diagnosis, which take a body (POST) and change nothing. */
 function allowedMethods(pathname: string): string[] {
   return pathname.startsWith('/api/v1/preview/') || pathname === '/api/v1/diagnose' ? ['POST'] : ['GET', 'HEAD'];
 }
 
-/**
- * A method an API route does not take is a 405 with the JSON error body and an Allow header (Next's own
- * answer is an empty 405).
- *
- * A path whose percent-encoding is malformed (`%E0%A4%A`, `%ZZ`) makes Next's router throw while decoding
- * route parameters, which it answers with a bare 500. Such a request is the client's mistake: answer it
- * here with a 400 — the JSON error body for the API, a plain line for pages.
- */
-export function proxy(request: NextRequest): NextResponse | undefined {
+/** The session cookie's name (server/access/access.ts). */
+const sessionCookie = 'autoscope_session';
+
+function contentSecurityPolicy(nonce: string): string {
+  const dev = process.env.NODE_ENV === 'development';
+  // Sign-out posts a form whose answer redirects to the provider's end-session page: form-action must allow it.
+  let issuer = '';
+  try {
+    if (process.env.AUTOSCOPE_AUTH === 'oidc' && process.env.AUTOSCOPE_OIDC_ISSUER) issuer = ` ${new URL(process.env.AUTOSCOPE_OIDC_ISSUER).origin}`;
+  } catch {
+    issuer = '';
+  }
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    // Charts and React set style attributes, which a nonce cannot cover; styles cannot run code.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action 'self'${issuer}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function withSecurityHeaders(res: NextResponse, csp: string): NextResponse {
+  res.headers.set('content-security-policy', csp);
+  res.headers.set('x-content-type-options', 'nosniff');
+  res.headers.set('referrer-policy', 'same-origin');
+  res.headers.set('x-frame-options', 'DENY');
+  res.headers.set('cross-origin-opener-policy', 'same-origin');
+  res.headers.set('permissions-policy', 'camera=(), microphone=(), geolocation=()');
+  return res;
+}
+
+/** A request a browser sent from another site: Sec-Fetch-Site says so, else an Origin that is not this host. */
+export function isCrossSite(request: NextRequest): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  if (site) return site !== 'same-origin' && site !== 'none';
+  const origin = request.headers.get('origin');
+  if (!origin) return false;
+  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
+
+function isPage(pathname: string): boolean {
+  return !pathname.startsWith('/api/') && !pathname.startsWith('/auth/') && !pathname.startsWith('/_next/') && !/\.[a-z0-9]+$/i.test(pathname);
+}
+
+function early(request: NextRequest): NextResponse | undefined {
   const { pathname } = request.nextUrl;
-  if (pathname.startsWith('/api/') && request.method !== 'OPTIONS') {
+  const api = pathname.startsWith('/api/');
+  if (pathname.includes('%')) {
+    try {
+      for (const segment of pathname.split('/')) decodeURIComponent(segment);
+    } catch {
+      const message = 'malformed percent-encoding in the request path';
+      if (api) return NextResponse.json({ error: { code: 'bad_request', message } } satisfies ErrorBody, { status: 400 });
+      return new NextResponse(`400 Bad Request: ${message}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    }
+  }
+  if (api && request.method !== 'OPTIONS') {
     const allowed = allowedMethods(pathname);
     if (!allowed.includes(request.method)) {
       return NextResponse.json(
@@ -26,13 +96,25 @@ export function proxy(request: NextRequest): NextResponse | undefined {
       );
     }
   }
-  if (!pathname.includes('%')) return undefined;
-  try {
-    for (const segment of pathname.split('/')) decodeURIComponent(segment);
-    return undefined;
-  } catch {
-    const message = 'malformed percent-encoding in the request path';
-    if (pathname.startsWith('/api/')) return NextResponse.json({ error: { code: 'bad_request', message } } satisfies ErrorBody, { status: 400 });
-    return new NextResponse(`400 Bad Request: ${message}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && isCrossSite(request)) {
+    return NextResponse.json({ error: { code: 'forbidden', message: 'cross-site request refused' } } satisfies ErrorBody, { status: 403 });
   }
+  if (process.env.AUTOSCOPE_AUTH === 'oidc' && request.method === 'GET' && isPage(pathname) && !request.cookies.has(sessionCookie)) {
+    const login = new URL('/auth/login', request.url);
+    login.searchParams.set('returnTo', `${pathname}${request.nextUrl.search}`);
+    return NextResponse.redirect(login, 307);
+  }
+  return undefined;
+}
+
+export function proxy(request: NextRequest): NextResponse {
+  const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
+  const csp = contentSecurityPolicy(nonce);
+  const stop = early(request);
+  if (stop) return withSecurityHeaders(stop, csp);
+  // Next reads the nonce from the request's CSP header and puts it on the scripts it renders.
+  const headers = new Headers(request.headers);
+  headers.set('x-nonce', nonce);
+  headers.set('content-security-policy', csp);
+  return withSecurityHeaders(NextResponse.next({ request: { headers } }), csp);
 }

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { UserMenu } from './access/user-menu';
 import { useStreamState } from './stream/fleet-stream';
 import { ThemeToggle } from './theme-toggle';
 import { UtcToggle } from './ui/time-zone';
@@ -47,6 +48,7 @@ export function AppShell({ children }: { children: React.ReactNode }): React.JSX
           <LiveIndicator />
           <UtcToggle />
           <ThemeToggle />
+          <UserMenu />
         </div>
       </header>
       <main className="shell-main">{children}</main>

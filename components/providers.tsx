@@ -1,8 +1,9 @@
 'use client';
 
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { isRetryable } from './api/fetch-json';
+import { ApiError, isRetryable } from './api/fetch-json';
+import { apiPaths } from './api/paths';
 import { FleetStream } from './stream/fleet-stream';
 import { TimeZoneProvider } from './ui/time-zone';
 
@@ -11,6 +12,13 @@ export function Providers({ children }: { children: React.ReactNode }): React.JS
   const [client] = useState(
     () =>
       new QueryClient({
+        // A 401 means the session lapsed (idle or absolute timeout, signed out elsewhere): sign in again and
+        // come back to this very URL.
+        queryCache: new QueryCache({
+          onError: (error) => {
+            if (error instanceof ApiError && error.status === 401 && !window.location.pathname.startsWith('/auth/')) window.location.assign(apiPaths.signIn(`${window.location.pathname}${window.location.search}`));
+          },
+        }),
         defaultOptions: {
           queries: {
             staleTime: 5_000,

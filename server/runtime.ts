@@ -1,5 +1,5 @@
 import 'server-only';
-import type { AutoscalerKind, ClusterStatus, ClusterSummary, Health } from '@/lib/api';
+import type { Autoscaler, AutoscalerKind, ClusterStatus, ClusterSummary, Health } from '@/lib/api';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ClusterConnection } from './clusters/connections';
 import { loadConnections, memberConnection } from './clusters/connections';
@@ -104,9 +104,11 @@ export class Autoscope {
     return [...this.watchers.values()].map((w) => w.status()).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  clusterSummaries(): ClusterSummary[] {
+  /** Every cluster with its counts; `visible` narrows both the clusters and the autoscalers counted (a viewer's scope). */
+  clusterSummaries(visible?: { cluster: (name: string) => boolean; autoscaler: (dto: Autoscaler) => boolean }): ClusterSummary[] {
     const counts = new Map<string, { total: number; byKind: Record<AutoscalerKind, number>; byHealth: Record<Health, number> }>();
     for (const { dto } of this.index.entries.values()) {
+      if (visible && !visible.autoscaler(dto)) continue;
       let c = counts.get(dto.cluster);
       if (!c) {
         c = { total: 0, byKind: { HorizontalPodAutoscaler: 0, MachineAutoscaler: 0, FederatedHPA: 0 }, byHealth: { failing: 0, degraded: 0, ok: 0, unknown: 0 } };
@@ -117,6 +119,7 @@ export class Autoscope {
       c.byHealth[dto.health] += 1;
     }
     return [...this.watchers.values()]
+      .filter((w) => !visible || visible.cluster(w.name))
       .map((w) => ({
         ...w.status(),
         kind: w.kind,

@@ -40,6 +40,9 @@ export const apiPaths = {
   previewHpa: (): string => '/api/v1/preview/hpa',
   previewFederation: (operation: string): string => `/api/v1/preview/federation/${operation}`,
   stream: (): string => '/api/v1/stream',
+  me: (): string => '/api/v1/me',
+  /** The sign-in page, coming back to `returnTo` (a path of this site) afterwards. */
+  signIn: (returnTo: string): string => `/auth/login${search({ returnTo })}`,
 };
 
 /** The page of one autoscaler: /autoscalers/{cluster}/{kind}/{namespace}/{name} with the cluster as one encoded segment. */

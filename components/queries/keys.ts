@@ -9,6 +9,7 @@ import {
   FederationPreviewInputsSchema,
   HistoryResponseSchema,
   HpaPreviewResponseSchema,
+  MeResponseSchema,
   TransitionsResponseSchema,
   TriageResponseSchema,
   federationOperations,
@@ -35,6 +36,11 @@ export const fleetKeys = {
 
 /** The query-key id of an autoscaler: the DTO's own `id`. */
 const idOf = (ref: AutoscalerRef): string => toAutoscalerId(ref.cluster, ref.kind, ref.namespace, ref.name);
+
+/** Who is signed in (not under `fleet`: the stream never invalidates it). */
+export function meQuery() {
+  return queryOptions({ queryKey: ['me'] as const, queryFn: ({ signal }) => fetchJson(apiPaths.me(), MeResponseSchema, { signal }), staleTime: 5 * 60_000 });
+}
 
 export function clustersQuery() {
   return queryOptions({ queryKey: fleetKeys.clusters(), queryFn: ({ signal }) => fetchJson(apiPaths.clusters(), ClusterListResponseSchema, { signal }) });

@@ -9,6 +9,7 @@ export const ErrorCodeSchema = z.enum([
   'method_not_allowed',
   'conflict',
   'payload_too_large',
+  'rate_limited',
   'cluster_unreachable',
   'not_ready',
   'upstream_error',

@@ -7,3 +7,4 @@ export * from './fleet';
 export * from './hpa';
 export * from './preview';
 export * from './diagnose';
+export * from './access';

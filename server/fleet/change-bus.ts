@@ -2,6 +2,11 @@ import 'server-only';
 import type { ClusterStatus, StreamMessage } from '@/lib/api';
 
 type Listener = (message: StreamMessage) => void;
+/** Which ids and clusters one subscriber may hear of (a viewer's scope); everything when left out. */
+export interface ListenerScope {
+  id: (id: string) => boolean;
+  cluster: (name: string) => boolean;
+}
 
 const maxIds = 500;
 
@@ -10,12 +15,12 @@ const maxIds = 500;
  * (a relist of 2,000 HPAs is one message, not 2,000); cluster state changes go out at once.
  */
 export class ChangeBus {
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Map<Listener, ListenerScope | undefined>();
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
 
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
+  subscribe(listener: Listener, scope?: ListenerScope): () => void {
+    this.listeners.set(listener, scope);
     return () => this.listeners.delete(listener);
   }
 
@@ -30,18 +35,18 @@ export class ChangeBus {
   }
 
   cluster(status: ClusterStatus): void {
-    this.emit({ type: 'cluster', cluster: status });
+    for (const [listener, scope] of this.listeners) if (!scope || scope.cluster(status.name)) listener({ type: 'cluster', cluster: status });
   }
 
   private flush(): void {
     this.timer = null;
-    const ids = [...this.pending];
+    const all = [...this.pending];
     this.pending = new Set();
-    // Past a few hundred ids a browser refetches everything anyway: send the first ones and say there were more.
-    if (ids.length) this.emit(ids.length > maxIds ? { type: 'changed', ids: ids.slice(0, maxIds), truncated: true } : { type: 'changed', ids });
-  }
-
-  private emit(message: StreamMessage): void {
-    for (const listener of this.listeners) listener(message);
+    for (const [listener, scope] of this.listeners) {
+      // A change a subscriber may not see is never sent, not even as a count: filter first, then truncate.
+      const ids = scope ? all.filter(scope.id) : all;
+      // Past a few hundred ids a browser refetches everything anyway: send the first ones and say there were more.
+      if (ids.length) listener(ids.length > maxIds ? { type: 'changed', ids: ids.slice(0, maxIds), truncated: true } : { type: 'changed', ids });
+    }
   }
 }

@@ -25,6 +25,7 @@ export const statusForCode: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  rate_limited: 429,
   cluster_unreachable: 502,
   not_ready: 503,
   upstream_error: 502,

@@ -4,6 +4,7 @@ import type { AutoscalerDetailResponse, AutoscalerPath } from '@/lib/api';
 import type { KubeObject } from '@/lib/k8s/types';
 import { toMachineSetCopies } from '@/lib/machine';
 import { toFederationPlacement } from '@/lib/triage';
+import type { Viewer } from '../access/access';
 import type { Autoscope } from '../runtime';
 import { findEntry } from './guards';
 import { kubectlCommands } from './kubectl-commands';
@@ -17,8 +18,8 @@ function withoutManagedFields(raw: KubeObject): KubeObject {
  * One autoscaler with its spec parts, events, YAML and kubectl commands; a MachineAutoscaler with both copies
  * of its MachineSet, a FederatedHPA with its placement (from the objects the index mapped it with).
  */
-export function getAutoscalerDetail(app: Autoscope, path: AutoscalerPath): AutoscalerDetailResponse {
-  const entry = findEntry(app, path);
+export function getAutoscalerDetail(app: Autoscope, path: AutoscalerPath, viewer: Viewer): AutoscalerDetailResponse {
+  const entry = findEntry(app, path, viewer);
   const a = entry.dto;
   const spec = (entry.raw.spec ?? {}) as Record<string, unknown>;
   return {

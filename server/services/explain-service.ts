@@ -7,6 +7,7 @@ import type { HorizontalPodAutoscaler, Pod, PodMetrics } from '@/lib/k8s/types';
 import { conditionMeaning } from '@/lib/triage';
 import { toAppError } from '../clusters/kube-client';
 import { AppError } from '../http/app-error';
+import type { Viewer } from '../access/access';
 import type { Autoscope } from '../runtime';
 import { findEntry } from './guards';
 import type { GatheredInput } from './live-input';
@@ -32,8 +33,8 @@ function summarize(kind: AutoscalerKind, result: HpaSyncResult, currentReplicas:
 }
 
 /** Gathers the live input for an HPA, or for a FederatedHPA across its ready member clusters. */
-async function gather(app: Autoscope, path: AutoscalerPath): Promise<{ kind: AutoscalerKind; id: string; raw: HorizontalPodAutoscaler; gathered: GatheredInput }> {
-  const entry = findEntry(app, path);
+async function gather(app: Autoscope, path: AutoscalerPath, viewer: Viewer): Promise<{ kind: AutoscalerKind; id: string; raw: HorizontalPodAutoscaler; gathered: GatheredInput }> {
+  const entry = findEntry(app, path, viewer);
   const { dto } = entry;
   if (dto.kind === 'MachineAutoscaler') throw new AppError('bad_request', 'explain and preview are for HorizontalPodAutoscalers and FederatedHPAs; a MachineAutoscaler has no metrics decision (see its findings)');
   const raw = entry.raw as HorizontalPodAutoscaler;
@@ -75,8 +76,8 @@ async function gather(app: Autoscope, path: AutoscalerPath): Promise<{ kind: Aut
   return { kind: dto.kind, id: dto.id, raw, gathered };
 }
 
-export async function explain(app: Autoscope, path: AutoscalerPath): Promise<ExplainResponse> {
-  const { kind, id, raw, gathered } = await gather(app, path);
+export async function explain(app: Autoscope, path: AutoscalerPath, viewer: Viewer): Promise<ExplainResponse> {
+  const { kind, id, raw, gathered } = await gather(app, path, viewer);
   const result = simulateHpaSync(gathered.input);
   const controller = raw.status?.desiredReplicas ?? null;
   return {
@@ -116,11 +117,11 @@ function differences(before: SyncSummary, after: SyncSummary): string[] {
   return out;
 }
 
-export async function previewHpa(app: Autoscope, body: unknown): Promise<HpaPreviewResponse> {
+export async function previewHpa(app: Autoscope, body: unknown, viewer: Viewer): Promise<HpaPreviewResponse> {
   const request = HpaPreviewRequestSchema.parse(body);
   const ref = parseAutoscalerId(request.id);
   if (!ref) throw new AppError('bad_request', 'invalid id', { issues: [{ path: 'id', message: 'not an autoscaler id' }] });
-  const { kind, id, gathered } = await gather(app, ref);
+  const { kind, id, gathered } = await gather(app, ref, viewer);
   const base: HpaSyncInput = { ...gathered.input, config: request.config };
   const edited = applyChanges(base, request.changes);
   const before = summarize(kind, simulateHpaSync(base), base.scale.specReplicas);
@@ -146,8 +147,8 @@ export async function previewHpa(app: Autoscope, body: unknown): Promise<HpaPrev
 const seedPolicyOf = { Duplicated: 'Duplicated', StaticWeight: 'StaticWeighted', DynamicWeight: 'DynamicWeighted', Aggregated: 'Aggregated', Unknown: 'DynamicWeighted' } as const;
 
 /** Inputs for the federation preview, filled from a live FederatedHPA's binding, members and policy. */
-export function federationPreviewInputs(app: Autoscope, path: AutoscalerPath): FederationPreviewInputs {
-  const entry = findEntry(app, path);
+export function federationPreviewInputs(app: Autoscope, path: AutoscalerPath, viewer: Viewer): FederationPreviewInputs {
+  const entry = findEntry(app, path, viewer);
   const { dto } = entry;
   if (dto.kind !== 'FederatedHPA' || !dto.federation) throw new AppError('bad_request', 'federation previews start from a FederatedHPA');
   const watcher = app.watchers.get(dto.cluster);

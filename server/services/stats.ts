@@ -2,6 +2,8 @@ import 'server-only';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { StatsResponse } from '@/lib/api';
+import { canSeeAutoscaler, canSeeCluster } from '@/lib/access';
+import type { Viewer } from '../access/access';
 import type { Autoscope } from '../runtime';
 
 let fullGc: (() => void) | null | undefined;
@@ -19,13 +21,21 @@ function collectGarbage(): void {
   fullGc?.();
 }
 
-/** Process figures for the benchmark and operators: index size, subscribers, memory, uptime. */
-export function stats(app: Autoscope): StatsResponse {
+/** Process figures for the benchmark and operators: index size (what the viewer may see of it), subscribers, memory, uptime. */
+export function stats(app: Autoscope, viewer: Viewer): StatsResponse {
   collectGarbage();
   const memory = process.memoryUsage();
+  const { scope } = viewer;
+  let autoscalers = app.index.entries.size;
+  let clusters = app.watchers.size;
+  if (!scope.all) {
+    autoscalers = 0;
+    for (const { dto } of app.index.entries.values()) if (canSeeAutoscaler(scope, dto)) autoscalers += 1;
+    clusters = [...app.watchers.keys()].filter((name) => canSeeCluster(scope, name)).length;
+  }
   return {
-    autoscalers: app.index.entries.size,
-    clusters: app.watchers.size,
+    autoscalers,
+    clusters,
     streamSubscribers: app.bus.subscriberCount,
     heapUsedBytes: memory.heapUsed,
     rssBytes: memory.rss,

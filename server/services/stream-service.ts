@@ -1,13 +1,17 @@
 import 'server-only';
 import type { StreamMessage } from '@/lib/api';
+import { canSeeAutoscalerId, canSeeCluster } from '@/lib/access';
+import type { Viewer } from '../access/access';
 import type { Autoscope } from '../runtime';
+import { visibleClusterStatuses } from './guards';
 
 const encoder = new TextEncoder();
 /** Queued bytes past which a client that does not read is dropped rather than buffered without bound. */
 const maxQueuedBytes = 1024 * 1024;
 
-/** Server-Sent Events: which ids changed and cluster state changes, with a heartbeat every 15 s. */
-export function openStream(app: Autoscope, signal: AbortSignal): Response {
+/** Server-Sent Events: which ids changed and cluster state changes (of what the viewer may see), with a heartbeat every 15 s. */
+export function openStream(app: Autoscope, signal: AbortSignal, viewer: Viewer): Response {
+  const { scope } = viewer;
   let cleanup = (): void => undefined;
   const stream = new ReadableStream<Uint8Array>(
     {
@@ -21,8 +25,8 @@ export function openStream(app: Autoscope, signal: AbortSignal): Response {
           controller.enqueue(encoder.encode(`event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`));
         };
         controller.enqueue(encoder.encode('retry: 3000\n\n'));
-        for (const cluster of app.clusterStatuses()) send({ type: 'cluster', cluster });
-        const unsubscribe = app.bus.subscribe(send);
+        for (const cluster of visibleClusterStatuses(app, viewer)) send({ type: 'cluster', cluster });
+        const unsubscribe = app.bus.subscribe(send, scope.all ? undefined : { id: (id) => canSeeAutoscalerId(scope, id), cluster: (name) => canSeeCluster(scope, name) });
         const heartbeat = setInterval(() => send({ type: 'heartbeat', at: new Date().toISOString() }), 15_000);
         const close = (): void => {
           cleanup();

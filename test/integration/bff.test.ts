@@ -33,6 +33,7 @@ import * as readyRoute from '@/app/api/readyz/route';
 import { loadConnections } from '@/server/clusters/connections';
 import { checkRequest, loadRules } from '../rbac-authorizer';
 import { Autoscope, installAutoscope } from '@/server/runtime';
+import { captureConsole, demoFleetSynced } from './harness';
 import { until } from './until';
 
 /**
@@ -77,18 +78,11 @@ function startBackend(): Autoscope {
 }
 
 beforeAll(async () => {
-  for (const level of ['info', 'warn', 'error', 'log'] as const) {
-    const original = console[level].bind(console);
-    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      logLines.push(args.map(String).join(' '));
-      original(...args);
-    });
-  }
+  captureConsole(logLines);
   world = await startSimulator({ scenario: 'demo', speed: 20, dataDir: mkdtempSync(path.join(os.tmpdir(), 'bff-sim-')) });
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'bff-data-'));
   app = startBackend();
-  await until(() => app.clusterStatuses(), (s) => s.length === 7 && s.every((c) => c.state === 'synced'));
-  await until(() => app.index.entries.size, (n) => n >= 80);
+  await demoFleetSynced(app);
 });
 
 afterAll(async () => {

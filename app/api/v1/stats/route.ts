@@ -1,4 +1,5 @@
 import type { StatsResponse } from '@/lib/api';
+import { requireViewer } from '@/server/access/access';
 import { handle } from '@/server/http/handle';
 import { getAutoscope } from '@/server/runtime';
 import { stats } from '@/server/services/fleet-service';
@@ -6,4 +7,4 @@ import { stats } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle((): StatsResponse => stats(getAutoscope()));
+export const GET = handle(async (req): Promise<StatsResponse> => stats(getAutoscope(), await requireViewer(req)));

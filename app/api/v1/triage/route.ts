@@ -1,5 +1,6 @@
 import type { TriageResponse } from '@/lib/api';
 import { AutoscalerFilterSchema } from '@/lib/api';
+import { requireViewer } from '@/server/access/access';
 import { handle } from '@/server/http/handle';
 import { queryObject } from '@/server/http/params';
 import { getAutoscope } from '@/server/runtime';
@@ -8,4 +9,4 @@ import { getTriage } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle((req): TriageResponse => getTriage(getAutoscope(), AutoscalerFilterSchema.parse(queryObject(req.nextUrl))));
+export const GET = handle(async (req): Promise<TriageResponse> => getTriage(getAutoscope(), AutoscalerFilterSchema.parse(queryObject(req.nextUrl)), await requireViewer(req)));

@@ -1,4 +1,5 @@
 import type { AutoscalerDetailResponse } from '@/lib/api';
+import { requireViewer } from '@/server/access/access';
 import { handle } from '@/server/http/handle';
 import type { AutoscalerRouteContext } from '@/server/http/params';
 import { autoscalerPath } from '@/server/http/params';
@@ -8,4 +9,4 @@ import { getAutoscalerDetail } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (_req, context: AutoscalerRouteContext): Promise<AutoscalerDetailResponse> => getAutoscalerDetail(getAutoscope(), await autoscalerPath(context)));
+export const GET = handle(async (req, context: AutoscalerRouteContext): Promise<AutoscalerDetailResponse> => getAutoscalerDetail(getAutoscope(), await autoscalerPath(context), await requireViewer(req)));

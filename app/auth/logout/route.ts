@@ -1,0 +1,7 @@
+import { signOut } from '@/server/access/sign-in';
+import { handle } from '@/server/http/handle';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const POST = handle((req) => signOut(req));

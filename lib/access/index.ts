@@ -1,0 +1,3 @@
+export * from './glob';
+export * from './policy';
+export * from './scope';

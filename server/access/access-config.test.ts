@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AccessConfigError, readAccessConfig } from './config';
+import { parsePolicyYaml, PolicyFileError, PolicySource } from './policy-file';
+import { SessionStore } from './session-store';
+
+describe('readAccessConfig', () => {
+  it('loopback without a mode is the no-sign-in default; any other address refuses to start with one line saying what to set', () => {
+    expect(readAccessConfig({}).mode).toBe('local');
+    expect(readAccessConfig({ HOST: '127.0.0.1' }).mode).toBe('local');
+    expect(readAccessConfig({ HOST: '::1' }).mode).toBe('local');
+    expect(readAccessConfig({ HOST: 'localhost' }).mode).toBe('local');
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'autoscope.internal']) {
+      expect(() => readAccessConfig({ HOST: host })).toThrow(AccessConfigError);
+      try {
+        readAccessConfig({ HOST: host });
+      } catch (err) {
+        expect((err as Error).message).toMatch(/^HOST=\S+ is not loopback: set AUTOSCOPE_AUTH=oidc .* or AUTOSCOPE_AUTH=none/);
+        expect((err as Error).message).not.toContain('\n');
+      }
+    }
+    expect(readAccessConfig({ HOST: '0.0.0.0', AUTOSCOPE_AUTH: 'none' }).mode).toBe('none');
+  });
+
+  it('oidc: names each missing setting; the client secret comes from a file; http issuers only on loopback', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'access-config-'));
+    const secret = path.join(dir, 'secret');
+    writeFileSync(secret, 's3cret\n');
+    const env = { AUTOSCOPE_AUTH: 'oidc', AUTOSCOPE_OIDC_ISSUER: 'https://id.example.com', AUTOSCOPE_OIDC_CLIENT_ID: 'autoscope', AUTOSCOPE_OIDC_REDIRECT_URL: 'https://autoscope.example.com/auth/callback', AUTOSCOPE_OIDC_CLIENT_SECRET_FILE: secret };
+    const config = readAccessConfig(env);
+    expect(config.oidc).toMatchObject({ clientId: 'autoscope', clientSecret: 's3cret', scopes: 'openid profile email groups', groupsClaim: 'groups', idleMinutes: 60, maxHours: 12 });
+    expect(() => readAccessConfig({ ...env, AUTOSCOPE_OIDC_CLIENT_ID: '' })).toThrow('AUTOSCOPE_AUTH=oidc needs AUTOSCOPE_OIDC_CLIENT_ID');
+    expect(() => readAccessConfig({ ...env, AUTOSCOPE_OIDC_ISSUER: 'http://id.example.com' })).toThrow('must be https');
+    expect(readAccessConfig({ ...env, AUTOSCOPE_OIDC_ISSUER: 'http://127.0.0.1:5556' }).oidc?.issuer.href).toBe('http://127.0.0.1:5556/');
+    expect(() => readAccessConfig({ ...env, AUTOSCOPE_OIDC_CLIENT_SECRET_FILE: path.join(dir, 'absent') })).toThrow('cannot be read (ENOENT)');
+    expect(() => readAccessConfig({ ...env, AUTOSCOPE_SESSION_IDLE_MINUTES: 'soon' })).toThrow('AUTOSCOPE_SESSION_IDLE_MINUTES must be a positive number');
+    expect(() => readAccessConfig({ AUTOSCOPE_AUTH: 'ldap' })).toThrow('AUTOSCOPE_AUTH=ldap is not a mode');
+  });
+
+  it('proxy: an issuer is required; the token header defaults to Authorization', () => {
+    expect(() => readAccessConfig({ AUTOSCOPE_AUTH: 'proxy' })).toThrow('AUTOSCOPE_AUTH=proxy needs AUTOSCOPE_PROXY_ISSUER');
+    expect(readAccessConfig({ AUTOSCOPE_AUTH: 'proxy', AUTOSCOPE_PROXY_ISSUER: 'https://sso.example.com' }).proxy).toMatchObject({ header: 'authorization', audience: null, jwksUrl: null });
+    expect(readAccessConfig({ AUTOSCOPE_AUTH: 'proxy', AUTOSCOPE_PROXY_ISSUER: 'https://sso.example.com', AUTOSCOPE_PROXY_HEADER: 'X-Auth-Request-Access-Token' }).proxy?.header).toBe('x-auth-request-access-token');
+  });
+});
+
+describe('policy files', () => {
+  it('an error names the file and the line of the offending value', () => {
+    const text = ['defaultRole: none', 'rules:', '  - name: web', '    groups: [team-web]', '    clusters: ["prod-*"]', '  - name: broken', '    groups: [ops]', '    clusters: ["prod eu"]', '    kinds: [Deployment]'].join('\n');
+    expect(() => parsePolicyYaml(text, 'policy.yaml')).toThrow(PolicyFileError);
+    try {
+      parsePolicyYaml(text, 'policy.yaml');
+    } catch (err) {
+      expect((err as Error).message).toContain('policy.yaml:8: rules.1.clusters.0:');
+      expect((err as Error).message).toContain('policy.yaml:9: rules.1.kinds.0:');
+    }
+    expect(() => parsePolicyYaml('rules:\n  - groups: [a]\n    clusters: [x\n', 'p.yaml')).toThrow(/^p\.yaml:\d+: /);
+    expect(() => parsePolicyYaml('defaultRole: none\ndefaultRole: read-all\n', 'p.yaml')).toThrow(/^p\.yaml:2: /);
+    expect(() => parsePolicyYaml('rules:\n  - groups: [a]\n', 'p.yaml')).toThrow('p.yaml:2: rules.0.clusters:');
+  });
+
+  it('is read again when the file changes; a bad change keeps the last good policy', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'policy-'));
+    const file = path.join(dir, 'policy.yaml');
+    writeFileSync(file, 'defaultRole: none\n');
+    const source = new PolicySource(file);
+    expect(source.current(10_000).defaultRole).toBe('none');
+    writeFileSync(file, 'defaultRole: read-all   \n');
+    expect(source.current(10_500).defaultRole).toBe('none'); // looked at most once a second
+    expect(source.current(12_000).defaultRole).toBe('read-all');
+    writeFileSync(file, 'defaultRole: everything-please\n');
+    expect(source.current(14_000).defaultRole).toBe('read-all');
+    expect(() => new PolicySource(file)).toThrow(PolicyFileError);
+  });
+});
+
+describe('SessionStore', () => {
+  const who = { subject: 'u1', name: 'Ada', email: 'ada@example.com', groups: ['g'] };
+
+  it('a session lives until its idle or its absolute timeout; only a hash of its id is stored', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sessions-'));
+    const store = new SessionStore(dir, { idleMs: 30 * 60_000, absoluteMs: 2 * 3600_000 });
+    const t0 = 1_000_000;
+    const { id, expiresAt } = store.create(who, t0);
+    expect(expiresAt).toBe(t0 + 2 * 3600_000);
+    expect(store.get(id, t0 + 29 * 60_000)).toEqual(who);
+    // Each use within the idle window moves it on, up to the absolute lifetime.
+    for (let t = t0 + 29 * 60_000; t < t0 + 2 * 3600_000 - 60_000; t += 25 * 60_000) expect(store.get(id, t)).not.toBeNull();
+    expect(store.get(id, t0 + 2 * 3600_000)).toBeNull();
+    const idle = store.create(who, t0);
+    expect(store.get(idle.id, t0 + 31 * 60_000)).toBeNull();
+    const other = store.create(who, t0);
+    store.delete(other.id);
+    expect(store.get(other.id, t0 + 1)).toBeNull();
+    expect(store.get(`${other.id.slice(0, -1)}x`, t0 + 1)).toBeNull();
+    store.close();
+  });
+
+  it('a sign-in state is taken once, and only within ten minutes', () => {
+    const store = new SessionStore(mkdtempSync(path.join(os.tmpdir(), 'sessions-')), { idleMs: 60_000, absoluteMs: 120_000 });
+    const login = { codeVerifier: 'v', nonce: 'n', returnTo: '/triage' };
+    const state = store.beginLogin(login, 0);
+    expect(store.takeLogin(state, 1000)).toEqual(login);
+    expect(store.takeLogin(state, 1000)).toBeNull();
+    const late = store.beginLogin(login, 0);
+    expect(store.takeLogin(late, 10 * 60_000 + 1)).toBeNull();
+    store.close();
+  });
+});

@@ -1,0 +1,117 @@
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Identity } from '@/lib/access';
+
+/**
+ * The access area's own migrations, in their own table, so they never interleave with the history
+ * store's `schema_migrations` although both live in the same database file.
+ */
+const migrations: string[] = [
+  `CREATE TABLE access_sessions (
+     id_hash TEXT PRIMARY KEY, subject TEXT NOT NULL, name TEXT NOT NULL, email TEXT, groups_json TEXT NOT NULL,
+     created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+   CREATE INDEX access_sessions_by_expiry ON access_sessions (expires_at);
+   CREATE TABLE access_logins (
+     state_hash TEXT PRIMARY KEY, code_verifier TEXT NOT NULL, nonce TEXT NOT NULL, return_to TEXT NOT NULL, created_at INTEGER NOT NULL);`,
+];
+
+/** Only a hash of a session id or login state is stored: a copy of the database opens no session. */
+function hash(secret: string): string {
+  return createHash('sha256').update(secret).digest('base64url');
+}
+
+export interface PendingLogin {
+  codeVerifier: string;
+  nonce: string;
+  returnTo: string;
+}
+
+export interface SessionTimeouts {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** A sign-in flow has ten minutes to come back from the provider. */
+const loginTtlMs = 10 * 60_000;
+/** `last_seen_at` is written at most once a minute per session: a page's burst of requests costs one write. */
+const touchEveryMs = 60_000;
+
+/**
+ * Server-side sessions in the history database (`history.db` in the data directory): the browser holds
+ * only an opaque random id; a row holds who it is and when it lapses (idle and absolute timeouts).
+ */
+export class SessionStore {
+  private readonly db: Database.Database;
+
+  constructor(dataDir: string, private readonly timeouts: SessionTimeouts) {
+    mkdirSync(dataDir, { recursive: true });
+    this.db = new Database(path.join(dataDir, 'history.db'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec('CREATE TABLE IF NOT EXISTS access_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    const applied = new Set((this.db.prepare('SELECT version FROM access_migrations').all() as { version: number }[]).map((r) => r.version));
+    migrations.forEach((sql, i) => {
+      if (applied.has(i + 1)) return;
+      this.db.transaction(() => {
+        this.db.exec(sql);
+        this.db.prepare('INSERT INTO access_migrations (version, applied_at) VALUES (?, ?)').run(i + 1, new Date().toISOString());
+      })();
+    });
+  }
+
+  /** Remembers a sign-in in flight; returns the opaque state that travels to the provider and back. */
+  beginLogin(login: PendingLogin, now: number): string {
+    const state = randomBytes(32).toString('base64url');
+    this.db.prepare('DELETE FROM access_logins WHERE created_at < ?').run(now - loginTtlMs);
+    this.db.prepare('INSERT INTO access_logins (state_hash, code_verifier, nonce, return_to, created_at) VALUES (?, ?, ?, ?, ?)').run(hash(state), login.codeVerifier, login.nonce, login.returnTo, now);
+    return state;
+  }
+
+  /** The sign-in for a state, once: it is deleted as it is read. */
+  takeLogin(state: string, now: number): PendingLogin | null {
+    const key = hash(state);
+    const row = this.db.prepare('SELECT code_verifier, nonce, return_to, created_at FROM access_logins WHERE state_hash = ?').get(key) as { code_verifier: string; nonce: string; return_to: string; created_at: number } | undefined;
+    this.db.prepare('DELETE FROM access_logins WHERE state_hash = ?').run(key);
+    if (!row || now - row.created_at > loginTtlMs) return null;
+    return { codeVerifier: row.code_verifier, nonce: row.nonce, returnTo: row.return_to };
+  }
+
+  /** A new session for a person; returns the id for the cookie (never stored as is). */
+  create(who: Identity, now: number): { id: string; expiresAt: number } {
+    const id = randomBytes(32).toString('base64url');
+    const expiresAt = now + this.timeouts.absoluteMs;
+    this.db.prepare('DELETE FROM access_sessions WHERE expires_at < ? OR last_seen_at < ?').run(now, now - this.timeouts.idleMs);
+    this.db
+      .prepare('INSERT INTO access_sessions (id_hash, subject, name, email, groups_json, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(hash(id), who.subject, who.name, who.email, JSON.stringify(who.groups), now, now, expiresAt);
+    return { id, expiresAt };
+  }
+
+  /** The person of a live session, or null (unknown, idle too long, or past its absolute lifetime; a lapsed row is deleted). */
+  get(id: string, now: number): Identity | null {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
+    const key = hash(id);
+    const row = this.db.prepare('SELECT subject, name, email, groups_json, last_seen_at, expires_at FROM access_sessions WHERE id_hash = ?').get(key) as
+      | { subject: string; name: string; email: string | null; groups_json: string; last_seen_at: number; expires_at: number }
+      | undefined;
+    if (!row) return null;
+    if (now >= row.expires_at || now - row.last_seen_at >= this.timeouts.idleMs) {
+      this.db.prepare('DELETE FROM access_sessions WHERE id_hash = ?').run(key);
+      return null;
+    }
+    if (now - row.last_seen_at >= touchEveryMs) this.db.prepare('UPDATE access_sessions SET last_seen_at = ? WHERE id_hash = ?').run(now, key);
+    return { subject: row.subject, name: row.name, email: row.email, groups: JSON.parse(row.groups_json) as string[] };
+  }
+
+  /** Sign-out: the row goes, so the cookie is worthless even if it was copied. */
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM access_sessions WHERE id_hash = ?').run(hash(id));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
