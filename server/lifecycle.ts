@@ -1,5 +1,6 @@
 import 'server-only';
 import type http from 'node:http';
+import { getAccess } from './access/access';
 import { readOperationsConfig } from './config';
 import { errorText, log } from './log';
 import { registerCollectors } from './metrics/collectors';
@@ -28,6 +29,13 @@ export async function startLifecycle(env: Readonly<Record<string, string | undef
   holder[globalKey] = true;
 
   const ops = readOperationsConfig(env);
+  try {
+    // Sign-in settings and the policy file are checked before anything is served: one line says what is wrong.
+    getAccess();
+  } catch (err) {
+    log.error(`Autoscope cannot start: ${errorText(err)}`);
+    process.exit(1);
+  }
   getAutoscope();
   process.once('exit', () => currentAutoscope()?.stop());
 

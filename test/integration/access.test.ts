@@ -476,11 +476,15 @@ describe('trusted-proxy mode', () => {
 describe('logs', () => {
   it('one JSON audit line per sign-in, sign-out and denied request, with no cookie, token or secret in any line', () => {
     const audits = logLines.flatMap((l) => {
-      const m = /(\{"audit".*\})$/.exec(l);
-      return m?.[1] ? [JSON.parse(m[1]) as { audit: string; subject?: string; groups?: string[]; path?: string }] : [];
+      try {
+        const line = JSON.parse(l) as { audit?: string; subject?: string; groups?: string; path?: string };
+        return line.audit ? [line] : [];
+      } catch {
+        return [];
+      }
     });
     expect(audits.filter((a) => a.audit === 'sign-in').map((a) => a.subject)).toEqual(expect.arrayContaining(['alice', 'bob', 'carol']));
-    expect(audits.find((a) => a.audit === 'sign-in' && a.subject === 'alice')?.groups).toEqual(['team-web']);
+    expect(audits.find((a) => a.audit === 'sign-in' && a.subject === 'alice')?.groups).toBe('team-web');
     expect(audits.some((a) => a.audit === 'sign-out' && a.subject === 'bob')).toBe(true);
     expect(audits.some((a) => a.audit === 'denied' && a.path === '/api/v1/clusters')).toBe(true);
     const sessionIds = Object.values(people).map((p) => p.cookie.split('=')[1] ?? '');
