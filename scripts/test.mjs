@@ -36,6 +36,7 @@ function check(name, ok) {
 }
 
 check('lint', run('lint', bin('eslint'), ['--max-warnings', '0', '.']));
+check('format', run('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']));
 check('typecheck', run('typecheck', bin('next'), ['typegen']) && run('typecheck', bin('tsc'), ['--noEmit']));
 
 // The build comes before Vitest: test/integration/image.test.ts runs its standalone output.
