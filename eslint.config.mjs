@@ -22,7 +22,8 @@ export const layers = [
 const layerPolicy = {
   default: 'disallow',
   checkAllOrigins: true,
-  message: 'Import boundary: {{ from.element.type }} may not import {{ to.element.type }}{{ to.module.source }} (docs/architecture.md, "Layers and who may import whom").',
+  message:
+    'Import boundary: {{ from.element.type }} may not import {{ to.element.type }}{{ to.module.source }} (docs/architecture.md, "Layers and who may import whom").',
   policies: [
     // Files inside one layer import each other freely (the plugin skips internal dependencies).
     { from: { element: { type: 'app' } }, allow: { to: { element: { type: '{components,server,lib}' } } } },
@@ -38,7 +39,10 @@ const layerPolicy = {
     // Server integration tests run against the simulator.
     { from: { file: { path: 'server/**/*.test.ts' } }, allow: { to: { element: { type: 'sim' } } } },
     // Packages: every layer but lib may use them.
-    { from: { element: { type: '{app,components,server,sim,e2e,scripts,bench}' } }, allow: { to: { module: { origin: '{external,core}' } } } },
+    {
+      from: { element: { type: '{app,components,server,sim,e2e,scripts,bench}' } },
+      allow: { to: { module: { origin: '{external,core}' } } },
+    },
     // lib is pure: zod only, plus type-only imports; its own tests may use test tooling.
     { from: { element: { type: 'lib' } }, allow: { to: { module: { origin: 'external', source: 'zod' } } } },
     { from: { element: { type: 'lib' } }, allow: { dependency: { kind: 'type' } } },
@@ -48,7 +52,20 @@ const layerPolicy = {
 
 export default tseslint.config(
   {
-    ignores: ['.next/**', '.next-*/**', '.autoscope-e2e/**', '.test-reports/**', '.scratch/**', 'node_modules/**', 'next-env.d.ts', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.autoscope/**', '.sim/**'],
+    ignores: [
+      '.next/**',
+      '.next-*/**',
+      '.autoscope-e2e/**',
+      '.test-reports/**',
+      '.scratch/**',
+      'node_modules/**',
+      'next-env.d.ts',
+      'e2e/artifacts/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.autoscope/**',
+      '.sim/**',
+    ],
   },
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -90,9 +107,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'lib/ takes time as an argument (`now`), never reads the clock.' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'lib/ takes time as an argument (`now`), never reads the clock.' },
-        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'lib/ is deterministic; take randomness as an argument.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'lib/ takes time as an argument (`now`), never reads the clock.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'lib/ takes time as an argument (`now`), never reads the clock.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+          message: 'lib/ is deterministic; take randomness as an argument.',
+        },
       ],
     },
   },

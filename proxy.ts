@@ -28,7 +28,8 @@ function contentSecurityPolicy(nonce: string): string {
   // Sign-out posts a form whose answer redirects to the provider's end-session page: form-action must allow it.
   let issuer = '';
   try {
-    if (process.env.AUTOSCOPE_AUTH === 'oidc' && process.env.AUTOSCOPE_OIDC_ISSUER) issuer = ` ${new URL(process.env.AUTOSCOPE_OIDC_ISSUER).origin}`;
+    if (process.env.AUTOSCOPE_AUTH === 'oidc' && process.env.AUTOSCOPE_OIDC_ISSUER)
+      issuer = ` ${new URL(process.env.AUTOSCOPE_OIDC_ISSUER).origin}`;
   } catch {
     issuer = '';
   }
@@ -72,7 +73,9 @@ export function isCrossSite(request: NextRequest): boolean {
 }
 
 function isPage(pathname: string): boolean {
-  return !pathname.startsWith('/api/') && !pathname.startsWith('/auth/') && !pathname.startsWith('/_next/') && !/\.[a-z0-9]+$/i.test(pathname);
+  return (
+    !pathname.startsWith('/api/') && !pathname.startsWith('/auth/') && !pathname.startsWith('/_next/') && !/\.[a-z0-9]+$/i.test(pathname)
+  );
 }
 
 function early(request: NextRequest): NextResponse | undefined {
@@ -91,7 +94,12 @@ function early(request: NextRequest): NextResponse | undefined {
     const allowed = allowedMethods(pathname);
     if (!allowed.includes(request.method)) {
       return NextResponse.json(
-        { error: { code: 'method_not_allowed', message: `${request.method} is not allowed on ${pathname}; use ${allowed.join(' or ')} (Autoscope never changes a cluster)` } } satisfies ErrorBody,
+        {
+          error: {
+            code: 'method_not_allowed',
+            message: `${request.method} is not allowed on ${pathname}; use ${allowed.join(' or ')} (Autoscope never changes a cluster)`,
+          },
+        } satisfies ErrorBody,
         { status: 405, headers: { allow: allowed.join(', ') } },
       );
     }

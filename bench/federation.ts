@@ -36,7 +36,9 @@ function measure(name: string, run: () => unknown): void {
   }
   samples.sort((a, b) => a - b);
   const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
-  console.log(`${name.padEnd(58)} median ${fmt(percentile(samples, 0.5))}  p90 ${fmt(percentile(samples, 0.9))}  max ${fmt(samples[samples.length - 1] ?? Number.NaN)}  (n=${MEASURED_RUNS})`);
+  console.log(
+    `${name.padEnd(58)} median ${fmt(percentile(samples, 0.5))}  p90 ${fmt(percentile(samples, 0.9))}  max ${fmt(samples[samples.length - 1] ?? Number.NaN)}  (n=${MEASURED_RUNS})`,
+  );
 }
 
 const random = sequence(42);
@@ -52,7 +54,11 @@ const websterWithInitial: WebsterSeatsInput = {
   initial: Object.fromEntries(clusterNames.slice(0, 500).map((name) => [name, Math.floor(random() * 20)])),
 };
 
-const candidates = clusterNames.map((name) => ({ name, staticWeight: 1 + Math.floor(random() * 10), allocatableReplicas: 5 + Math.floor(random() * 50) }));
+const candidates = clusterNames.map((name) => ({
+  name,
+  staticWeight: 1 + Math.floor(random() * 10),
+  allocatableReplicas: 5 + Math.floor(random() * 50),
+}));
 const previous = clusterNames.slice(0, 600).map((name) => ({ name, replicas: 1 + Math.floor(random() * 5) }));
 const assignBase = { candidates, previousClusters: previous, uid: '4858ca61-3ff8-4095-8267-f3d059d8074c' };
 const assignCases: [string, AssignReplicasInput][] = [
@@ -60,7 +66,10 @@ const assignCases: [string, AssignReplicasInput][] = [
   ['assignReplicas DynamicWeight scale-up, 1,000 candidates', { ...assignBase, strategy: 'DynamicWeight', replicas: 10_000 }],
   ['assignReplicas DynamicWeight scale-down, 1,000 candidates', { ...assignBase, strategy: 'DynamicWeight', replicas: 900 }],
   ['assignReplicas Aggregated scale-up, 1,000 candidates', { ...assignBase, strategy: 'Aggregated', replicas: 10_000 }],
-  ['assignReplicas StaticWeight legacy (v1.8), 1,000 candidates', { ...assignBase, strategy: 'StaticWeight', replicas: 10_000, divider: 'legacy' }],
+  [
+    'assignReplicas StaticWeight legacy (v1.8), 1,000 candidates',
+    { ...assignBase, strategy: 'StaticWeight', replicas: 10_000, divider: 'legacy' },
+  ],
 ];
 
 console.log(`Node ${process.version}, ${MEASURED_RUNS} measured runs after ${WARMUP_RUNS} warm-up runs each.`);

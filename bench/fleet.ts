@@ -86,7 +86,9 @@ async function getRaw(kc: KubeConfig, urlPath: string): Promise<Buffer> {
     const req = https.request(url, options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${url.toString()}: ${res.statusCode ?? '?'}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${url.toString()}: ${res.statusCode ?? '?'}`)),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -116,12 +118,30 @@ async function coldStartFloor(kubeconfig: string): Promise<{ ms: number; items: 
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'autoscope-bench-'));
-  console.info(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+  console.info(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+  );
   console.info(`fleet: ${clusters} clusters × ${hpas} HPAs = ${clusters * hpas} autoscalers\n`);
 
   const tsx = path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   const simStart = performance.now();
-  const sim = spawn(process.execPath, ['--max-old-space-size=8192', tsx, path.join(root, 'sim', 'cli.ts'), '--clusters', String(clusters), '--hpas-per-cluster', String(hpas), '--speed', '1', '--data-dir', path.join(dir, 'sim')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const sim = spawn(
+    process.execPath,
+    [
+      '--max-old-space-size=8192',
+      tsx,
+      path.join(root, 'sim', 'cli.ts'),
+      '--clusters',
+      String(clusters),
+      '--hpas-per-cluster',
+      String(hpas),
+      '--speed',
+      '1',
+      '--data-dir',
+      path.join(dir, 'sim'),
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.push(sim);
   const kubeconfig = (await waitForLine(sim, /^\[sim\] kubeconfig: (.+)$/m, 900_000))[1]?.trim() ?? '';
   const simReady = performance.now() - simStart;
@@ -130,16 +150,39 @@ async function main(): Promise<void> {
   // `next build` with another dist dir adds it to tsconfig.json's include list; the checkout keeps its own.
   const tsconfig = path.join(root, 'tsconfig.json');
   const tsconfigText = readFileSync(tsconfig, 'utf8');
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NEXT_DIST_DIR: '.next-bench', NEXT_TELEMETRY_DISABLED: '1' } });
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, NEXT_DIST_DIR: '.next-bench', NEXT_TELEMETRY_DISABLED: '1' },
+  });
   writeFileSync(tsconfig, tsconfigText);
   if (build.status !== 0) throw new Error('next build failed (run `NEXT_DIST_DIR=.next-bench npx next build` to see why)');
   const bffStart = performance.now();
-  const bff = spawn(process.execPath, ['--max-old-space-size=8192', path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    // AUTOSCOPE_STATS_GC: /api/v1/stats collects garbage first, so the heap figure is live objects only.
-    env: { ...process.env, KUBECONFIG: kubeconfig, AUTOSCOPE_DATA_DIR: path.join(dir, 'bff'), NEXT_DIST_DIR: '.next-bench', NEXT_TELEMETRY_DISABLED: '1', AUTOSCOPE_STATS_GC: '1' },
-  });
+  const bff = spawn(
+    process.execPath,
+    [
+      '--max-old-space-size=8192',
+      path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'),
+      'start',
+      '-H',
+      '127.0.0.1',
+      '-p',
+      String(port),
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      // AUTOSCOPE_STATS_GC: /api/v1/stats collects garbage first, so the heap figure is live objects only.
+      env: {
+        ...process.env,
+        KUBECONFIG: kubeconfig,
+        AUTOSCOPE_DATA_DIR: path.join(dir, 'bff'),
+        NEXT_DIST_DIR: '.next-bench',
+        NEXT_TELEMETRY_DISABLED: '1',
+        AUTOSCOPE_STATS_GC: '1',
+      },
+    },
+  );
   children.push(bff);
   await waitForLine(bff, /Ready in/, 300_000);
   let synced = 0;
@@ -151,7 +194,8 @@ async function main(): Promise<void> {
       synced = stats.autoscalers;
       if (ready.ready && synced >= clusters * hpas) break;
     } catch (err) {
-      if (performance.now() - lastReport > 10_000) console.info(`  (stats not answering yet: ${err instanceof Error ? err.message : String(err)})`);
+      if (performance.now() - lastReport > 10_000)
+        console.info(`  (stats not answering yet: ${err instanceof Error ? err.message : String(err)})`);
     }
     if (performance.now() - lastReport > 10_000) {
       console.info(`  … ${synced} autoscalers indexed after ${((performance.now() - bffStart) / 1000).toFixed(0)} s`);
@@ -163,25 +207,41 @@ async function main(): Promise<void> {
   const syncMs = performance.now() - bffStart;
   console.info(`BFF: fully synced index of ${synced} autoscalers: ${(syncMs / 1000).toFixed(1)} s after start`);
   const floor = await coldStartFloor(kubeconfig);
-  console.info(`cold-start floor (every cluster's HPA list fetched and JSON.parse'd, in parallel): ${floor.items} objects, ${(floor.bytes / 2 ** 20).toFixed(0)} MiB in ${(floor.ms / 1000).toFixed(1)} s → sync is ${(syncMs / floor.ms).toFixed(1)}× the floor (goal ≤ 2×)`);
+  console.info(
+    `cold-start floor (every cluster's HPA list fetched and JSON.parse'd, in parallel): ${floor.items} objects, ${(floor.bytes / 2 ** 20).toFixed(0)} MiB in ${(floor.ms / 1000).toFixed(1)} s → sync is ${(syncMs / floor.ms).toFixed(1)}× the floor (goal ≤ 2×)`,
+  );
 
   const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
   if (kubectl.status === 0) {
-    const contexts = readFileSync(kubeconfig, 'utf8').match(/^\s+- name: (bench-\d+)\n\s+context:/gm)?.map((l) => l.trim().slice(8).split('\n')[0]) ?? [];
+    const contexts =
+      readFileSync(kubeconfig, 'utf8')
+        .match(/^\s+- name: (bench-\d+)\n\s+context:/gm)
+        ?.map((l) => l.trim().slice(8).split('\n')[0]) ?? [];
     const t = performance.now();
     let items = 0;
     for (const context of contexts) {
-      const out = spawnSync('kubectl', ['--context', context ?? '', 'get', 'hpa', '-A', '-o', 'json'], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig }, maxBuffer: 1024 * 1024 * 1024 });
+      const out = spawnSync('kubectl', ['--context', context ?? '', 'get', 'hpa', '-A', '-o', 'json'], {
+        encoding: 'utf8',
+        env: { ...process.env, KUBECONFIG: kubeconfig },
+        maxBuffer: 1024 * 1024 * 1024,
+      });
       items += (JSON.parse(out.stdout) as { items: unknown[] }).items.length;
     }
     const kubectlMs = performance.now() - t;
-    console.info(`kubectl get hpa -A -o json, cluster by cluster: ${items} objects in ${(kubectlMs / 1000).toFixed(1)} s → sync is ${(syncMs / kubectlMs).toFixed(2)}× kubectl (goal ≤ 0.6×)`);
+    console.info(
+      `kubectl get hpa -A -o json, cluster by cluster: ${items} objects in ${(kubectlMs / 1000).toFixed(1)} s → sync is ${(syncMs / kubectlMs).toFixed(2)}× kubectl (goal ≤ 0.6×)`,
+    );
   } else {
     console.info('kubectl not installed: skipped the comparison');
   }
 
   await new Promise((r) => setTimeout(r, 2000));
-  const lists = [`${base}/api/v1/autoscalers?limit=100`, `${base}/api/v1/autoscalers?health=failing&limit=100`, `${base}/api/v1/autoscalers?cluster=bench-007&sort=name&limit=100`, `${base}/api/v1/autoscalers?q=svc-001&limit=100`];
+  const lists = [
+    `${base}/api/v1/autoscalers?limit=100`,
+    `${base}/api/v1/autoscalers?health=failing&limit=100`,
+    `${base}/api/v1/autoscalers?cluster=bench-007&sort=name&limit=100`,
+    `${base}/api/v1/autoscalers?q=svc-001&limit=100`,
+  ];
   // The second page of the whole list, through the first page's keyset cursor.
   const first = await getJson<{ nextCursor: string | null }>(`${base}/api/v1/autoscalers?limit=100`);
   if (first.nextCursor) lists.push(`${base}/api/v1/autoscalers?limit=100&cursor=${encodeURIComponent(first.nextCursor)}`);
@@ -191,9 +251,15 @@ async function main(): Promise<void> {
     console.info(await latency('/api/v1/triage', triages, clients));
   }
   const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats`);
-  console.info(`BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler (goals ≤ 2 KiB, ≤ 6 KiB)`);
-  const scenario = await getJson<{ lastSyncMs: number }>((JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')) as { adminUrl: string }).adminUrl + '/scenario');
-  console.info(`simulator: last full HPA controller pass over ${clusters * hpas} HPAs took ${(scenario.lastSyncMs / 1000).toFixed(1)} s (sync period 15 s)`);
+  console.info(
+    `BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler (goals ≤ 2 KiB, ≤ 6 KiB)`,
+  );
+  const scenario = await getJson<{ lastSyncMs: number }>(
+    (JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')) as { adminUrl: string }).adminUrl + '/scenario',
+  );
+  console.info(
+    `simulator: last full HPA controller pass over ${clusters * hpas} HPAs took ${(scenario.lastSyncMs / 1000).toFixed(1)} s (sync period 15 s)`,
+  );
   stopAll();
   process.exit(0);
 }

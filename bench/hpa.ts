@@ -55,7 +55,13 @@ function buildInput(): HpaSyncInput {
         metrics: [
           { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
           { type: 'Pods', pods: { metric: { name: 'http_requests_per_second' }, target: { type: 'AverageValue', averageValue: '100' } } },
-          { type: 'External', external: { metric: { name: 'queue_depth', selector: { matchLabels: { queue: 'orders' } } }, target: { type: 'Value', value: '30k' } } },
+          {
+            type: 'External',
+            external: {
+              metric: { name: 'queue_depth', selector: { matchLabels: { queue: 'orders' } } },
+              target: { type: 'Value', value: '30k' },
+            },
+          },
         ],
       },
       status: { currentReplicas: PODS, desiredReplicas: PODS },
@@ -84,4 +90,6 @@ for (let i = 0; i < ITERATIONS; i++) {
 samples.sort((a, b) => a - b);
 const result = simulateHpaSync(input);
 console.log(`simulateHpaSync: ${PODS} pods, 3 metrics, ${ITERATIONS} iterations (desired ${result.desiredReplicas}, checksum ${sink})`);
-console.log(`median ${percentile(samples, 50).toFixed(3)} ms   p99 ${percentile(samples, 99).toFixed(3)} ms   min ${(samples[0] ?? 0).toFixed(3)} ms`);
+console.log(
+  `median ${percentile(samples, 50).toFixed(3)} ms   p99 ${percentile(samples, 99).toFixed(3)} ms   min ${(samples[0] ?? 0).toFixed(3)} ms`,
+);

@@ -19,7 +19,12 @@ import {
   targetRef,
 } from '@/lib/machine/__fixtures__/builders';
 import { assessMachineAutoscalers } from '@/lib/machine';
-import type { AssessMachineAutoscalersInput, ClusterAPIMachineSetObject, MachineAPIMachineSetObject, MachineAutoscalerObject } from '@/lib/machine';
+import type {
+  AssessMachineAutoscalersInput,
+  ClusterAPIMachineSetObject,
+  MachineAPIMachineSetObject,
+  MachineAutoscalerObject,
+} from '@/lib/machine';
 
 const PAIRS = 5_000;
 const WARMUP = 3;
@@ -78,7 +83,12 @@ export function generateMachineFleet(): AssessMachineAutoscalersInput {
         ms.status = { ...ms.status, authoritativeAPI: authority };
         if (i % 70 === 11) {
           ms.status.conditions = [
-            { type: 'Synchronized', status: 'False', reason: 'FailedToConvertMAPIMachineSetToCAPI', lastTransitionTime: '2026-08-04T09:12:44Z' },
+            {
+              type: 'Synchronized',
+              status: 'False',
+              reason: 'FailedToConvertMAPIMachineSetToCAPI',
+              lastTransitionTime: '2026-08-04T09:12:44Z',
+            },
           ];
         }
       }),
@@ -103,7 +113,12 @@ export function generateMachineFleet(): AssessMachineAutoscalersInput {
         const capiRef = (authority === 'ClusterAPI') !== (i % 50 === 0);
         targetRef(ma, capiRef ? 'cluster.x-k8s.io/v1beta2' : 'machine.openshift.io/v1beta1', name);
         // Every 100th duplicates its predecessor's set (same group, or across the mirror pair).
-        if (i % 100 === 1) targetRef(ma, i % 200 === 1 ? 'cluster.x-k8s.io/v1beta2' : 'machine.openshift.io/v1beta1', machineAPI[i - 1]?.metadata.name ?? name);
+        if (i % 100 === 1)
+          targetRef(
+            ma,
+            i % 200 === 1 ? 'cluster.x-k8s.io/v1beta2' : 'machine.openshift.io/v1beta1',
+            machineAPI[i - 1]?.metadata.name ?? name,
+          );
         if (i % 250 === 7) targetRef(ma, 'machine.openshift.io/v1beta1', `${name}-typo`);
         if (i % 500 === 9) ma.metadata.namespace = 'default';
       }),
@@ -113,7 +128,13 @@ export function generateMachineFleet(): AssessMachineAutoscalersInput {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name: `${maName}.18${i.toString(16).padStart(14, '0')}`, namespace: 'openshift-machine-api', uid: uid(i, 4) },
-      involvedObject: { apiVersion: 'autoscaling.openshift.io/v1beta1', kind: 'MachineAutoscaler', name: maName, namespace: 'openshift-machine-api', uid: uid(i, 3) },
+      involvedObject: {
+        apiVersion: 'autoscaling.openshift.io/v1beta1',
+        kind: 'MachineAutoscaler',
+        name: maName,
+        namespace: 'openshift-machine-api',
+        uid: uid(i, 3),
+      },
       reason: 'SuccessfulUpdate',
       message: `Updated MachineAutoscaler target: openshift-machine-api/${name}`,
       type: 'Normal',
@@ -166,7 +187,12 @@ async function main(): Promise<void> {
   const sets = input.machineSets.machineAPI.length + input.machineSets.clusterAPI.length;
   console.log(`machine: ${verdicts.length} MachineAutoscalers, ${sets} MachineSets`);
   console.log(`  Ready: ${[...byStatus].map(([status, count]) => `${status}=${count}`).join(' ')}`);
-  console.log(`  findings: ${[...byCode].sort().map(([code, count]) => `${code}=${count}`).join(' ')}`);
+  console.log(
+    `  findings: ${[...byCode]
+      .sort()
+      .map(([code, count]) => `${code}=${count}`)
+      .join(' ')}`,
+  );
   const { medianMs, p99Ms } = await runMachineBench();
   console.log(`  assessMachineAutoscalers: median ${medianMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms (${ITERATIONS} runs)`);
 }

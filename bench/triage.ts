@@ -56,14 +56,18 @@ async function main(): Promise<void> {
   const autoscalers = generateFleet();
   const problems = autoscalers.reduce((n, a) => n + a.problems.length, 0);
   const groups = groupProblems(autoscalers, NOW);
-  console.log(`triage: ${autoscalers.length} autoscalers, ${problems} problems, ${groups.length} groups, ${groups.filter((g) => g.likelyCause).length} with a likely cause`);
+  console.log(
+    `triage: ${autoscalers.length} autoscalers, ${problems} problems, ${groups.length} groups, ${groups.filter((g) => g.likelyCause).length} with a likely cause`,
+  );
   const grouping = median(time(RUNS, () => groupProblems(autoscalers, NOW)));
   console.log(`  groupProblems (100,000 autoscalers):   median ${grouping.toFixed(1)} ms (goal < 100 ms, ${RUNS} runs)`);
 
   const objects = [EU, US, STAGING].flatMap((cluster) => hpas(cluster).map((h) => ({ cluster, h })));
   const mapping = median(time(RUNS, () => objects.map(({ cluster, h }) => toHpaAutoscaler(cluster, h, FRESH, NOW))));
   const perHpaUs = (mapping * 1000) / objects.length;
-  console.log(`  toHpaAutoscaler:                       median ${perHpaUs.toFixed(1)} µs per HPA (${objects.length} fixture HPAs, managedFields and all)`);
+  console.log(
+    `  toHpaAutoscaler:                       median ${perHpaUs.toFixed(1)} µs per HPA (${objects.length} fixture HPAs, managedFields and all)`,
+  );
 
   const here = path.dirname(fileURLToPath(import.meta.url));
   if (existsSync(path.join(here, 'machine.ts'))) {

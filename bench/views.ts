@@ -60,7 +60,10 @@ class MemoryFleet implements ViewSource {
   dtosOfCluster(cluster: string): Autoscaler[] {
     let ids = this.byCluster.get(cluster);
     if (!ids) {
-      ids = [...this.dtos.values()].filter((a) => a.cluster === cluster).map((a) => a.id).sort();
+      ids = [...this.dtos.values()]
+        .filter((a) => a.cluster === cluster)
+        .map((a) => a.id)
+        .sort();
       this.byCluster.set(cluster, ids);
     }
     return ids.map((id) => this.dtos.get(id) as Autoscaler);
@@ -101,7 +104,12 @@ function churn(source: MemoryFleet, all: Autoscaler[], n: number): void {
     const a = all[Math.floor(Math.random() * all.length)] as Autoscaler;
     const now = source.dtos.get(a.id) ?? a;
     const since = new Date(Date.UTC(2026, 10, 20) + tick * 1000).toISOString();
-    source.set({ ...now, currentReplicas: (now.currentReplicas ?? 0) + 1, health: healths[tick % 4] as Health, problems: now.problems.map((p) => ({ ...p, since })) });
+    source.set({
+      ...now,
+      currentReplicas: (now.currentReplicas ?? 0) + 1,
+      health: healths[tick % 4] as Health,
+      problems: now.problems.map((p) => ({ ...p, since })),
+    });
   }
 }
 
@@ -124,7 +132,9 @@ function measure(label: string, source: MemoryFleet, all: Autoscaler[], changes:
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
   const ms = (v: number): string => v.toFixed(2).padStart(7);
-  console.info(`  ${label.padEnd(44)} p50 ${ms(percentile(times, 50))} ms   p99 ${ms(percentile(times, 99))} ms   (CPU p50 ${ms(percentile(cpu, 50))} ms, p99 ${ms(percentile(cpu, 99))} ms)`);
+  console.info(
+    `  ${label.padEnd(44)} p50 ${ms(percentile(times, 50))} ms   p99 ${ms(percentile(times, 99))} ms   (CPU p50 ${ms(percentile(cpu, 50))} ms, p99 ${ms(percentile(cpu, 99))} ms)`,
+  );
 }
 
 const queries: AutoscalerQuery[] = [
@@ -147,7 +157,11 @@ function twoPages(views: FleetViews, q: AutoscalerQuery): void {
 
 /** The way a list request was answered before: filter the fleet in id order, sort it, find the cursor. */
 function twoPagesBefore(source: MemoryFleet, q: AutoscalerQuery): void {
-  const view = sortAutoscalers(source.dtosInIdOrder().filter((a) => matchesFilter(a, q)), q.sort, q.order);
+  const view = sortAutoscalers(
+    source.dtosInIdOrder().filter((a) => matchesFilter(a, q)),
+    q.sort,
+    q.order,
+  );
   const last = view.slice(0, q.limit).at(-1);
   if (!last) return;
   const cursor = decodeCursor(encodeCursor(last, q.sort, q.order), q.sort, q.order);
@@ -166,16 +180,40 @@ function main(): void {
   console.info(`  first requests (every order and tally built) ${(performance.now() - t).toFixed(0)} ms\n`);
   for (const changes of [0, 5, 50]) {
     console.info(`${changes} changes between two requests`);
-    measure('list (5 filter/sort mixes, page 1 and 2)', source, all, changes, (i) => twoPages(views, queries[i % queries.length] as AutoscalerQuery));
-    measure('triage (whole fleet, one cluster)', source, all, changes, (i) => views.triage(triages[i % triages.length] as AutoscalerFilter, Date.now()));
+    measure('list (5 filter/sort mixes, page 1 and 2)', source, all, changes, (i) =>
+      twoPages(views, queries[i % queries.length] as AutoscalerQuery),
+    );
+    measure('triage (whole fleet, one cluster)', source, all, changes, (i) =>
+      views.triage(triages[i % triages.length] as AutoscalerFilter, Date.now()),
+    );
   }
   if (process.env.BENCH_BEFORE === '0') return;
   console.info('\nbefore (filter, sort and group the whole fleet), 5 changes between two requests');
   const before = Math.max(20, Math.floor(requests / 10));
-  measure(`list, ${before} requests`, source, all, 5, (i) => twoPagesBefore(source, queries[i % queries.length] as AutoscalerQuery), before);
-  measure(`triage, ${before} requests`, source, all, 5, (i) => groupProblems(source.dtosInIdOrder().filter((a) => matchesFilter(a, triages[i % triages.length] as AutoscalerFilter)), Date.now()), before);
+  measure(
+    `list, ${before} requests`,
+    source,
+    all,
+    5,
+    (i) => twoPagesBefore(source, queries[i % queries.length] as AutoscalerQuery),
+    before,
+  );
+  measure(
+    `triage, ${before} requests`,
+    source,
+    all,
+    5,
+    (i) =>
+      groupProblems(
+        source.dtosInIdOrder().filter((a) => matchesFilter(a, triages[i % triages.length] as AutoscalerFilter)),
+        Date.now(),
+      ),
+    before,
+  );
   const memory = process.memoryUsage();
-  console.info(`\nheap ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB (the fleet, its journal, ${queries.length} orders and the filtered sets; not collected first)`);
+  console.info(
+    `\nheap ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB (the fleet, its journal, ${queries.length} orders and the filtered sets; not collected first)`,
+  );
 }
 
 main();

@@ -16,7 +16,8 @@ export function Providers({ children }: { children: React.ReactNode }): React.JS
         // come back to this very URL.
         queryCache: new QueryCache({
           onError: (error) => {
-            if (error instanceof ApiError && error.status === 401 && !window.location.pathname.startsWith('/auth/')) window.location.assign(apiPaths.signIn(`${window.location.pathname}${window.location.search}`));
+            if (error instanceof ApiError && error.status === 401 && !window.location.pathname.startsWith('/auth/'))
+              window.location.assign(apiPaths.signIn(`${window.location.pathname}${window.location.search}`));
           },
         }),
         defaultOptions: {

@@ -18,7 +18,12 @@ async function firstOfKind(request: APIRequestContext, kind: AutoscalerRefParts[
 }
 
 const kinds = ['HorizontalPodAutoscaler', 'MachineAutoscaler', 'FederatedHPA'] as const;
-const duplicate: AutoscalerRefParts = { cluster: 'ocp-prod-east', kind: 'MachineAutoscaler', namespace: 'openshift-machine-api', name: 'worker-us-east-1b-extra' };
+const duplicate: AutoscalerRefParts = {
+  cluster: 'ocp-prod-east',
+  kind: 'MachineAutoscaler',
+  namespace: 'openshift-machine-api',
+  name: 'worker-us-east-1b-extra',
+};
 const lanesOf: Record<AutoscalerRefParts['kind'], string[]> = {
   HorizontalPodAutoscaler: ['AbleToScale', 'ScalingActive', 'ScalingLimited'],
   FederatedHPA: ['AbleToScale', 'ScalingActive', 'ScalingLimited'],
@@ -27,7 +32,10 @@ const lanesOf: Record<AutoscalerRefParts['kind'], string[]> = {
 
 test.describe('Autoscaler page', () => {
   for (const kind of kinds) {
-    test(`a ${kind} page loads without console errors, with its lanes in order, its panels, and no serious axe violations`, async ({ page, request }) => {
+    test(`a ${kind} page loads without console errors, with its lanes in order, its panels, and no serious axe violations`, async ({
+      page,
+      request,
+    }) => {
       const errors = collectConsoleErrors(page);
       const ref = await firstOfKind(request, kind);
       const detail = new AutoscalerPage(page);
@@ -67,7 +75,9 @@ test.describe('Autoscaler page', () => {
       await setEpisode('metrics-outage', 'schedule');
     });
 
-    test('a click-through from triage reaches an HPA of prod-us-east-1 whose ScalingActive lane is False with FailedGetResourceMetric', async ({ page }) => {
+    test('a click-through from triage reaches an HPA of prod-us-east-1 whose ScalingActive lane is False with FailedGetResourceMetric', async ({
+      page,
+    }) => {
       const errors = collectConsoleErrors(page);
       const triage = new TriagePage(page);
       await triage.goto(`?cluster=prod-us-east-1&group=${encodeURIComponent('HorizontalPodAutoscaler/FailedGetResourceMetric')}`);
@@ -93,7 +103,9 @@ test.describe('Autoscaler page', () => {
     });
   });
 
-  test('the duplicate MachineAutoscaler shows Ready=False with MachineAutoscalerDuplicateTargetScaleRef, and its target diagram says why', async ({ page }) => {
+  test('the duplicate MachineAutoscaler shows Ready=False with MachineAutoscalerDuplicateTargetScaleRef, and its target diagram says why', async ({
+    page,
+  }) => {
     const errors = collectConsoleErrors(page);
     const detail = new AutoscalerPage(page);
     await detail.goto(duplicate);
@@ -155,13 +167,21 @@ test.describe('Autoscaler page', () => {
     let calls = 0;
     await page.route('**/explain', async (route) => {
       calls += 1;
-      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'cluster_unreachable', message: 'cluster prod-us-east-1 is unreachable', cluster: 'prod-us-east-1' } }) });
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: { code: 'cluster_unreachable', message: 'cluster prod-us-east-1 is unreachable', cluster: 'prod-us-east-1' },
+        }),
+      });
     });
     const detail = new AutoscalerPage(page);
     await detail.goto(ref);
     const error = detail.explain.getByTestId('explain-error');
     // An unreachable cluster is said as such, at once: the browser does not retry what the server knows is down.
-    await expect(error).toContainText('The explanation reads pods and metrics live, and the cluster cannot be reached now.', { timeout: 10_000 });
+    await expect(error).toContainText('The explanation reads pods and metrics live, and the cluster cannot be reached now.', {
+      timeout: 10_000,
+    });
     await expect(error).toContainText('cluster prod-us-east-1 is unreachable');
     await expect(error).toContainText('HTTP 503, cluster_unreachable');
     expect(calls).toBe(1);
@@ -189,7 +209,11 @@ test.describe('Autoscaler page', () => {
 
   test('screenshots of an HPA, a MachineAutoscaler and a FederatedHPA at 1440 and 1024, light and dark', async ({ page, request }) => {
     const errors = collectConsoleErrors(page);
-    const refs = [await firstOfKind(request, 'HorizontalPodAutoscaler', 'prod-us-east-1'), duplicate, await firstOfKind(request, 'FederatedHPA')];
+    const refs = [
+      await firstOfKind(request, 'HorizontalPodAutoscaler', 'prod-us-east-1'),
+      duplicate,
+      await firstOfKind(request, 'FederatedHPA'),
+    ];
     const detail = new AutoscalerPage(page);
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
@@ -198,7 +222,8 @@ test.describe('Autoscaler page', () => {
         for (const ref of refs) {
           await detail.goto(ref, '?window=1h');
           await expect(detail.replicasChart).toBeVisible();
-          if (ref.kind !== 'MachineAutoscaler') await expect(detail.explain.getByTestId('explain-steps').or(detail.explain.getByTestId('explain-error'))).toBeVisible();
+          if (ref.kind !== 'MachineAutoscaler')
+            await expect(detail.explain.getByTestId('explain-steps').or(detail.explain.getByTestId('explain-error'))).toBeVisible();
           expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
           await page.screenshot({ path: `e2e/artifacts/autoscaler-${ref.kind}-${width}-${colorScheme}.png`, fullPage: true });
         }

@@ -61,7 +61,10 @@ test.describe('Diagnose a paste', () => {
   });
 
   test('refuses credentials and oversized bodies with a JSON error that says why', async ({ request }) => {
-    const secret = await request.post('/api/v1/diagnose', { data: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: aHVudGVyMg==\n', headers: { 'content-type': 'text/plain' } });
+    const secret = await request.post('/api/v1/diagnose', {
+      data: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: aHVudGVyMg==\n',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(secret.status()).toBe(400);
     expect(ErrorBodySchema.parse(await secret.json()).error.message).toContain('a Secret object');
     const big = await request.post('/api/v1/diagnose', { data: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'text/plain' } });
@@ -76,14 +79,25 @@ test.describe('Diagnose a paste', () => {
     const view = new DiagnosePage(page);
     await view.goto();
     await expect(view.heading).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Diagnose' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Diagnose' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
 
     await view.diagnose(first.yaml);
     await expect(view.items).toHaveCount(1);
     expect(await view.shown(0)).toEqual({ health: first.fleet.health, problems: first.fleet.problems.map((p) => p.code) });
 
     // A describe paste that ends before the Conditions block: unknown, and it says so.
-    await view.diagnose(['Reference:      Deployment/web', 'Metrics:        ( current / target )', '  resource cpu on pods  (as a percentage of request):  <unknown> / 50%', 'Min replicas:   1', 'Max replicas:   5'].join('\n'));
+    await view.diagnose(
+      [
+        'Reference:      Deployment/web',
+        'Metrics:        ( current / target )',
+        '  resource cpu on pods  (as a percentage of request):  <unknown> / 50%',
+        'Min replicas:   1',
+        'Max replicas:   5',
+      ].join('\n'),
+    );
     await expect(view.items.first()).toHaveAttribute('data-health', 'unknown');
     await expect(view.unread).toContainText('no conditions in this paste: the verdict needs the Conditions block');
 

@@ -4,7 +4,10 @@ import { OverviewPage } from './pages/overview';
 import { collectConsoleErrors, expectNoSeriousAxeViolations } from './checks';
 
 test.describe('Overview', () => {
-  test('shows one tile per cluster with Karmada members inside their control plane, the chart numbers and the feed', async ({ page, request }) => {
+  test('shows one tile per cluster with Karmada members inside their control plane, the chart numbers and the feed', async ({
+    page,
+    request,
+  }) => {
     const errors = collectConsoleErrors(page);
     const overview = new OverviewPage(page);
     await overview.goto();
@@ -42,14 +45,18 @@ test.describe('Overview', () => {
     expect(errors).toEqual([]);
   });
 
-  test('the feed shows what each transition replaced, notable ones by default, routine churn on request through the URL', async ({ page }) => {
+  test('the feed shows what each transition replaced, notable ones by default, routine churn on request through the URL', async ({
+    page,
+  }) => {
     const overview = new OverviewPage(page);
     await overview.goto();
     await expect(overview.transitions.getByRole('row').nth(1)).toBeVisible();
     await expect(overview.includeRoutine).not.toBeChecked();
     // By default no row is AbleToScale=True replacing AbleToScale=True: that is the routine churn.
     const rows = overview.transitions.locator('tbody tr');
-    const routine = rows.filter({ has: page.locator('td:nth-child(2) > .condition-chip', { hasText: 'AbleToScale=True' }) }).filter({ has: page.locator('td:nth-child(2) > div .condition-chip', { hasText: 'AbleToScale=True' }) });
+    const routine = rows
+      .filter({ has: page.locator('td:nth-child(2) > .condition-chip', { hasText: 'AbleToScale=True' }) })
+      .filter({ has: page.locator('td:nth-child(2) > div .condition-chip', { hasText: 'AbleToScale=True' }) });
     await expect(routine).toHaveCount(0);
     await overview.includeRoutine.check();
     await expect(page).toHaveURL(/[?&]feed=all/);

@@ -19,7 +19,12 @@ test.describe('Partial failure', () => {
     // stays degraded until they leave the one-minute window: no banner, current data).
     await setFaults(cluster, { down: false, errorRate: 0, watchCutSeconds: 0 });
     await expect
-      .poll(async () => ClusterListResponseSchema.parse(await (await request.get('/api/v1/clusters')).json()).clusters.find((c) => c.name === cluster)?.state, { timeout: 60_000 })
+      .poll(
+        async () =>
+          ClusterListResponseSchema.parse(await (await request.get('/api/v1/clusters')).json()).clusters.find((c) => c.name === cluster)
+            ?.state,
+        { timeout: 60_000 },
+      )
       .toMatch(/^(synced|degraded)$/);
   });
 

@@ -37,13 +37,18 @@ test.describe('Previews', () => {
     await expect(hpa.getByRole('link', { name: 'HPA preview' })).toHaveAttribute('href', '/preview/hpa');
     await expect(federation.getByRole('link', { name: 'Federation preview' })).toHaveAttribute('href', '/preview/federation');
     await expect(hpa.getByRole('link', { name: 'shop/checkout' }).first()).toHaveAttribute('href', /\/preview\/hpa\?id=/);
-    await expect(federation.getByRole('link', { name: 'api/catalog' })).toHaveAttribute('href', `/preview/federation?id=${encodeURIComponent(catalog)}`);
+    await expect(federation.getByRole('link', { name: 'api/catalog' })).toHaveAttribute(
+      'href',
+      `/preview/federation?id=${encodeURIComponent(catalog)}`,
+    );
     await expectNoSeriousAxeViolations(page);
     await screenshots(page, 'preview-index', () => expect(federation.getByRole('link', { name: 'api/catalog' })).toBeVisible());
     expect(errors).toEqual([]);
   });
 
-  test('the federation preview reproduces the seed DynamicWeighted example entered through the form, and keeps it across a reload', async ({ page }) => {
+  test('the federation preview reproduces the seed DynamicWeighted example entered through the form, and keeps it across a reload', async ({
+    page,
+  }) => {
     const errors = collectConsoleErrors(page);
     const fed = new FederationPreviewPage(page);
     await fed.goto();
@@ -106,7 +111,9 @@ test.describe('Previews', () => {
     expect(errors).toEqual([]);
   });
 
-  test('the federation preview starts from a live FederatedHPA with the shipped scheduler, and its tabs explain the seed operations', async ({ page }) => {
+  test('the federation preview starts from a live FederatedHPA with the shipped scheduler, and its tabs explain the seed operations', async ({
+    page,
+  }) => {
     const errors = collectConsoleErrors(page);
     const fed = new FederationPreviewPage(page);
     await fed.goto(`?id=${encodeURIComponent(catalog)}`);
@@ -126,7 +133,9 @@ test.describe('Previews', () => {
     expect(errors).toEqual([]);
   });
 
-  test('the HPA preview of checkout (pinned at max 6) shows TooManyReplicas before and a higher desired count after raising max to 20', async ({ page }) => {
+  test('the HPA preview of checkout (pinned at max 6) shows TooManyReplicas before and a higher desired count after raising max to 20', async ({
+    page,
+  }) => {
     const errors = collectConsoleErrors(page);
     const hpa = new HpaPreviewPage(page);
     await hpa.goto(checkout);

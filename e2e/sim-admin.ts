@@ -19,7 +19,14 @@ export async function scenario(): Promise<{ storyMinute: number; episodes: { nam
 }
 
 /** Sets faults on one simulated cluster (`down` closes its port: connection refused). */
-export async function setFaults(cluster: string, faults: { down?: boolean; latencyMs?: number; errorRate?: number; watchCutSeconds?: number }): Promise<void> {
-  const res = await fetch(`${adminUrl()}/clusters/${encodeURIComponent(cluster)}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+export async function setFaults(
+  cluster: string,
+  faults: { down?: boolean; latencyMs?: number; errorRate?: number; watchCutSeconds?: number },
+): Promise<void> {
+  const res = await fetch(`${adminUrl()}/clusters/${encodeURIComponent(cluster)}/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
   if (!res.ok) throw new Error(`faults on ${cluster}: ${res.status} ${await res.text()}`);
 }

@@ -193,7 +193,22 @@ function largeOutage(count: number, noise: number): { clusters: ClusterListRespo
   const totals = { total: count + noise, failing: count + noise, degraded: 0, ok: 0, unknown: 0 };
   return {
     clusters: {
-      clusters: [{ ...status, kind: 'kubernetes', server: null, kubernetesVersion: 'v1.33.2', parent: null, capabilities: ['metrics'], forbiddenResources: [], counts: { total: count + noise, byKind: { HorizontalPodAutoscaler: count + noise, MachineAutoscaler: 0, FederatedHPA: 0 }, byHealth: { failing: count + noise, degraded: 0, ok: 0, unknown: 0 } } }],
+      clusters: [
+        {
+          ...status,
+          kind: 'kubernetes',
+          server: null,
+          kubernetesVersion: 'v1.33.2',
+          parent: null,
+          capabilities: ['metrics'],
+          forbiddenResources: [],
+          counts: {
+            total: count + noise,
+            byKind: { HorizontalPodAutoscaler: count + noise, MachineAutoscaler: 0, FederatedHPA: 0 },
+            byHealth: { failing: count + noise, degraded: 0, ok: 0, unknown: 0 },
+          },
+        },
+      ],
       generatedAt: new Date().toISOString(),
     },
     triage: {
@@ -229,9 +244,12 @@ test.describe('Triage at scale', () => {
     const noise = 10;
     const fleet = largeOutage(count, noise);
     let listRequests = 0;
-    const json = (route: Route, body: unknown): Promise<void> => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    const json = (route: Route, body: unknown): Promise<void> =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
     // The stream would invalidate these mocked answers with the demo fleet's changes: keep it quiet.
-    await page.route('**/api/v1/stream', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 600000\n\n' }));
+    await page.route('**/api/v1/stream', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 600000\n\n' }),
+    );
     await page.route('**/api/v1/clusters', (route) => json(route, fleet.clusters));
     await page.route('**/api/v1/triage*', (route) => json(route, fleet.triage));
     await page.route('**/api/v1/autoscalers?*', (route) => {
@@ -285,7 +303,14 @@ test.describe('Triage at scale', () => {
         maxRows = Math.max(maxRows, rowsInDom());
         if (/^Showing 10000 of 10000$/.test(foot()) && window.innerHeight + window.scrollY >= document.body.scrollHeight - 2) break;
       }
-      return { idleP50: percentile(idle, 0.5), wheelP50: percentile(wheel, 0.5), wheelP95: percentile(wheel, 0.95), flingMs: Math.round(performance.now() - started), maxRows, foot: foot() };
+      return {
+        idleP50: percentile(idle, 0.5),
+        wheelP50: percentile(wheel, 0.5),
+        wheelP95: percentile(wheel, 0.95),
+        flingMs: Math.round(performance.now() - started),
+        maxRows,
+        foot: foot(),
+      };
     });
     test.info().annotations.push({ type: 'scroll', description: JSON.stringify(stats) });
     console.info(`[triage at scale] ${JSON.stringify(stats)}; ${listRequests} list requests`);

@@ -25,7 +25,9 @@ const port = values.port ?? process.env.PORT ?? '3000';
 // (server/access/config.ts says the same from inside the server; this line comes before any build).
 const loopback = /^(127(\.\d{1,3}){3}|localhost|::1|\[::1\])$/i.test(host);
 if (!loopback && !process.env.AUTOSCOPE_AUTH && process.env.AUTOSCOPE_DEMO_AUTH !== '1') {
-  console.error(`[autoscope] HOST=${host} is not loopback: set AUTOSCOPE_AUTH=oidc (with AUTOSCOPE_OIDC_ISSUER, AUTOSCOPE_OIDC_CLIENT_ID, AUTOSCOPE_OIDC_REDIRECT_URL) or AUTOSCOPE_AUTH=proxy (with AUTOSCOPE_PROXY_ISSUER), or AUTOSCOPE_AUTH=none to serve every cluster to anyone who reaches the port`);
+  console.error(
+    `[autoscope] HOST=${host} is not loopback: set AUTOSCOPE_AUTH=oidc (with AUTOSCOPE_OIDC_ISSUER, AUTOSCOPE_OIDC_CLIENT_ID, AUTOSCOPE_OIDC_REDIRECT_URL) or AUTOSCOPE_AUTH=proxy (with AUTOSCOPE_PROXY_ISSUER), or AUTOSCOPE_AUTH=none to serve every cluster to anyone who reaches the port`,
+  );
   process.exit(1);
 }
 const nextBin = path.join(root, 'node_modules', '.bin', 'next');
@@ -101,7 +103,14 @@ if (process.env.AUTOSCOPE_DEMO_AUTH === '1') {
 
 /** Starts the demo identity provider as a child; resolves with its issuer and client once it listens. */
 function startDemoProvider(providerPort, appUrl) {
-  const args = [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'sim', 'identity', 'cli.ts'), '--port', providerPort, '--app', appUrl];
+  const args = [
+    path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+    path.join(root, 'sim', 'identity', 'cli.ts'),
+    '--port',
+    providerPort,
+    '--app',
+    appUrl,
+  ];
   const child = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   return new Promise((resolve, reject) => {
@@ -122,7 +131,14 @@ function startDemoProvider(providerPort, appUrl) {
 
 /** Starts the simulator as a child and resolves with the kubeconfig path it prints. */
 function startDemo(simDataDir) {
-  const args = [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'sim', 'cli.ts'), '--scenario', process.env.AUTOSCOPE_DEMO_SCENARIO ?? 'demo', '--data-dir', simDataDir];
+  const args = [
+    path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+    path.join(root, 'sim', 'cli.ts'),
+    '--scenario',
+    process.env.AUTOSCOPE_DEMO_SCENARIO ?? 'demo',
+    '--data-dir',
+    simDataDir,
+  ];
   if (process.env.AUTOSCOPE_DEMO_SPEED) args.push('--speed', process.env.AUTOSCOPE_DEMO_SPEED);
   const sim = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(sim);

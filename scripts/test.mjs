@@ -44,10 +44,20 @@ const buildOk = run('build', bin('next'), ['build']);
 check('build', buildOk);
 
 const vitestOut = path.join(reports, 'vitest.json');
-const vitestOk = run('unit and integration (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestOut}`]);
+const vitestOk = run('unit and integration (vitest)', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile=${vitestOut}`,
+]);
 const vitest = readJson(vitestOut);
 if (vitest) {
-  rows.push({ name: 'vitest', passed: vitest.numPassedTests, failed: vitest.numFailedTests + (vitestOk || vitest.numFailedTests > 0 ? 0 : 1), skipped: vitest.numPendingTests + vitest.numTodoTests });
+  rows.push({
+    name: 'vitest',
+    passed: vitest.numPassedTests,
+    failed: vitest.numFailedTests + (vitestOk || vitest.numFailedTests > 0 ? 0 : 1),
+    skipped: vitest.numPendingTests + vitest.numTodoTests,
+  });
 } else {
   rows.push({ name: 'vitest', passed: 0, failed: 1, skipped: 0 });
 }
@@ -67,7 +77,10 @@ if (buildOk) {
 }
 
 console.info('\n=== summary');
-for (const r of rows) console.info(`${r.name.padEnd(32)} ${String(r.passed).padStart(5)} passed ${String(r.failed).padStart(4)} failed${r.skipped ? ` ${r.skipped} skipped` : ''}`);
+for (const r of rows)
+  console.info(
+    `${r.name.padEnd(32)} ${String(r.passed).padStart(5)} passed ${String(r.failed).padStart(4)} failed${r.skipped ? ` ${r.skipped} skipped` : ''}`,
+  );
 const passed = rows.reduce((n, r) => n + r.passed, 0);
 const failed = rows.reduce((n, r) => n + r.failed, 0);
 console.info(`${passed} passed, ${failed} failed`);

@@ -7,7 +7,10 @@ describe('readOperationsConfig', () => {
   });
 
   it('takes AUTOSCOPE_METRICS_PORT and AUTOSCOPE_METRICS_HOST; "off" turns the endpoint off', () => {
-    expect(readOperationsConfig({ AUTOSCOPE_METRICS_PORT: '9471', AUTOSCOPE_METRICS_HOST: '0.0.0.0' })).toEqual({ metricsPort: 9471, metricsHost: '0.0.0.0' });
+    expect(readOperationsConfig({ AUTOSCOPE_METRICS_PORT: '9471', AUTOSCOPE_METRICS_HOST: '0.0.0.0' })).toEqual({
+      metricsPort: 9471,
+      metricsHost: '0.0.0.0',
+    });
     expect(readOperationsConfig({ AUTOSCOPE_METRICS_PORT: 'off' }).metricsPort).toBeNull();
   });
 

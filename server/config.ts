@@ -13,7 +13,9 @@ export function readConfig(env: Readonly<Record<string, string | undefined>> = p
   const retention = Number(env.AUTOSCOPE_RETENTION_DAYS ?? 30);
   const unreachable = Number(env.AUTOSCOPE_UNREACHABLE_AFTER_SECONDS ?? 10);
   return {
-    dataDir: env.AUTOSCOPE_DATA_DIR ? path.resolve(/*turbopackIgnore: true*/ env.AUTOSCOPE_DATA_DIR) : path.join(process.cwd(), '.autoscope'),
+    dataDir: env.AUTOSCOPE_DATA_DIR
+      ? path.resolve(/*turbopackIgnore: true*/ env.AUTOSCOPE_DATA_DIR)
+      : path.join(process.cwd(), '.autoscope'),
     retentionDays: Number.isFinite(retention) && retention > 0 ? retention : 30,
     unreachableAfterMs: (Number.isFinite(unreachable) && unreachable > 0 ? unreachable : 10) * 1000,
   };
@@ -34,7 +36,8 @@ export function readOperationsConfig(env: Readonly<Record<string, string | undef
   const metricsHost = env.AUTOSCOPE_METRICS_HOST?.trim() || '127.0.0.1';
   if (raw === 'off') return { metricsPort: null, metricsHost };
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`AUTOSCOPE_METRICS_PORT must be a port number (1-65535) or "off", not "${raw}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`AUTOSCOPE_METRICS_PORT must be a port number (1-65535) or "off", not "${raw}"`);
   if (env.PORT && Number(env.PORT) === port) throw new Error(`AUTOSCOPE_METRICS_PORT (${port}) must differ from the dashboard's PORT`);
   return { metricsPort: port, metricsHost };
 }

@@ -45,7 +45,9 @@ export async function startLifecycle(env: Readonly<Record<string, string | undef
     registerCollectors(registry, currentAutoscope);
     try {
       metricsServer = await startMetricsServer(registry, ops.metricsHost, ops.metricsPort);
-      log.info('metrics endpoint', { url: `http://${ops.metricsHost.includes(':') ? `[${ops.metricsHost}]` : ops.metricsHost}:${ops.metricsPort}/metrics` });
+      log.info('metrics endpoint', {
+        url: `http://${ops.metricsHost.includes(':') ? `[${ops.metricsHost}]` : ops.metricsHost}:${ops.metricsPort}/metrics`,
+      });
     } catch (err) {
       // The dashboard keeps serving; only the scrape target is missing, and this line says why.
       log.error('metrics endpoint failed to start', { port: ops.metricsPort, error: errorText(err) });

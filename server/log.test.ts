@@ -7,16 +7,39 @@ describe('formatLogLine', () => {
   const at = new Date('2026-11-23T21:00:00.000Z');
 
   it('writes one JSON object: level, time, msg, then the fields', () => {
-    const line = formatLogLine('warn', 'cluster state', { cluster: 'prod-eu', state: 'unreachable', attempts: 3, stale: true, error: undefined }, at);
+    const line = formatLogLine(
+      'warn',
+      'cluster state',
+      { cluster: 'prod-eu', state: 'unreachable', attempts: 3, stale: true, error: undefined },
+      at,
+    );
     expect(line).not.toContain('\n');
-    expect(parse(line)).toEqual({ level: 'warn', time: '2026-11-23T21:00:00.000Z', msg: 'cluster state', cluster: 'prod-eu', state: 'unreachable', attempts: 3, stale: true });
+    expect(parse(line)).toEqual({
+      level: 'warn',
+      time: '2026-11-23T21:00:00.000Z',
+      msg: 'cluster state',
+      cluster: 'prod-eu',
+      state: 'unreachable',
+      attempts: 3,
+      stale: true,
+    });
     expect(Object.keys(parse(line)).slice(0, 3)).toEqual(['level', 'time', 'msg']);
   });
 
   it('redacts the message and every string field, and a field cannot overwrite level, time or msg', () => {
-    const line = formatLogLine('error', 'GET failed: Authorization: Bearer abc.def', { error: 'token: sim-token-prod-eu-1', level: 'debug', msg: 'x' }, at);
+    const line = formatLogLine(
+      'error',
+      'GET failed: Authorization: Bearer abc.def',
+      { error: 'token: sim-token-prod-eu-1', level: 'debug', msg: 'x' },
+      at,
+    );
     const parsed = parse(line);
-    expect(parsed).toEqual({ level: 'error', time: '2026-11-23T21:00:00.000Z', msg: 'GET failed: Authorization: Bearer [redacted]', error: 'token: [redacted]' });
+    expect(parsed).toEqual({
+      level: 'error',
+      time: '2026-11-23T21:00:00.000Z',
+      msg: 'GET failed: Authorization: Bearer [redacted]',
+      error: 'token: [redacted]',
+    });
   });
 
   it('keeps a newline inside a message on the same line (escaped)', () => {

@@ -10,7 +10,10 @@ const patterns: [RegExp, string][] = [
   [/(authorization:\s*)(bearer|basic)\s+[^\s"',]+/gi, '$1$2 [redacted]'],
   [/\b(bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]'],
   [/-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g, '[redacted pem]'],
-  [/((?:token|password|client-key-data|client-certificate-data|certificate-authority-data)["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, '$1[redacted]'],
+  [
+    /((?:token|password|client-key-data|client-certificate-data|certificate-authority-data)["']?\s*[:=]\s*["']?)[^\s"',}]+/gi,
+    '$1[redacted]',
+  ],
   [/sim-token-[A-Za-z0-9-]+/g, '[redacted]'],
 ];
 

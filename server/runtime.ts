@@ -31,10 +31,17 @@ export class Autoscope {
   private stopped = false;
   private readonly timers: NodeJS.Timeout[] = [];
 
-  constructor(readonly config: AutoscopeConfig, connections: { description: string; connections: ClusterConnection[] }) {
+  constructor(
+    readonly config: AutoscopeConfig,
+    connections: { description: string; connections: ClusterConnection[] },
+  ) {
     this.configuredFrom = connections.description;
     this.history = new HistoryStore({ dataDir: config.dataDir, retentionDays: config.retentionDays, onWrite: observeHistoryWrite });
-    this.index = new FleetIndex(this.history, (cluster) => this.watchers.get(cluster), (ids) => this.bus.changed(ids));
+    this.index = new FleetIndex(
+      this.history,
+      (cluster) => this.watchers.get(cluster),
+      (ids) => this.bus.changed(ids),
+    );
     for (const c of connections.connections) this.addCluster(c);
     this.timers.push(setInterval(() => this.index.refreshAll(), 60_000));
     // Retention: at start (a restart after a long pause drops what aged out meanwhile), then hourly.
@@ -111,7 +118,11 @@ export class Autoscope {
       if (visible && !visible.autoscaler(dto)) continue;
       let c = counts.get(dto.cluster);
       if (!c) {
-        c = { total: 0, byKind: { HorizontalPodAutoscaler: 0, MachineAutoscaler: 0, FederatedHPA: 0 }, byHealth: { failing: 0, degraded: 0, ok: 0, unknown: 0 } };
+        c = {
+          total: 0,
+          byKind: { HorizontalPodAutoscaler: 0, MachineAutoscaler: 0, FederatedHPA: 0 },
+          byHealth: { failing: 0, degraded: 0, ok: 0, unknown: 0 },
+        };
         counts.set(dto.cluster, c);
       }
       c.total += 1;
@@ -128,14 +139,20 @@ export class Autoscope {
         parent: w.connection.parent,
         capabilities: w.capabilities,
         forbiddenResources: w.forbiddenResources(),
-        counts: counts.get(w.name) ?? { total: 0, byKind: { HorizontalPodAutoscaler: 0, MachineAutoscaler: 0, FederatedHPA: 0 }, byHealth: { failing: 0, degraded: 0, ok: 0, unknown: 0 } },
+        counts: counts.get(w.name) ?? {
+          total: 0,
+          byKind: { HorizontalPodAutoscaler: 0, MachineAutoscaler: 0, FederatedHPA: 0 },
+          byHealth: { failing: 0, degraded: 0, ok: 0, unknown: 0 },
+        },
       }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** Ready when every cluster has synced once or failed (unreachable, forbidden). */
   isReady(): boolean {
-    return [...this.watchers.values()].every((w) => w.status().lastSyncAt !== null || w.status().state === 'unreachable' || w.status().state === 'forbidden');
+    return [...this.watchers.values()].every(
+      (w) => w.status().lastSyncAt !== null || w.status().state === 'unreachable' || w.status().state === 'forbidden',
+    );
   }
 
   /** Ends every SSE stream, stops the watches, then writes what history has queued and closes it. Idempotent. */

@@ -44,10 +44,15 @@ async function main(): Promise<void> {
     log: (line) => console.info(line),
   });
   const clusterCount = world.fleet.clusters.size;
-  console.info(`[sim] ${world.options.scenario.name}: ${clusterCount} clusters up in ${((Date.now() - started) / 1000).toFixed(1)}s at speed ${world.speed}`);
+  console.info(
+    `[sim] ${world.options.scenario.name}: ${clusterCount} clusters up in ${((Date.now() - started) / 1000).toFixed(1)}s at speed ${world.speed}`,
+  );
   console.info(`[sim] admin endpoint: ${world.fleet.adminUrl}`);
   // Tests and tools find the admin endpoint here (loopback only; it holds no credentials).
-  writeFileSync(path.join(path.dirname(world.fleet.kubeconfigPath), 'admin.json'), JSON.stringify({ adminUrl: world.fleet.adminUrl, kubeconfig: world.fleet.kubeconfigPath, pid: process.pid }));
+  writeFileSync(
+    path.join(path.dirname(world.fleet.kubeconfigPath), 'admin.json'),
+    JSON.stringify({ adminUrl: world.fleet.adminUrl, kubeconfig: world.fleet.kubeconfigPath, pid: process.pid }),
+  );
   console.info(`[sim] kubeconfig: ${world.fleet.kubeconfigPath}`);
   console.info(`export KUBECONFIG=${world.fleet.kubeconfigPath}`);
   const stop = (): void => {

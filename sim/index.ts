@@ -27,5 +27,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Wo
       ? options.scenario
       : loadScenario(options.scenario ?? 'demo');
   const dataDir = options.dataDir ?? path.resolve(process.cwd(), '.sim', scenario.name);
-  return World.start({ scenario, dataDir, speed: options.speed, host: options.host, adminPort: options.adminPort, retainedEvents: options.retainedEvents, log: options.log });
+  return World.start({
+    scenario,
+    dataDir,
+    speed: options.speed,
+    host: options.host,
+    adminPort: options.adminPort,
+    retainedEvents: options.retainedEvents,
+    log: options.log,
+  });
 }

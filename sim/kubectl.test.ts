@@ -33,8 +33,15 @@ afterAll(async () => {
 
 describe('kubectl against the simulated demo fleet', () => {
   it('uses the printed kubeconfig as is: one context per cluster, members behind the Karmada proxy', async () => {
-    expect((await kubectl('config', 'get-contexts', '-o', 'name')).trim().split('\n').sort()).toEqual(['karmada-global', 'ocp-prod-east', 'prod-eu-west-1', 'prod-us-east-1']);
-    const version = JSON.parse(await kubectl('--context', 'prod-us-east-1', 'version', '-o', 'json')) as { serverVersion: { gitVersion: string } };
+    expect((await kubectl('config', 'get-contexts', '-o', 'name')).trim().split('\n').sort()).toEqual([
+      'karmada-global',
+      'ocp-prod-east',
+      'prod-eu-west-1',
+      'prod-us-east-1',
+    ]);
+    const version = JSON.parse(await kubectl('--context', 'prod-us-east-1', 'version', '-o', 'json')) as {
+      serverVersion: { gitVersion: string };
+    };
     expect(version.serverVersion.gitVersion).toBe('v1.32.5');
   });
 
@@ -53,7 +60,15 @@ describe('kubectl against the simulated demo fleet', () => {
   it('kubectl get machineautoscalers -A prints the CRD printer columns', async () => {
     const { header, rows } = table(await kubectl('--context', 'ocp-prod-east', 'get', 'machineautoscalers', '-A'));
     expect(header).toEqual(['NAMESPACE', 'NAME', 'REF KIND', 'REF NAME', 'MIN', 'MAX', 'AGE']);
-    expect(rows.find((r) => r[1] === 'worker-us-east-1a')).toEqual(['openshift-machine-api', 'worker-us-east-1a', 'MachineSet', 'ocp-prod-east-worker-us-east-1a', '2', '8', '7d']);
+    expect(rows.find((r) => r[1] === 'worker-us-east-1a')).toEqual([
+      'openshift-machine-api',
+      'worker-us-east-1a',
+      'MachineSet',
+      'ocp-prod-east-worker-us-east-1a',
+      '2',
+      '8',
+      '7d',
+    ]);
     expect(rows.find((r) => r[0] === 'default')?.[1]).toBe('worker-autoscaler');
   });
 
@@ -62,7 +77,9 @@ describe('kubectl against the simulated demo fleet', () => {
     expect(header).toEqual(['NAMESPACE', 'NAME', 'DESIRED', 'CURRENT', 'READY', 'AVAILABLE', 'AGE']);
     expect(rows.map((r) => r[1])).toContain('ocp-prod-east-infra-us-east-1a');
     expect(rows.find((r) => r[1] === 'ocp-prod-east-infra-us-east-1a')?.slice(2, 6)).toEqual(['3', '3', '3', '3']);
-    const capi = table(await kubectl('--context', 'ocp-prod-east', 'get', 'machinesets.v1beta1.cluster.x-k8s.io', '-n', 'openshift-cluster-api'));
+    const capi = table(
+      await kubectl('--context', 'ocp-prod-east', 'get', 'machinesets.v1beta1.cluster.x-k8s.io', '-n', 'openshift-cluster-api'),
+    );
     expect(capi.header).toEqual(['NAME', 'CLUSTER', 'DESIRED', 'REPLICAS', 'READY', 'AVAILABLE', 'AGE', 'VERSION']);
   });
 
@@ -74,10 +91,26 @@ describe('kubectl against the simulated demo fleet', () => {
   });
 
   it('kubectl get --raw through the Karmada member proxy', async () => {
-    const list = JSON.parse(await kubectl('--context', 'karmada-global', 'get', '--raw', '/apis/cluster.karmada.io/v1alpha1/clusters/member-eu/proxy/apis/autoscaling/v2/namespaces/tools/horizontalpodautoscalers')) as { kind: string; items: { metadata: { name: string } }[] };
+    const list = JSON.parse(
+      await kubectl(
+        '--context',
+        'karmada-global',
+        'get',
+        '--raw',
+        '/apis/cluster.karmada.io/v1alpha1/clusters/member-eu/proxy/apis/autoscaling/v2/namespaces/tools/horizontalpodautoscalers',
+      ),
+    ) as { kind: string; items: { metadata: { name: string } }[] };
     expect(list.kind).toBe('HorizontalPodAutoscalerList');
     expect(list.items.map((i) => i.metadata.name)).toEqual(['grafana', 'loki-gateway']);
-    const deployments = JSON.parse(await kubectl('--context', 'karmada-global', 'get', '--raw', '/apis/cluster.karmada.io/v1alpha1/clusters/member-us/proxy/apis/apps/v1/namespaces/api/deployments')) as { items: { metadata: { name: string } }[] };
+    const deployments = JSON.parse(
+      await kubectl(
+        '--context',
+        'karmada-global',
+        'get',
+        '--raw',
+        '/apis/cluster.karmada.io/v1alpha1/clusters/member-us/proxy/apis/apps/v1/namespaces/api/deployments',
+      ),
+    ) as { items: { metadata: { name: string } }[] };
     expect(deployments.items.map((i) => i.metadata.name)).toEqual(['catalog', 'orders']);
   });
 
@@ -92,8 +125,14 @@ describe('kubectl against the simulated demo fleet', () => {
       const cluster = world.fleet.cluster('prod-eu-west-1');
       const hpa = cluster.store.get('autoscaling/horizontalpodautoscalers', 'shop', 'reviews');
       if (!hpa) throw new Error('demo HPA shop/reviews is missing');
-      cluster.store.create('autoscaling/horizontalpodautoscalers', { ...hpa, metadata: { name: 'watch-probe', namespace: 'shop' }, status: { currentReplicas: 2, desiredReplicas: 2 } });
-      await expect.poll(() => out.split('\n').find((l) => /^shop\s+watch-probe\s+Deployment\/reviews\s/.test(l)), { timeout: 15_000 }).toBeTruthy();
+      cluster.store.create('autoscaling/horizontalpodautoscalers', {
+        ...hpa,
+        metadata: { name: 'watch-probe', namespace: 'shop' },
+        status: { currentReplicas: 2, desiredReplicas: 2 },
+      });
+      await expect
+        .poll(() => out.split('\n').find((l) => /^shop\s+watch-probe\s+Deployment\/reviews\s/.test(l)), { timeout: 15_000 })
+        .toBeTruthy();
     } finally {
       child.kill();
     }

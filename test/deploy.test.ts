@@ -88,7 +88,13 @@ interface PodSpec {
   automountServiceAccountToken?: boolean;
   securityContext?: Record<string, unknown>;
   containers: Container[];
-  volumes?: { name: string; secret?: { secretName: string }; configMap?: { name: string }; persistentVolumeClaim?: { claimName: string }; emptyDir?: unknown }[];
+  volumes?: {
+    name: string;
+    secret?: { secretName: string };
+    configMap?: { name: string };
+    persistentVolumeClaim?: { claimName: string };
+    emptyDir?: unknown;
+  }[];
 }
 
 function deploymentOf(name: Target): { object: KubeObject; pod: PodSpec; labels: Record<string, string>; container: Container } {
@@ -105,7 +111,9 @@ const workloads: Target[] = ['in-cluster', 'many-clusters', 'oidc'];
 
 describe('deploy/ renders with kubectl kustomize', () => {
   it('uses a kubectl with kustomize v5', () => {
-    expect(kustomizeVersion, 'kubectl ≥ 1.27 (kustomize v5) is needed; Debian 12’s kubernetes-client 1.20 is too old').toMatch(/Kustomize Version: v5\./);
+    expect(kustomizeVersion, 'kubectl ≥ 1.27 (kustomize v5) is needed; Debian 12’s kubernetes-client 1.20 is too old').toMatch(
+      /Kustomize Version: v5\./,
+    );
   });
 
   it.each(Object.keys(targets) as Target[])('%s: every object is valid against the Kubernetes schemas', (name) => {
@@ -116,7 +124,8 @@ describe('deploy/ renders with kubectl kustomize', () => {
       expect(Model, `no schema for ${o.apiVersion} ${o.kind}`).toBeDefined();
       if (!Model) continue;
       expect(() => new Model(o as never).validate(), `${o.kind} ${o.metadata.name}`).not.toThrow();
-      if (o.kind !== 'Namespace' && o.kind !== 'ClusterRole' && o.kind !== 'ClusterRoleBinding') expect(o.metadata.namespace, `${o.kind} ${o.metadata.name}`).toBe('autoscope');
+      if (o.kind !== 'Namespace' && o.kind !== 'ClusterRole' && o.kind !== 'ClusterRoleBinding')
+        expect(o.metadata.namespace, `${o.kind} ${o.metadata.name}`).toBe('autoscope');
     }
   });
 
@@ -134,17 +143,24 @@ describe('deploy/ renders with kubectl kustomize', () => {
 describe('the policy every overlay keeps', () => {
   const dockerUser = /^USER\s+(\d+)/m.exec(readFileSync(path.join(root, 'Dockerfile'), 'utf8'))?.[1];
 
-  it.each(workloads)('%s: non-root as the image’s user, read-only root filesystem, no privilege, all capabilities dropped, RuntimeDefault seccomp', (name) => {
-    const { pod, container } = deploymentOf(name);
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: Number(dockerUser), seccompProfile: { type: 'RuntimeDefault' } });
-    expect(container.securityContext).toEqual({
-      allowPrivilegeEscalation: false,
-      readOnlyRootFilesystem: true,
-      runAsNonRoot: true,
-      capabilities: { drop: ['ALL'] },
-      seccompProfile: { type: 'RuntimeDefault' },
-    });
-  });
+  it.each(workloads)(
+    '%s: non-root as the image’s user, read-only root filesystem, no privilege, all capabilities dropped, RuntimeDefault seccomp',
+    (name) => {
+      const { pod, container } = deploymentOf(name);
+      expect(pod.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: Number(dockerUser),
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(container.securityContext).toEqual({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        runAsNonRoot: true,
+        capabilities: { drop: ['ALL'] },
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+    },
+  );
 
   it.each(workloads)('%s: writable mounts only for the data dir, .next/cache and /tmp; history on the PVC', (name) => {
     const { pod, container } = deploymentOf(name);
@@ -156,18 +172,21 @@ describe('the policy every overlay keeps', () => {
     expect(objects(name).some((o) => o.kind === 'PersistentVolumeClaim' && o.metadata.name === claim)).toBe(true);
   });
 
-  it.each(workloads)('%s: liveness on /api/healthz, readiness on /api/readyz, memory requested and limited, metrics on their own port', (name) => {
-    const { container } = deploymentOf(name);
-    expect(container.livenessProbe?.httpGet).toEqual({ path: '/api/healthz', port: 'http' });
-    expect(container.readinessProbe?.httpGet).toEqual({ path: '/api/readyz', port: 'http' });
-    expect(container.resources?.requests?.memory).toMatch(/^\d+[MG]i$/);
-    expect(container.resources?.limits?.memory).toMatch(/^\d+[MG]i$/);
-    const ports = Object.fromEntries((container.ports ?? []).map((p) => [p.name, p.containerPort]));
-    expect(ports.http).toBe(3000);
-    expect(ports.metrics).toBe(Number(env(container, 'AUTOSCOPE_METRICS_PORT')));
-    expect(ports.metrics).not.toBe(ports.http);
-    expect(env(container, 'AUTOSCOPE_METRICS_HOST')).toBe('0.0.0.0');
-  });
+  it.each(workloads)(
+    '%s: liveness on /api/healthz, readiness on /api/readyz, memory requested and limited, metrics on their own port',
+    (name) => {
+      const { container } = deploymentOf(name);
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/api/healthz', port: 'http' });
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/api/readyz', port: 'http' });
+      expect(container.resources?.requests?.memory).toMatch(/^\d+[MG]i$/);
+      expect(container.resources?.limits?.memory).toMatch(/^\d+[MG]i$/);
+      const ports = Object.fromEntries((container.ports ?? []).map((p) => [p.name, p.containerPort]));
+      expect(ports.http).toBe(3000);
+      expect(ports.metrics).toBe(Number(env(container, 'AUTOSCOPE_METRICS_PORT')));
+      expect(ports.metrics).not.toBe(ports.http);
+      expect(env(container, 'AUTOSCOPE_METRICS_HOST')).toBe('0.0.0.0');
+    },
+  );
 
   it.each(workloads)('%s: the Service and the NetworkPolicy select the pod; metrics reachable only from labelled namespaces', (name) => {
     const { labels } = deploymentOf(name);
@@ -175,7 +194,11 @@ describe('the policy every overlay keeps', () => {
     const selector = (service?.spec as { selector: Record<string, string> }).selector;
     expect(Object.entries(selector).every(([k, v]) => labels[k] === v)).toBe(true);
     const policy = objects(name).find((o) => o.kind === 'NetworkPolicy');
-    const spec = policy?.spec as { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[]; ingress: { from?: unknown[]; ports: { port: string }[] }[] };
+    const spec = policy?.spec as {
+      podSelector: { matchLabels: Record<string, string> };
+      policyTypes: string[];
+      ingress: { from?: unknown[]; ports: { port: string }[] }[];
+    };
     expect(Object.entries(spec.podSelector.matchLabels).every(([k, v]) => labels[k] === v)).toBe(true);
     expect(spec.policyTypes).toEqual(['Ingress', 'Egress']);
     const metricsRule = spec.ingress.find((r) => r.ports.some((p) => p.port === 'metrics'));
@@ -187,7 +210,9 @@ describe('the policy every overlay keeps', () => {
       for (const rule of role.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]) {
         const sar = rule.apiGroups.includes('authorization.k8s.io') && rule.resources.includes('subjectaccessreviews');
         if (sar && mirrorsClusterRbac.has(name)) expect(rule.verbs).toEqual(['create']);
-        else for (const verb of rule.verbs) expect(['get', 'list', 'watch'], `${role.metadata.name}: ${verb} on ${rule.resources.join(',')}`).toContain(verb);
+        else
+          for (const verb of rule.verbs)
+            expect(['get', 'list', 'watch'], `${role.metadata.name}: ${verb} on ${rule.resources.join(',')}`).toContain(verb);
       }
     }
   });
@@ -224,7 +249,8 @@ describe('the policy every overlay keeps', () => {
     for (const name of ['in-cluster', 'many-clusters'] as const) expect(env(deploymentOf(name).container, 'AUTOSCOPE_AUTH')).toBe('none');
     const { pod, container } = deploymentOf('oidc');
     expect(env(container, 'AUTOSCOPE_AUTH')).toBe('oidc');
-    for (const variable of ['AUTOSCOPE_OIDC_ISSUER', 'AUTOSCOPE_OIDC_REDIRECT_URL']) expect(env(container, variable)).toMatch(/^https:\/\//);
+    for (const variable of ['AUTOSCOPE_OIDC_ISSUER', 'AUTOSCOPE_OIDC_REDIRECT_URL'])
+      expect(env(container, variable)).toMatch(/^https:\/\//);
     const mounted = (file: string | undefined): PodSpec['volumes'] extends (infer V)[] | undefined ? V | undefined : never => {
       const mount = container.volumeMounts?.find((m) => file?.startsWith(`${m.mountPath}/`));
       expect(mount?.readOnly).toBe(true);

@@ -62,7 +62,10 @@ describe('the import-boundary lint (docs/architecture.md layers)', () => {
       ),
     ).toEqual([]);
     expect(
-      await boundaryMessages('components/ok-import.tsx', "import { HealthResponseSchema } from '@/lib/api';\nexport const a = HealthResponseSchema;\n"),
+      await boundaryMessages(
+        'components/ok-import.tsx',
+        "import { HealthResponseSchema } from '@/lib/api';\nexport const a = HealthResponseSchema;\n",
+      ),
     ).toEqual([]);
   });
 });

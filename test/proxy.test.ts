@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBodySchema } from '@/lib/api';
 import { proxy } from '../proxy';
 
-const at = (path: string, method = 'GET', headers: Record<string, string> = {}): NextRequest => new NextRequest(new URL(path, 'http://127.0.0.1:3000'), { method, headers });
+const at = (path: string, method = 'GET', headers: Record<string, string> = {}): NextRequest =>
+  new NextRequest(new URL(path, 'http://127.0.0.1:3000'), { method, headers });
 /** Next's "go on to the route" answer. */
 const passes = (res: Response): boolean => res.headers.get('x-middleware-next') === '1';
 
@@ -21,7 +22,9 @@ describe('proxy.ts: malformed paths are the client’s mistake', () => {
   });
 
   it('lets well-formed paths through, encoded cluster names included', () => {
-    expect(passes(proxy(at('/api/v1/autoscalers/arn%3Aaws%3Aeks%3Aus-east-1%3A1%3Acluster%2Fprod/HorizontalPodAutoscaler/shop/web')))).toBe(true);
+    expect(passes(proxy(at('/api/v1/autoscalers/arn%3Aaws%3Aeks%3Aus-east-1%3A1%3Acluster%2Fprod/HorizontalPodAutoscaler/shop/web')))).toBe(
+      true,
+    );
     expect(passes(proxy(at('/triage?q=%E2%9C%93')))).toBe(true);
     expect(passes(proxy(at('/')))).toBe(true);
   });
@@ -71,7 +74,9 @@ describe('proxy.ts: web security', () => {
     expect(ErrorBodySchema.parse(await crossSite.json()).error.code).toBe('forbidden');
     expect(proxy(at('/auth/logout', 'POST', { origin: 'https://evil.example', host: '127.0.0.1:3000' })).status).toBe(403);
     expect(proxy(at('/api/v1/preview/hpa', 'POST', { 'sec-fetch-site': 'same-site' })).status).toBe(403);
-    expect(passes(proxy(at('/api/v1/preview/hpa', 'POST', { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:3000' })))).toBe(true);
+    expect(passes(proxy(at('/api/v1/preview/hpa', 'POST', { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:3000' })))).toBe(
+      true,
+    );
     expect(passes(proxy(at('/auth/logout', 'POST', { origin: 'http://127.0.0.1:3000', host: '127.0.0.1:3000' })))).toBe(true);
     expect(passes(proxy(at('/api/v1/preview/hpa', 'POST')))).toBe(true);
   });

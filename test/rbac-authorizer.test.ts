@@ -10,9 +10,26 @@ describe('docs/rbac.yaml and its checker', () => {
   });
 
   it('derives request attributes as the API server does', () => {
-    expect(requestAttributes('/apis/autoscaling/v2/horizontalpodautoscalers?watch=1&resourceVersion=5')).toMatchObject({ apiGroup: 'autoscaling', resource: 'horizontalpodautoscalers', name: '', verb: 'watch' });
-    expect(requestAttributes('/apis/apps/v1/namespaces/shop/deployments/web/scale')).toMatchObject({ apiGroup: 'apps', namespace: 'shop', resource: 'deployments', name: 'web', subresource: 'scale', verb: 'get' });
-    expect(requestAttributes('/api/v1/namespaces/shop/pods?labelSelector=app%3Dweb')).toMatchObject({ apiGroup: '', namespace: 'shop', resource: 'pods', verb: 'list' });
+    expect(requestAttributes('/apis/autoscaling/v2/horizontalpodautoscalers?watch=1&resourceVersion=5')).toMatchObject({
+      apiGroup: 'autoscaling',
+      resource: 'horizontalpodautoscalers',
+      name: '',
+      verb: 'watch',
+    });
+    expect(requestAttributes('/apis/apps/v1/namespaces/shop/deployments/web/scale')).toMatchObject({
+      apiGroup: 'apps',
+      namespace: 'shop',
+      resource: 'deployments',
+      name: 'web',
+      subresource: 'scale',
+      verb: 'get',
+    });
+    expect(requestAttributes('/api/v1/namespaces/shop/pods?labelSelector=app%3Dweb')).toMatchObject({
+      apiGroup: '',
+      namespace: 'shop',
+      resource: 'pods',
+      verb: 'list',
+    });
     expect(requestAttributes('/api/v1/namespaces/shop')).toMatchObject({ resource: 'namespaces', name: 'shop', verb: 'get' });
     expect(requestAttributes('/apis/autoscaling/v2')).toEqual({ kind: 'nonResource', path: '/apis/autoscaling/v2', verb: 'get' });
   });
@@ -36,7 +53,17 @@ describe('docs/rbac.yaml and its checker', () => {
     expect(checkRequest(rules, '/apis/apps/v1/namespaces/shop/deployments/web')).not.toBeNull();
     expect(checkRequest(rules, '/apis/example.com/v1/namespaces/shop/widgets/w/scale')).not.toBeNull();
     expect(checkRequest(rules, '/apis/cluster.karmada.io/v1alpha1/clusters/member-eu/proxy/api/v1/secrets')).not.toBeNull();
-    expect(allows(rules, { kind: 'resource', apiGroup: 'autoscaling', resource: 'horizontalpodautoscalers', subresource: '', name: 'web', namespace: 'shop', verb: 'update' })).toBe(false);
+    expect(
+      allows(rules, {
+        kind: 'resource',
+        apiGroup: 'autoscaling',
+        resource: 'horizontalpodautoscalers',
+        subresource: '',
+        name: 'web',
+        namespace: 'shop',
+        verb: 'update',
+      }),
+    ).toBe(false);
     expect(allows(rules, { kind: 'nonResource', path: '/metrics', verb: 'get' })).toBe(false);
   });
 });

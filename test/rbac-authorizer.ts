@@ -63,7 +63,10 @@ export function allows(rules: PolicyRule[], attrs: RequestAttributes): boolean {
   // Discovery and /version are granted to every authenticated user (system:discovery, system:basic-user).
   if (attrs.kind === 'nonResource') return /^\/(api|apis)(\/[^/]+){0,2}$|^\/version$|^\/openapi\//.test(attrs.path);
   const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  return rules.some((r) => matches(r.verbs, attrs.verb) && matches(r.apiGroups, attrs.apiGroup) && (r.resources.includes('*') || r.resources.includes(combined)));
+  return rules.some(
+    (r) =>
+      matches(r.verbs, attrs.verb) && matches(r.apiGroups, attrs.apiGroup) && (r.resources.includes('*') || r.resources.includes(combined)),
+  );
 }
 
 const proxyPrefix = /^\/apis\/cluster\.karmada\.io\/v1alpha1\/clusters\/([^/]+)\/proxy(\/.*)?$/;

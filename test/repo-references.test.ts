@@ -16,7 +16,14 @@ function files(dir: string): string[] {
 }
 
 /** Documents a clone of this repository does not have: what the code relies on is written into docs/. */
-const outside = [/\.\.\/shared\//, /(^|[\s'"`(])\/work\//, /(?<![\w/])(?:DESIGN|STACK|STYLE|UI)\.md/, /(?<![\w/])specs\/[\w-]+\.md/, /(?<![\w/])seeds\//, /\bspecs §/];
+const outside = [
+  /\.\.\/shared\//,
+  /(^|[\s'"`(])\/work\//,
+  /(?<![\w/])(?:DESIGN|STACK|STYLE|UI)\.md/,
+  /(?<![\w/])specs\/[\w-]+\.md/,
+  /(?<![\w/])seeds\//,
+  /\bspecs §/,
+];
 
 describe('the repository stands on its own', () => {
   it('no file outside docs/ refers to a document outside the repository', () => {

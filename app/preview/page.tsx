@@ -7,7 +7,9 @@ export default function PreviewsPage(): React.JSX.Element {
   return (
     <>
       <h1 className="page-title">Previews</h1>
-      <p className="page-subtitle">See what a change would do before you make it: the upstream decision code, run on a cluster’s live state.</p>
+      <p className="page-subtitle">
+        See what a change would do before you make it: the upstream decision code, run on a cluster’s live state.
+      </p>
       <PreviewIndex />
     </>
   );

@@ -32,13 +32,18 @@ export function isRetryable(err: unknown): boolean {
  * GET (or POST with a JSON body) and parse the answer with the route's own schema from `lib/api`, so a
  * drift between server and page fails loudly here rather than as `undefined` in a component.
  */
-export async function fetchJson<S extends z.ZodType>(url: string, schema: S, init: { signal?: AbortSignal; method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<z.infer<S>> {
+export async function fetchJson<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  init: { signal?: AbortSignal; method?: 'GET' | 'POST'; body?: unknown } = {},
+): Promise<z.infer<S>> {
   let res: Response;
   try {
     res = await fetch(url, {
       method: init.method ?? 'GET',
       signal: init.signal,
-      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
   } catch (err) {
@@ -54,7 +59,14 @@ export async function fetchJson<S extends z.ZodType>(url: string, schema: S, ini
   }
   if (!res.ok) {
     const parsed = ErrorBodySchema.safeParse(json);
-    if (parsed.success) throw new ApiError(parsed.data.error.code, res.status, parsed.data.error.message, parsed.data.error.cluster, parsed.data.error.issues);
+    if (parsed.success)
+      throw new ApiError(
+        parsed.data.error.code,
+        res.status,
+        parsed.data.error.message,
+        parsed.data.error.cluster,
+        parsed.data.error.issues,
+      );
     throw new ApiError('internal', res.status, `the server answered ${res.status}`);
   }
   return schema.parse(json);

@@ -23,7 +23,8 @@ function search(params: Record<string, string | number | undefined | null | read
   return s ? `?${s}` : '';
 }
 
-const base = (ref: AutoscalerRef): string => `/api/v1/autoscalers/${encodeURIComponent(ref.cluster)}/${ref.kind}/${ref.namespace}/${ref.name}`;
+const base = (ref: AutoscalerRef): string =>
+  `/api/v1/autoscalers/${encodeURIComponent(ref.cluster)}/${ref.kind}/${ref.namespace}/${ref.name}`;
 
 /** Every API URL the browser uses, built in one place (no component builds a URL by hand). */
 export const apiPaths = {

@@ -66,7 +66,10 @@ export function AutoscalerDetail({ autoscalerRef }: { autoscalerRef: AutoscalerR
         <DetailHeader autoscaler={a} />
         {a.kind === 'HorizontalPodAutoscaler' ? (
           <p className={styles.previewLine}>
-            <Link prefetch={false} href={previewHref('HorizontalPodAutoscaler', a.id)}>Preview changes to this HPA</Link> <span className="muted">— targets, behavior, min/max, a load curve</span>
+            <Link prefetch={false} href={previewHref('HorizontalPodAutoscaler', a.id)}>
+              Preview changes to this HPA
+            </Link>{' '}
+            <span className="muted">— targets, behavior, min/max, a load curve</span>
           </p>
         ) : null}
 

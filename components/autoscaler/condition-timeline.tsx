@@ -29,8 +29,9 @@ function SegmentTooltip({ type, piece, timeZone }: { type: string; piece: LanePi
           <div className={styles.tipTitle}>
             <span className={`health-${piece.segment.meaning}`} aria-hidden="true">
               <span className="health-dot" />
-            </span> {type}={piece.segment.status}{' '}
-            <strong>{piece.segment.reason ?? '(no reason)'}</strong> <span className="muted">· {healthLabel[piece.segment.meaning]}</span>
+            </span>{' '}
+            {type}={piece.segment.status} <strong>{piece.segment.reason ?? '(no reason)'}</strong>{' '}
+            <span className="muted">· {healthLabel[piece.segment.meaning]}</span>
           </div>
           {piece.segment.message ? <div className={styles.tipMessage}>{piece.segment.message}</div> : null}
         </>
@@ -54,7 +55,8 @@ function SegmentTooltip({ type, piece, timeZone }: { type: string; piece: LanePi
 function segmentLabel(type: string, piece: LanePiece, timeZone: string | undefined): string {
   const span = `from ${formatTimestamp(new Date(piece.start).toISOString(), timeZone)} to ${piece.kind === 'state' && piece.open ? 'now' : formatTimestamp(new Date(piece.end).toISOString(), timeZone)} (${formatDuration(piece.end - piece.start)})`;
   if (piece.kind === 'unknown') return `${type} unknown: ${unknownCauseText[piece.cause]}, ${span}`;
-  if (piece.kind === 'cluster') return `${type}: ${piece.count} changes (worst ${healthLabel[piece.worst]}: ${piece.reasons.join(', ')}), ${span}; zoom in to see them`;
+  if (piece.kind === 'cluster')
+    return `${type}: ${piece.count} changes (worst ${healthLabel[piece.worst]}: ${piece.reasons.join(', ')}), ${span}; zoom in to see them`;
   const s = piece.segment;
   return `${type} ${s.status}${s.reason ? ` ${s.reason}` : ''} (${healthLabel[s.meaning]}), ${span}${s.message ? `: ${s.message}` : ''}`;
 }
@@ -63,7 +65,15 @@ function segmentLabel(type: string, piece: LanePiece, timeZone: string | undefin
  * One swimlane per condition type (docs/ui.md order), segments coloured by `meaning` with the status and reason
  * written inside when they fit; missing history hatched as unknown. A segment is a button: it zooms to itself.
  */
-export function ConditionTimeline({ kind, history, now }: { kind: AutoscalerKind; history: HistoryResponse; now: number }): React.JSX.Element {
+export function ConditionTimeline({
+  kind,
+  history,
+  now,
+}: {
+  kind: AutoscalerKind;
+  history: HistoryResponse;
+  now: number;
+}): React.JSX.Element {
   const { range, showTooltip, hideTooltip, consumeDrag, zoomTo } = useTimeAxis();
   const { timeZone } = useTimeZone();
   const byType = new Map(history.conditions.map((c) => [c.type, c.segments]));
@@ -72,7 +82,10 @@ export function ConditionTimeline({ kind, history, now }: { kind: AutoscalerKind
   return (
     <div role="group" aria-label="Condition timeline" className={styles.lanes}>
       {lanes.map((type) => {
-        const pieces = coalesceSlivers(toLanePieces(byType.get(type) ?? [], history.gaps, history.firstSeen, range, now), range.to - range.from);
+        const pieces = coalesceSlivers(
+          toLanePieces(byType.get(type) ?? [], history.gaps, history.firstSeen, range, now),
+          range.to - range.from,
+        );
         return (
           <div key={type} className={styles.lane} role="group" aria-label={`${type} lane`} data-testid="timeline-lane" data-type={type}>
             <div className={`${styles.laneLabel} mono`}>{type}</div>

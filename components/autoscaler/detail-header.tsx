@@ -5,7 +5,11 @@ import { ConditionChip, HealthBadge } from '../ui/health';
 import { ClockText, SinceText } from '../ui/time-zone';
 import styles from './panels.module.css';
 
-const kindLabel: Record<Autoscaler['kind'], string> = { HorizontalPodAutoscaler: 'HorizontalPodAutoscaler', MachineAutoscaler: 'MachineAutoscaler', FederatedHPA: 'FederatedHPA' };
+const kindLabel: Record<Autoscaler['kind'], string> = {
+  HorizontalPodAutoscaler: 'HorizontalPodAutoscaler',
+  MachineAutoscaler: 'MachineAutoscaler',
+  FederatedHPA: 'FederatedHPA',
+};
 const severityWord: Record<ProblemSeverity, string> = { error: 'Error', warning: 'Warning', info: 'Note', unknown: 'Unknown' };
 
 function Stat({ label, value, testId, hint }: { label: string; value: number | null; testId: string; hint?: string }): React.JSX.Element {
@@ -37,7 +41,8 @@ export function DetailHeader({ autoscaler: a }: { autoscaler: Autoscaler }): Rea
   return (
     <header className={styles.header}>
       <nav aria-label="Breadcrumb" className={styles.crumbs}>
-        <Link href="/triage">Triage</Link> <span aria-hidden="true">/</span> <span>{a.cluster}</span> <span aria-hidden="true">/</span> <span>{a.namespace}</span>
+        <Link href="/triage">Triage</Link> <span aria-hidden="true">/</span> <span>{a.cluster}</span> <span aria-hidden="true">/</span>{' '}
+        <span>{a.namespace}</span>
       </nav>
       <div className={styles.titleRow}>
         <h1 className="page-title" data-testid="autoscaler-name">
@@ -81,12 +86,21 @@ export function DetailHeader({ autoscaler: a }: { autoscaler: Autoscaler }): Rea
           <dl className={styles.stats} aria-label={`${unit} (min, current, desired, max)`}>
             <Stat label="Min" value={a.minReplicas} testId="stat-min" />
             <Stat label="Current" value={a.currentReplicas} testId="stat-current" />
-            <Stat label="Desired" value={a.desiredReplicas} testId="stat-desired" hint="status.desiredReplicas: the controller's last decision" />
+            <Stat
+              label="Desired"
+              value={a.desiredReplicas}
+              testId="stat-desired"
+              hint="status.desiredReplicas: the controller's last decision"
+            />
             <Stat label="Max" value={a.maxReplicas} testId="stat-max" />
           </dl>
           <RangeGauge a={a} />
           <div className={styles.conditions} aria-label="Conditions now">
-            {a.conditions.length ? a.conditions.map((c) => <ConditionChip key={c.type} condition={c} />) : <span className="muted">No conditions reported yet.</span>}
+            {a.conditions.length ? (
+              a.conditions.map((c) => <ConditionChip key={c.type} condition={c} />)
+            ) : (
+              <span className="muted">No conditions reported yet.</span>
+            )}
           </div>
         </div>
 
@@ -95,9 +109,7 @@ export function DetailHeader({ autoscaler: a }: { autoscaler: Autoscaler }): Rea
             {a.problems.length ? `Problems (${a.problems.length})` : 'Problems'}
           </h2>
           {a.problems.length === 0 ? (
-            <p className="muted">
-              Nothing wrong: {a.conditions.map((c) => `${c.type}=${c.status}`).join(', ') || 'no conditions yet'}.
-            </p>
+            <p className="muted">Nothing wrong: {a.conditions.map((c) => `${c.type}=${c.status}`).join(', ') || 'no conditions yet'}.</p>
           ) : (
             <ul className={styles.problemList}>
               {a.problems.map((p) => (

@@ -4,7 +4,13 @@ import { eventTone } from './event-marks';
 import styles from './panels.module.css';
 
 /** The autoscaler's events as Autoscope kept them (Kubernetes drops events after an hour), newest first. */
-export function EventsTable({ events, self }: { events: readonly EventDto[]; /** `Kind/name` of the autoscaler: events about anything else name it. */ self: string }): React.JSX.Element {
+export function EventsTable({
+  events,
+  self,
+}: {
+  events: readonly EventDto[];
+  /** `Kind/name` of the autoscaler: events about anything else name it. */ self: string;
+}): React.JSX.Element {
   const sorted = [...events].sort((a, b) => (b.lastSeen ?? b.firstSeen ?? '').localeCompare(a.lastSeen ?? a.firstSeen ?? ''));
   return (
     <section className="card" aria-labelledby="events-title" data-testid="events">

@@ -58,7 +58,8 @@ function Observed({ data }: { data: ExplainResponse }): React.JSX.Element {
       <ul className={styles.sources} aria-label="Metric sources">
         {o.sources.map((s, i) => (
           <li key={`${s.source}-${i}`} className={s.ok ? 'health-ok' : 'health-failing'}>
-            <span className="health-dot" aria-hidden="true" /> <span className="mono">{s.source}</span> <strong>{s.ok ? 'answered' : 'failed'}</strong> <span className="muted">{s.detail}</span>
+            <span className="health-dot" aria-hidden="true" /> <span className="mono">{s.source}</span>{' '}
+            <strong>{s.ok ? 'answered' : 'failed'}</strong> <span className="muted">{s.detail}</span>
           </li>
         ))}
       </ul>
@@ -82,7 +83,11 @@ export function ExplainPanel({ autoscalerRef, id }: { autoscalerRef: AutoscalerR
     const unavailable = e instanceof ApiError && e.status === 404 && e.message.startsWith('no API route');
     const unreachable = e instanceof ApiError && e.code === 'cluster_unreachable';
     body = (
-      <div className={`banner ${unavailable ? 'banner-info' : unreachable ? 'banner-warn' : 'banner-bad'}`} role="status" data-testid="explain-error">
+      <div
+        className={`banner ${unavailable ? 'banner-info' : unreachable ? 'banner-warn' : 'banner-bad'}`}
+        role="status"
+        data-testid="explain-error"
+      >
         <strong>
           {unavailable
             ? 'The explanation is not available from this server yet.'
@@ -94,7 +99,10 @@ export function ExplainPanel({ autoscalerRef, id }: { autoscalerRef: AutoscalerR
           <>
             {e.message}
             {e.cluster ? <span className="muted"> (cluster {e.cluster})</span> : null}
-            <span className="muted"> — {e.status ? `HTTP ${e.status}` : 'network'}, {e.code}</span>
+            <span className="muted">
+              {' '}
+              — {e.status ? `HTTP ${e.status}` : 'network'}, {e.code}
+            </span>
           </>
         ) : (
           e.message

@@ -20,7 +20,19 @@ import { MIN_SPAN_MS, useTimeWindow, WINDOW_PRESETS } from './use-time-window';
 
 const iso = (t: number): string => new Date(t).toISOString();
 
-function WindowPicker({ window, onPreset, onZoomOut, onReset, zone }: { window: TimeWindow | null; onPreset: (p: (typeof WINDOW_PRESETS)[number]) => void; onZoomOut: () => void; onReset: () => void; zone: string }): React.JSX.Element {
+function WindowPicker({
+  window,
+  onPreset,
+  onZoomOut,
+  onReset,
+  zone,
+}: {
+  window: TimeWindow | null;
+  onPreset: (p: (typeof WINDOW_PRESETS)[number]) => void;
+  onZoomOut: () => void;
+  onReset: () => void;
+  zone: string;
+}): React.JSX.Element {
   const { timeZone } = useTimeZone();
   return (
     <div className={styles.toolbar}>
@@ -33,7 +45,8 @@ function WindowPicker({ window, onPreset, onZoomOut, onReset, zone }: { window: 
       </div>
       {window?.zoomed ? (
         <span className={styles.zoomInfo} data-testid="zoom-range">
-          Zoomed to <span className="num">{formatTimestamp(iso(window.from), timeZone)}</span> – <span className="num">{formatTimestamp(iso(window.to), timeZone)}</span>
+          Zoomed to <span className="num">{formatTimestamp(iso(window.from), timeZone)}</span> –{' '}
+          <span className="num">{formatTimestamp(iso(window.to), timeZone)}</span>
           <button type="button" onClick={onZoomOut}>
             Zoom out
           </button>
@@ -129,7 +142,11 @@ export function HistoryPanel({ autoscalerRef, kind }: { autoscalerRef: Autoscale
             ),
           )}
           {showFirstSeen ? (
-            <span className={`${styles.firstSeen} ${fractionOf(firstSeen, range) > 0.85 ? styles.firstSeenLeft : ''}`} style={{ left: `${fractionOf(firstSeen, range) * 100}%` }} title={`Autoscope first saw this object at ${formatTimestamp(history.firstSeen, timeZone)}`}>
+            <span
+              className={`${styles.firstSeen} ${fractionOf(firstSeen, range) > 0.85 ? styles.firstSeenLeft : ''}`}
+              style={{ left: `${fractionOf(firstSeen, range) * 100}%` }}
+              title={`Autoscope first saw this object at ${formatTimestamp(history.firstSeen, timeZone)}`}
+            >
               first seen
             </span>
           ) : null}

@@ -15,7 +15,14 @@ export interface ReplicaPoint {
 }
 
 function toPoint(t: number, s: Sample): ReplicaPoint {
-  return { t, current: s.current, desired: s.desired, min: s.min, max: s.max, band: s.min !== null && s.max !== null ? [s.min, s.max] : null };
+  return {
+    t,
+    current: s.current,
+    desired: s.desired,
+    min: s.min,
+    max: s.max,
+    band: s.min !== null && s.max !== null ? [s.min, s.max] : null,
+  };
 }
 
 /**

@@ -8,14 +8,31 @@ import styles from './history.module.css';
 import type { ReplicaPoint } from './replica-steps';
 import { LABEL_WIDTH, RIGHT_GAP, useTimeAxis } from './time-axis-frame';
 
-const toneColor: Record<EventTone, string> = { rescale: 'var(--chart-1)', failed: 'var(--bad)', warning: 'var(--warn)', normal: 'var(--chart-muted)' };
+const toneColor: Record<EventTone, string> = {
+  rescale: 'var(--chart-1)',
+  failed: 'var(--bad)',
+  warning: 'var(--warn)',
+  normal: 'var(--chart-muted)',
+};
 export const CHART_HEIGHT = 190;
 
 /**
  * Current and desired replicas as step lines inside the min–max band, with SuccessfulRescale and Failed* events
  * marked, on the page's shared time axis (its plot starts at `LABEL_WIDTH` like the lanes above it).
  */
-export function ReplicasChart({ points, events, ticks, formatTick, summary }: { points: readonly ReplicaPoint[]; events: readonly EventDto[]; ticks: number[]; formatTick: (t: number) => string; summary: string }): React.JSX.Element {
+export function ReplicasChart({
+  points,
+  events,
+  ticks,
+  formatTick,
+  summary,
+}: {
+  points: readonly ReplicaPoint[];
+  events: readonly EventDto[];
+  ticks: number[];
+  formatTick: (t: number) => string;
+  summary: string;
+}): React.JSX.Element {
   const { range } = useTimeAxis();
   const marks = toEventMarks(events, range).filter((m) => m.tone === 'rescale' || m.tone === 'failed');
   const top = Math.max(1, ...points.flatMap((p) => [p.current ?? 0, p.desired ?? 0, p.max ?? 0]));
@@ -51,9 +68,37 @@ export function ReplicasChart({ points, events, ticks, formatTick, summary }: { 
             label={{ value: 'replicas', angle: -90, position: 'insideLeft', offset: 40, fill: 'var(--fg-muted)', fontSize: 12 }}
           />
           {/* A repeated event is known only at its first and last occurrence: a line at each, nothing between. */}
-          {marks.flatMap((m) => (m.end > m.start ? [m.start, m.end] : [m.start]).map((x) => <ReferenceLine key={`${m.event.uid}-${x}`} x={x} stroke={toneColor[m.tone]} strokeDasharray="3 3" strokeOpacity={0.8} ifOverflow="hidden" />))}
-          <Area dataKey="band" type="stepAfter" fill="var(--chart-muted)" fillOpacity={0.22} stroke="var(--chart-muted)" strokeOpacity={0.6} isAnimationActive={false} connectNulls={false} />
-          <Line dataKey="desired" type="stepAfter" stroke="var(--chart-2)" strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
+          {marks.flatMap((m) =>
+            (m.end > m.start ? [m.start, m.end] : [m.start]).map((x) => (
+              <ReferenceLine
+                key={`${m.event.uid}-${x}`}
+                x={x}
+                stroke={toneColor[m.tone]}
+                strokeDasharray="3 3"
+                strokeOpacity={0.8}
+                ifOverflow="hidden"
+              />
+            )),
+          )}
+          <Area
+            dataKey="band"
+            type="stepAfter"
+            fill="var(--chart-muted)"
+            fillOpacity={0.22}
+            stroke="var(--chart-muted)"
+            strokeOpacity={0.6}
+            isAnimationActive={false}
+            connectNulls={false}
+          />
+          <Line
+            dataKey="desired"
+            type="stepAfter"
+            stroke="var(--chart-2)"
+            strokeWidth={2}
+            strokeDasharray="6 3"
+            dot={false}
+            isAnimationActive={false}
+          />
           <Line dataKey="current" type="stepAfter" stroke="var(--chart-1)" strokeWidth={2} dot={false} isAnimationActive={false} />
         </ComposedChart>
       </div>

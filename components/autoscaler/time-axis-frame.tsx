@@ -141,12 +141,22 @@ export function TimeAxisFrame({
   };
 
   // Stable while the pointer moves, so the lanes and the chart do not re-render with the crosshair.
-  const context = useMemo(() => ({ range, showTooltip, hideTooltip, consumeDrag, zoomTo: onZoom }), [range, showTooltip, hideTooltip, consumeDrag, onZoom]);
+  const context = useMemo(
+    () => ({ range, showTooltip, hideTooltip, consumeDrag, zoomTo: onZoom }),
+    [range, showTooltip, hideTooltip, consumeDrag, onZoom],
+  );
   const brushBox = brush ? { left: Math.min(brush.x0, brush.x1) - brush.plotLeft, width: Math.abs(brush.x1 - brush.x0) } : null;
 
   return (
     <TimeAxisContext.Provider value={context}>
-      <div ref={frame} className={styles.frame} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerLeave={onPointerLeave} data-testid="time-axis-frame">
+      <div
+        ref={frame}
+        className={styles.frame}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerLeave={onPointerLeave}
+        data-testid="time-axis-frame"
+      >
         {children}
         <div className={styles.overlay} style={{ left: LABEL_WIDTH, right: RIGHT_GAP }} aria-hidden="true">
           {cursor !== null && !brush ? <div className={styles.crosshair} style={{ left: cursor }} /> : null}

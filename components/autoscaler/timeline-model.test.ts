@@ -7,12 +7,31 @@ const range = { from: t('2026-11-22T06:00:00Z'), to: t('2026-11-22T08:00:00Z') }
 const now = t('2026-11-22T07:40:00Z');
 
 // As /history answers for prod-us-east-1/HorizontalPodAutoscaler/shop/checkout during the metrics outage.
-const ok: ConditionSegment = { status: 'True', reason: 'ValidMetricFound', message: 'the HPA was able to successfully calculate a replica count', meaning: 'ok', start: '2026-11-22T00:33:07Z', end: '2026-11-22T07:33:19Z' };
-const failing: ConditionSegment = { status: 'False', reason: 'FailedGetResourceMetric', message: 'failed to get cpu utilization', meaning: 'failing', start: '2026-11-22T07:33:19Z', end: null };
+const ok: ConditionSegment = {
+  status: 'True',
+  reason: 'ValidMetricFound',
+  message: 'the HPA was able to successfully calculate a replica count',
+  meaning: 'ok',
+  start: '2026-11-22T00:33:07Z',
+  end: '2026-11-22T07:33:19Z',
+};
+const failing: ConditionSegment = {
+  status: 'False',
+  reason: 'FailedGetResourceMetric',
+  message: 'failed to get cpu utilization',
+  meaning: 'failing',
+  start: '2026-11-22T07:33:19Z',
+  end: null,
+};
 
 describe('laneOrder', () => {
   it('keeps the fixed order and appends other types by name', () => {
-    expect(laneOrder('HorizontalPodAutoscaler', ['ScalingLimited', 'ScaledToZero', 'AbleToScale'])).toEqual(['AbleToScale', 'ScalingActive', 'ScalingLimited', 'ScaledToZero']);
+    expect(laneOrder('HorizontalPodAutoscaler', ['ScalingLimited', 'ScaledToZero', 'AbleToScale'])).toEqual([
+      'AbleToScale',
+      'ScalingActive',
+      'ScalingLimited',
+      'ScaledToZero',
+    ]);
     expect(laneOrder('MachineAutoscaler', [])).toEqual(['Ready']);
   });
 });
@@ -39,7 +58,12 @@ describe('toLanePieces', () => {
   it('cuts a gap out of the neighbouring state instead of extending it', () => {
     const gaps = [{ start: '2026-11-22T07:00:00Z', end: '2026-11-22T07:10:00Z', state: 'unreachable' as const }];
     const pieces = toLanePieces([ok, failing], gaps, '2026-11-22T05:00:00Z', range, now);
-    expect(pieces.map((p) => (p.kind === 'state' ? p.segment.reason : p.kind === 'unknown' ? p.cause : 'cluster'))).toEqual(['ValidMetricFound', 'unreachable', 'ValidMetricFound', 'FailedGetResourceMetric']);
+    expect(pieces.map((p) => (p.kind === 'state' ? p.segment.reason : p.kind === 'unknown' ? p.cause : 'cluster'))).toEqual([
+      'ValidMetricFound',
+      'unreachable',
+      'ValidMetricFound',
+      'FailedGetResourceMetric',
+    ]);
     expect(pieces[1]).toMatchObject({ start: t('2026-11-22T07:00:00Z'), end: t('2026-11-22T07:10:00Z') });
     expect(pieces[0]).toMatchObject({ end: t('2026-11-22T07:00:00Z') });
   });
@@ -60,7 +84,14 @@ describe('toLanePieces', () => {
 });
 
 describe('coalesceSlivers', () => {
-  const seg = (meaning: ConditionSegment['meaning'], reason: string): ConditionSegment => ({ status: meaning === 'ok' ? 'True' : 'False', reason, message: null, meaning, start: '', end: '' });
+  const seg = (meaning: ConditionSegment['meaning'], reason: string): ConditionSegment => ({
+    status: meaning === 'ok' ? 'True' : 'False',
+    reason,
+    message: null,
+    meaning,
+    start: '',
+    end: '',
+  });
   const span = 1_000_000;
   it('merges a run of slivers into one piece coloured by the worst, keeping wide pieces and short runs', () => {
     const pieces = [
@@ -73,6 +104,13 @@ describe('coalesceSlivers', () => {
     ];
     const out = coalesceSlivers(pieces, span);
     expect(out.map((p) => p.kind)).toEqual(['state', 'cluster', 'unknown', 'state']);
-    expect(out[1]).toEqual({ kind: 'cluster', start: 500_000, end: 503_000, count: 3, worst: 'failing', reasons: ['False FailedGetResourceMetric', 'True ValidMetricFound'] });
+    expect(out[1]).toEqual({
+      kind: 'cluster',
+      start: 500_000,
+      end: 503_000,
+      count: 3,
+      worst: 'failing',
+      reasons: ['False FailedGetResourceMetric', 'True ValidMetricFound'],
+    });
   });
 });

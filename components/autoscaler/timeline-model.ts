@@ -38,7 +38,13 @@ function cut(pieces: LanePiece[], cutStart: number, cutEnd: number): LanePiece[]
  * condition). A segment that starts before `firstSeen` keeps its start: it comes from the condition's own
  * `lastTransitionTime`, which the object itself vouches for.
  */
-export function toLanePieces(segments: readonly ConditionSegment[], gaps: readonly Gap[], firstSeen: string | null, range: TimeRange, now: number): LanePiece[] {
+export function toLanePieces(
+  segments: readonly ConditionSegment[],
+  gaps: readonly Gap[],
+  firstSeen: string | null,
+  range: TimeRange,
+  now: number,
+): LanePiece[] {
   const limit = Math.min(range.to, now);
   if (limit <= range.from) return [];
   let pieces: LanePiece[] = segments
@@ -70,7 +76,12 @@ export function toLanePieces(segments: readonly ConditionSegment[], gaps: readon
       out.push({ kind: 'unknown', start: cursor, end: seen, cause: 'before-first-seen' });
       out.push({ kind: 'unknown', start: seen, end: until, cause: 'not-reported' });
     } else {
-      out.push({ kind: 'unknown', start: cursor, end: until, cause: seen === null || until <= seen ? 'before-first-seen' : 'not-reported' });
+      out.push({
+        kind: 'unknown',
+        start: cursor,
+        end: until,
+        cause: seen === null || until <= seen ? 'before-first-seen' : 'not-reported',
+      });
     }
   };
   for (const p of covered) {

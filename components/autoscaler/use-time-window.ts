@@ -8,7 +8,13 @@ export const WINDOW_PRESETS = ['1h', '6h', '24h', '7d', '30d'] as const;
 export type WindowPreset = (typeof WINDOW_PRESETS)[number];
 export const DEFAULT_WINDOW: WindowPreset = '6h';
 
-const PRESET_MS: Record<WindowPreset, number> = { '1h': 3_600_000, '6h': 6 * 3_600_000, '24h': 24 * 3_600_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 };
+const PRESET_MS: Record<WindowPreset, number> = {
+  '1h': 3_600_000,
+  '6h': 6 * 3_600_000,
+  '24h': 24 * 3_600_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+};
 /** The narrowest zoom: below this a brush is a click. */
 export const MIN_SPAN_MS = 30_000;
 

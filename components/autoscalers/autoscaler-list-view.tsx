@@ -49,7 +49,11 @@ export function AutoscalerListView(): React.JSX.Element {
   const onChange = (changes: Partial<Record<FilterKey | 'sort' | 'group', string | null>>): void => setUrl(changes);
 
   const clusters = useQuery(clustersQuery());
-  const list = useInfiniteQuery({ ...autoscalerPagesQuery({ ...filter, sort, limit: pageSize }), placeholderData: keepPreviousData, enabled: (clusters.data?.clusters.length ?? 0) > 0 });
+  const list = useInfiniteQuery({
+    ...autoscalerPagesQuery({ ...filter, sort, limit: pageSize }),
+    placeholderData: keepPreviousData,
+    enabled: (clusters.data?.clusters.length ?? 0) > 0,
+  });
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = list;
 
   const rows = useMemo((): MemberRow[] => {

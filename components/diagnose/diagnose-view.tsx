@@ -13,7 +13,11 @@ type State = { kind: 'idle' } | { kind: 'busy' } | { kind: 'error'; message: str
 async function diagnose(text: string): Promise<DiagnoseResponse> {
   let res: Response;
   try {
-    res = await fetch('/api/v1/diagnose', { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8', accept: 'application/json' }, body: text });
+    res = await fetch('/api/v1/diagnose', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain; charset=utf-8', accept: 'application/json' },
+      body: text,
+    });
   } catch {
     throw new Error('Autoscope is not reachable. Is the server running?');
   }
@@ -88,7 +92,11 @@ export function DiagnoseView(): React.JSX.Element {
             ))}
           </>
         ) : null}
-        {state.kind === 'idle' ? <p className="muted">The verdict appears here: health, problems with a next step, conditions and metrics, as the fleet view shows them.</p> : null}
+        {state.kind === 'idle' ? (
+          <p className="muted">
+            The verdict appears here: health, problems with a next step, conditions and metrics, as the fleet view shows them.
+          </p>
+        ) : null}
       </section>
     </div>
   );

@@ -8,8 +8,20 @@ import { HealthBar } from './health-bar';
 import { autoscalerKindShort, clusterKindLabel } from './kind-label';
 import styles from './overview.module.css';
 
-const stateHealth: Record<ClusterState, Health> = { synced: 'ok', syncing: 'unknown', degraded: 'degraded', unreachable: 'failing', forbidden: 'failing' };
-const stateWord: Record<ClusterState, string> = { synced: 'Synced', syncing: 'Syncing', degraded: 'Degraded', unreachable: 'Unreachable', forbidden: 'Forbidden' };
+const stateHealth: Record<ClusterState, Health> = {
+  synced: 'ok',
+  syncing: 'unknown',
+  degraded: 'degraded',
+  unreachable: 'failing',
+  forbidden: 'failing',
+};
+const stateWord: Record<ClusterState, string> = {
+  synced: 'Synced',
+  syncing: 'Syncing',
+  degraded: 'Degraded',
+  unreachable: 'Unreachable',
+  forbidden: 'Forbidden',
+};
 const kinds: readonly AutoscalerKind[] = ['HorizontalPodAutoscaler', 'MachineAutoscaler', 'FederatedHPA'];
 
 function isStale(c: ClusterSummary): boolean {
@@ -59,7 +71,13 @@ function SyncLine({ cluster }: { cluster: ClusterSummary }): React.JSX.Element {
     <p className={styles.syncLine}>
       <StateBadge state={cluster.state} />
       <span className="muted">
-        {cluster.state === 'syncing' ? 'first sync in progress' : <>last sync <ClockText at={cluster.lastSyncAt} /></>}
+        {cluster.state === 'syncing' ? (
+          'first sync in progress'
+        ) : (
+          <>
+            last sync <ClockText at={cluster.lastSyncAt} />
+          </>
+        )}
       </span>
     </p>
   );
@@ -85,9 +103,14 @@ function KindCounts({ cluster }: { cluster: ClusterSummary }): React.JSX.Element
 }
 
 function MemberRow({ cluster }: { cluster: ClusterSummary }): React.JSX.Element {
-  const short = cluster.parent && cluster.name.startsWith(`${cluster.parent}/`) ? cluster.name.slice(cluster.parent.length + 1) : cluster.name;
+  const short =
+    cluster.parent && cluster.name.startsWith(`${cluster.parent}/`) ? cluster.name.slice(cluster.parent.length + 1) : cluster.name;
   return (
-    <li className={isStale(cluster) ? `${styles.member} ${styles.stale}` : styles.member} data-testid="cluster-member" data-cluster={cluster.name}>
+    <li
+      className={isStale(cluster) ? `${styles.member} ${styles.stale}` : styles.member}
+      data-testid="cluster-member"
+      data-cluster={cluster.name}
+    >
       <div className={styles.memberHead}>
         <Link href={triageHref({ cluster: cluster.name })} title={cluster.name} className={styles.memberName}>
           {short}
@@ -102,7 +125,9 @@ function MemberRow({ cluster }: { cluster: ClusterSummary }): React.JSX.Element 
           {formatErrorRate(cluster.errorRate)} of requests failed in the last minute
         </p>
       ) : null}
-      {cluster.error ? <p className={styles.error}>{cluster.state === 'degraded' ? `last error: ${cluster.error}` : cluster.error}</p> : null}
+      {cluster.error ? (
+        <p className={styles.error}>{cluster.state === 'degraded' ? `last error: ${cluster.error}` : cluster.error}</p>
+      ) : null}
       <HealthBar counts={cluster.counts.byHealth} stale={isStale(cluster)} />
     </li>
   );
@@ -112,7 +137,13 @@ function ClusterTile({ cluster, members }: { cluster: ClusterSummary; members: r
   const stale = isStale(cluster);
   const headingId = `cluster-${cluster.name.replace(/[^a-zA-Z0-9-]/g, '-')}`;
   return (
-    <article className={stale ? `${styles.tile} ${styles.tileStale}` : styles.tile} aria-labelledby={headingId} data-testid="cluster-tile" data-cluster={cluster.name} data-state={cluster.state}>
+    <article
+      className={stale ? `${styles.tile} ${styles.tileStale}` : styles.tile}
+      aria-labelledby={headingId}
+      data-testid="cluster-tile"
+      data-cluster={cluster.name}
+      data-state={cluster.state}
+    >
       <header className={styles.tileHead}>
         <h3 id={headingId} className={styles.tileName}>
           <Link href={triageHref({ cluster: cluster.name })}>{cluster.name}</Link>
@@ -120,7 +151,9 @@ function ClusterTile({ cluster, members }: { cluster: ClusterSummary; members: r
         <span className="chip">{clusterKindLabel[cluster.kind]}</span>
       </header>
       <SyncLine cluster={cluster} />
-      {cluster.error ? <p className={styles.error}>{cluster.state === 'degraded' ? `last error: ${cluster.error}` : cluster.error}</p> : null}
+      {cluster.error ? (
+        <p className={styles.error}>{cluster.state === 'degraded' ? `last error: ${cluster.error}` : cluster.error}</p>
+      ) : null}
       {cluster.forbiddenResources.length > 0 ? (
         <p className={styles.error}>
           Not allowed to read: <span className="mono">{cluster.forbiddenResources.join(', ')}</span>

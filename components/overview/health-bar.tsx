@@ -14,7 +14,9 @@ export function HealthBar({ counts, stale = false }: { counts: HealthCounts; sta
     <div className={stale ? `${styles.healthBar} ${styles.stale}` : styles.healthBar}>
       <div className={styles.barTrack} aria-hidden="true">
         {order.map((h) =>
-          counts[h] > 0 ? <span key={h} className={styles.barSegment} style={{ width: `${(counts[h] / total) * 100}%`, background: healthColor[h] }} /> : null,
+          counts[h] > 0 ? (
+            <span key={h} className={styles.barSegment} style={{ width: `${(counts[h] / total) * 100}%`, background: healthColor[h] }} />
+          ) : null,
         )}
       </div>
       <ul className={styles.barCounts}>

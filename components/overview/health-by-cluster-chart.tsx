@@ -17,7 +17,12 @@ interface Row extends Record<Health, number> {
 }
 
 function toRows(clusters: readonly ClusterSummary[]): Row[] {
-  return clusters.map((c) => ({ cluster: c.name, total: c.counts.total, stale: c.state === 'unreachable' || c.state === 'forbidden', ...c.counts.byHealth }));
+  return clusters.map((c) => ({
+    cluster: c.name,
+    total: c.counts.total,
+    stale: c.state === 'unreachable' || c.state === 'forbidden',
+    ...c.counts.byHealth,
+  }));
 }
 
 function ChartTooltip({ active, payload }: TooltipContentProps<ValueType, NameType>): React.JSX.Element | null {
@@ -54,7 +59,13 @@ export function HealthByClusterChart({ clusters }: { clusters: readonly ClusterS
       <HealthLegend />
       <div aria-hidden="true" data-testid="health-by-cluster-chart" style={{ height }}>
         <ResponsiveContainer width="100%" height={height}>
-          <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 16, bottom: 20, left: 8 }} barCategoryGap={6} accessibilityLayer={false}>
+          <BarChart
+            data={rows}
+            layout="vertical"
+            margin={{ top: 4, right: 16, bottom: 20, left: 8 }}
+            barCategoryGap={6}
+            accessibilityLayer={false}
+          >
             <CartesianGrid horizontal={false} stroke="var(--border)" />
             <XAxis
               type="number"
@@ -63,7 +74,14 @@ export function HealthByClusterChart({ clusters }: { clusters: readonly ClusterS
               stroke="var(--border)"
               label={{ value: 'Autoscalers', position: 'insideBottom', offset: -12, fill: 'var(--fg-muted)', fontSize: 12 }}
             />
-            <YAxis type="category" dataKey="cluster" width={170} tick={{ fill: 'var(--fg)', fontSize: 12 }} stroke="var(--border)" interval={0} />
+            <YAxis
+              type="category"
+              dataKey="cluster"
+              width={170}
+              tick={{ fill: 'var(--fg)', fontSize: 12 }}
+              stroke="var(--border)"
+              interval={0}
+            />
             <Tooltip content={ChartTooltip} cursor={{ fill: 'var(--surface-2)' }} isAnimationActive={false} />
             {order.map((h) => (
               <Bar key={h} dataKey={h} name={healthLabel[h]} stackId="health" fill={healthColor[h]} isAnimationActive={false} />

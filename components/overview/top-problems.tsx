@@ -68,7 +68,8 @@ export function TopProblems(): React.JSX.Element {
       </ol>
       <p className={styles.more}>
         <Link href={triageHref()}>
-          {groups.length > shown ? `All ${groups.length} problem groups` : 'Open the triage queue'} ({totals.failing} failing, {totals.degraded} degraded)
+          {groups.length > shown ? `All ${groups.length} problem groups` : 'Open the triage queue'} ({totals.failing} failing,{' '}
+          {totals.degraded} degraded)
         </Link>
       </p>
     </>

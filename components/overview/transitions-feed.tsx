@@ -48,7 +48,14 @@ function FeedTable({ notableOnly }: { notableOnly: boolean }): React.JSX.Element
   if (feed.isPending) return <Skeleton rows={8} />;
   if (feed.error) return <QueryError error={feed.error} retry={() => void feed.refetch()} />;
   const { transitions } = feed.data;
-  if (transitions.length === 0) return <p className="muted">{notableOnly ? 'No condition has flipped or changed meaning since Autoscope started watching.' : 'No condition has changed since Autoscope started watching.'}</p>;
+  if (transitions.length === 0)
+    return (
+      <p className="muted">
+        {notableOnly
+          ? 'No condition has flipped or changed meaning since Autoscope started watching.'
+          : 'No condition has changed since Autoscope started watching.'}
+      </p>
+    );
   return (
     <div className={styles.feed} tabIndex={0} role="region" aria-label="Latest condition transitions, scrollable">
       <table className="data-table" data-testid="transitions-feed">

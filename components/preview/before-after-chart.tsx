@@ -14,7 +14,17 @@ export interface BarDatum {
   status?: string | null;
 }
 
-function ChartTooltip({ datum, beforeLabel, afterLabel, boundsLabel }: { datum: BarDatum; beforeLabel: string; afterLabel: string; boundsLabel?: string }): React.JSX.Element {
+function ChartTooltip({
+  datum,
+  beforeLabel,
+  afterLabel,
+  boundsLabel,
+}: {
+  datum: BarDatum;
+  beforeLabel: string;
+  afterLabel: string;
+  boundsLabel?: string;
+}): React.JSX.Element {
   return (
     <div className={styles.chartTooltip}>
       <strong>{datum.label}</strong>
@@ -90,7 +100,15 @@ export function BeforeAfterChart({
         ) : null}
       </ul>
       <div role="img" aria-label={summary} style={{ height }}>
-        <BarChart responsive style={{ width: '100%', height }} data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barGap={2} barCategoryGap="22%" accessibilityLayer={false}>
+        <BarChart
+          responsive
+          style={{ width: '100%', height }}
+          data={data}
+          margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+          barGap={2}
+          barCategoryGap="22%"
+          accessibilityLayer={false}
+        >
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" vertical={false} />
           <XAxis dataKey="label" stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} interval={0} height={24} />
           <YAxis allowDecimals={false} width={40} stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} />
@@ -99,12 +117,30 @@ export function BeforeAfterChart({
             isAnimationActive={false}
             content={({ active, payload }) => {
               const datum = active ? (payload[0]?.payload as BarDatum | undefined) : undefined;
-              return datum ? <ChartTooltip datum={datum} beforeLabel={beforeLabel} afterLabel={afterLabel} boundsLabel={withBounds ? boundsLabel : undefined} /> : null;
+              return datum ? (
+                <ChartTooltip
+                  datum={datum}
+                  beforeLabel={beforeLabel}
+                  afterLabel={afterLabel}
+                  boundsLabel={withBounds ? boundsLabel : undefined}
+                />
+              ) : null;
             }}
           />
           <Bar dataKey="before" name={beforeLabel} fill="var(--chart-muted)" isAnimationActive={false} maxBarSize={48} />
           <Bar dataKey="after" name={afterLabel} fill="var(--chart-1)" isAnimationActive={false} maxBarSize={48} />
-          {withBounds ? <Bar dataKey="bounds" name={boundsLabel} fill="transparent" stroke="var(--chart-2)" strokeWidth={2} strokeDasharray="5 3" isAnimationActive={false} maxBarSize={48} /> : null}
+          {withBounds ? (
+            <Bar
+              dataKey="bounds"
+              name={boundsLabel}
+              fill="transparent"
+              stroke="var(--chart-2)"
+              strokeWidth={2}
+              strokeDasharray="5 3"
+              isAnimationActive={false}
+              maxBarSize={48}
+            />
+          ) : null}
         </BarChart>
       </div>
       <figcaption className="visually-hidden">{summary}</figcaption>

@@ -15,8 +15,23 @@ export const scalarKey = (key: ScalarKey): string => `scalar:${key}`;
 
 type SetForm = (update: (form: Form) => Form) => void;
 
-
-function NumberField({ label, value, onChange, issues, issueKey, min, testId }: { label: string; value: number | undefined; onChange: (v: number | undefined) => void; issues: GroupedIssues; issueKey: string; min?: number; testId?: string }): React.JSX.Element {
+function NumberField({
+  label,
+  value,
+  onChange,
+  issues,
+  issueKey,
+  min,
+  testId,
+}: {
+  label: string;
+  value: number | undefined;
+  onChange: (v: number | undefined) => void;
+  issues: GroupedIssues;
+  issueKey: string;
+  min?: number;
+  testId?: string;
+}): React.JSX.Element {
   const messages = issues.byKey.get(issueKey);
   const id = useId();
   const errorId = `${id}-error`;
@@ -85,7 +100,19 @@ function PolicySelect({ form, setForm, issues }: { form: Form; setForm: SetForm;
   );
 }
 
-function Segmented<T extends string>({ legend, name, value, options, onChange }: { legend: string; name: string; value: T; options: readonly { value: T; label: string }[]; onChange: (v: T) => void }): React.JSX.Element {
+function Segmented<T extends string>({
+  legend,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  value: T;
+  options: readonly { value: T; label: string }[];
+  onChange: (v: T) => void;
+}): React.JSX.Element {
   return (
     <div role="radiogroup" aria-label={legend} className={styles.segmented}>
       {options.map((o) => (
@@ -102,13 +129,19 @@ function Segmented<T extends string>({ legend, name, value, options, onChange }:
 function BlockedFields({ form, setForm, issues }: { form: Form; setForm: SetForm; issues: GroupedIssues }): React.JSX.Element {
   const row = Math.min(form.blocked, Math.max(0, form.clusters.length - 1));
   const blocked = form.clusters[row];
-  const update = (patch: Partial<FederationCluster>): void => setForm((f) => ({ ...f, clusters: f.clusters.map((c, i) => (i === row ? { ...c, ...patch } : c)) }));
+  const update = (patch: Partial<FederationCluster>): void =>
+    setForm((f) => ({ ...f, clusters: f.clusters.map((c, i) => (i === row ? { ...c, ...patch } : c)) }));
   const trigger = form.tab === 'optimize';
   return (
     <div className={styles.fields}>
       <label className={styles.field}>
         <span>Blocked cluster</span>
-        <select className={styles.select} value={row} onChange={(e) => setForm((f) => ({ ...f, blocked: Number(e.target.value) }))} data-testid="blocked-cluster">
+        <select
+          className={styles.select}
+          value={row}
+          onChange={(e) => setForm((f) => ({ ...f, blocked: Number(e.target.value) }))}
+          data-testid="blocked-cluster"
+        >
           {form.clusters.map((c, i) => (
             <option key={i} value={i}>
               {c.name || `row ${i + 1}`}
@@ -116,22 +149,68 @@ function BlockedFields({ form, setForm, issues }: { form: Form; setForm: SetForm
           ))}
         </select>
       </label>
-      {trigger ? null : <NumberField label="Its utilization %" value={blocked?.utilization} onChange={(v) => update({ utilization: v })} issues={issues} issueKey={cellKey(row, 'utilization')} min={0} testId="blocked-utilization" />}
-      <NumberField label={trigger ? 'Pending pods' : 'Pending (optional)'} value={blocked?.pending} onChange={(v) => update({ pending: v })} issues={issues} issueKey={cellKey(row, 'pending')} min={0} testId="blocked-pending" />
-      {trigger ? <NumberField label="Its minReplicas" value={blocked?.min} onChange={(v) => update({ min: v })} issues={issues} issueKey={cellKey(row, 'min')} min={0} testId="blocked-min" /> : null}
+      {trigger ? null : (
+        <NumberField
+          label="Its utilization %"
+          value={blocked?.utilization}
+          onChange={(v) => update({ utilization: v })}
+          issues={issues}
+          issueKey={cellKey(row, 'utilization')}
+          min={0}
+          testId="blocked-utilization"
+        />
+      )}
+      <NumberField
+        label={trigger ? 'Pending pods' : 'Pending (optional)'}
+        value={blocked?.pending}
+        onChange={(v) => update({ pending: v })}
+        issues={issues}
+        issueKey={cellKey(row, 'pending')}
+        min={0}
+        testId="blocked-pending"
+      />
+      {trigger ? (
+        <NumberField
+          label="Its minReplicas"
+          value={blocked?.min}
+          onChange={(v) => update({ min: v })}
+          issues={issues}
+          issueKey={cellKey(row, 'min')}
+          min={0}
+          testId="blocked-min"
+        />
+      ) : null}
     </div>
   );
 }
 
 function Scalars({ form, setForm, issues }: { form: Form; setForm: SetForm; issues: GroupedIssues }): React.JSX.Element {
   const set = (patch: Partial<Form>): void => setForm((f) => ({ ...f, ...patch }));
-  const fmin = <NumberField label="Federated min" value={form.fmin} onChange={(v) => set({ fmin: v })} issues={issues} issueKey={scalarKey('fmin')} min={1} testId="fmin" />;
+  const fmin = (
+    <NumberField
+      label="Federated min"
+      value={form.fmin}
+      onChange={(v) => set({ fmin: v })}
+      issues={issues}
+      issueKey={scalarKey('fmin')}
+      min={1}
+      testId="fmin"
+    />
+  );
   switch (form.tab) {
     case 'assign':
       if (form.model === 'karmada') {
         return (
           <div className={styles.fields}>
-            <NumberField label="Desired replicas" value={form.replicas} onChange={(v) => set({ replicas: v })} issues={issues} issueKey={scalarKey('replicas')} min={0} testId="replicas" />
+            <NumberField
+              label="Desired replicas"
+              value={form.replicas}
+              onChange={(v) => set({ replicas: v })}
+              issues={issues}
+              issueKey={scalarKey('replicas')}
+              min={0}
+              testId="replicas"
+            />
             <label className={styles.field}>
               <span>Divider</span>
               <select
@@ -150,14 +229,23 @@ function Scalars({ form, setForm, issues }: { form: Form; setForm: SetForm; issu
             </label>
             <label className={styles.field}>
               <span>Mode</span>
-              <select className={styles.select} value={form.mode} onChange={(e) => set({ mode: e.target.value === 'Fresh' ? 'Fresh' : 'Steady' })}>
+              <select
+                className={styles.select}
+                value={form.mode}
+                onChange={(e) => set({ mode: e.target.value === 'Fresh' ? 'Fresh' : 'Steady' })}
+              >
                 <option value="Steady">Steady</option>
                 <option value="Fresh">Fresh (rescheduleTriggeredAt)</option>
               </select>
             </label>
             <label className={`${styles.field} ${styles.wide}`}>
               <span>Resource UID (picks Webster’s tie direction)</span>
-              <input className={`${styles.input} mono`} value={form.uid} onChange={(e) => set({ uid: e.target.value })} spellCheck={false} />
+              <input
+                className={`${styles.input} mono`}
+                value={form.uid}
+                onChange={(e) => set({ uid: e.target.value })}
+                spellCheck={false}
+              />
             </label>
           </div>
         );
@@ -165,10 +253,24 @@ function Scalars({ form, setForm, issues }: { form: Form; setForm: SetForm; issu
       return (
         <div className={styles.fields}>
           {fmin}
-          <NumberField label="Federated max" value={form.fmax} onChange={(v) => set({ fmax: v })} issues={issues} issueKey={scalarKey('fmax')} min={1} testId="fmax" />
+          <NumberField
+            label="Federated max"
+            value={form.fmax}
+            onChange={(v) => set({ fmax: v })}
+            issues={issues}
+            issueKey={scalarKey('fmax')}
+            min={1}
+            testId="fmax"
+          />
           <label className={styles.field}>
             <span>Webster ties</span>
-            <select className={styles.select} value={form.tieBreak ?? ''} onChange={(e) => set({ tieBreak: e.target.value === 'nameAsc' || e.target.value === 'nameDesc' ? e.target.value : undefined })}>
+            <select
+              className={styles.select}
+              value={form.tieBreak ?? ''}
+              onChange={(e) =>
+                set({ tieBreak: e.target.value === 'nameAsc' || e.target.value === 'nameDesc' ? e.target.value : undefined })
+              }
+            >
               <option value="">By UID</option>
               <option value="nameAsc">Name ascending</option>
               <option value="nameDesc">Name descending</option>
@@ -185,7 +287,15 @@ function Scalars({ form, setForm, issues }: { form: Form; setForm: SetForm; issu
       return (
         <>
           <div className={styles.fields}>
-            <NumberField label="Target utilization %" value={form.target} onChange={(v) => set({ target: v })} issues={issues} issueKey={scalarKey('target')} min={1} testId="target" />
+            <NumberField
+              label="Target utilization %"
+              value={form.target}
+              onChange={(v) => set({ target: v })}
+              issues={issues}
+              issueKey={scalarKey('target')}
+              min={1}
+              testId="target"
+            />
           </div>
           {form.tab === 'scale-up' ? <BlockedFields form={form} setForm={setForm} issues={issues} /> : null}
         </>
@@ -194,14 +304,14 @@ function Scalars({ form, setForm, issues }: { form: Form; setForm: SetForm; issu
       return (
         <>
           <Segmented
-          legend="Optimization"
-          name="optimize"
-          value={form.optimize}
-          options={[
-            { value: 'period', label: 'Period' },
-            { value: 'trigger', label: 'Trigger (pending pods)' },
-          ]}
-          onChange={(v) => set({ optimize: v })}
+            legend="Optimization"
+            name="optimize"
+            value={form.optimize}
+            options={[
+              { value: 'period', label: 'Period' },
+              { value: 'trigger', label: 'Trigger (pending pods)' },
+            ]}
+            onChange={(v) => set({ optimize: v })}
           />
           {form.optimize === 'trigger' ? <BlockedFields form={form} setForm={setForm} issues={issues} /> : null}
         </>
@@ -229,11 +339,18 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
   const columns = clusterColumns(form);
   const blocked = hasBlocked(form);
   const candidates = form.tab === 'assign';
-  const update = (row: number, patch: Partial<FederationCluster>): void => setForm((f) => ({ ...f, clusters: f.clusters.map((c, i) => (i === row ? { ...c, ...patch } : c)) }));
-  const remove = (row: number): void => setForm((f) => ({ ...f, clusters: f.clusters.filter((_, i) => i !== row), blocked: f.blocked > row ? f.blocked - 1 : f.blocked === row ? 0 : f.blocked }));
+  const update = (row: number, patch: Partial<FederationCluster>): void =>
+    setForm((f) => ({ ...f, clusters: f.clusters.map((c, i) => (i === row ? { ...c, ...patch } : c)) }));
+  const remove = (row: number): void =>
+    setForm((f) => ({
+      ...f,
+      clusters: f.clusters.filter((_, i) => i !== row),
+      blocked: f.blocked > row ? f.blocked - 1 : f.blocked === row ? 0 : f.blocked,
+    }));
   // Every cell issue is listed under the table (with its row's name), except the blocked cluster's own fields,
   // which show theirs beside them above the table.
-  const shownAbove = (row: number, field: string): boolean => blocked && row === form.blocked && (field === 'pending' || field === 'utilization' || (field === 'min' && form.tab === 'optimize'));
+  const shownAbove = (row: number, field: string): boolean =>
+    blocked && row === form.blocked && (field === 'pending' || field === 'utilization' || (field === 'min' && form.tab === 'optimize'));
   const rowIssues: { name: string; label: string; message: string }[] = [];
   for (const [key, messages] of issues.byKey) {
     const [kind, rowText, field = ''] = key.split(':');
@@ -272,10 +389,20 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
               const isBlocked = blocked && row === Math.min(form.blocked, form.clusters.length - 1);
               const nameIssues = issues.byKey.get(cellKey(row, 'name'));
               return (
-                <tr key={row} className={`${candidates && c.off ? styles.offRow : ''} ${isBlocked ? styles.blockedRow : ''}`} data-testid="cluster-row" data-blocked={isBlocked ? 'true' : undefined}>
+                <tr
+                  key={row}
+                  className={`${candidates && c.off ? styles.offRow : ''} ${isBlocked ? styles.blockedRow : ''}`}
+                  data-testid="cluster-row"
+                  data-blocked={isBlocked ? 'true' : undefined}
+                >
                   {candidates ? (
                     <td>
-                      <input type="checkbox" checked={!c.off} onChange={(e) => update(row, { off: e.target.checked ? undefined : true })} aria-label={`Candidate: ${label}`} />
+                      <input
+                        type="checkbox"
+                        checked={!c.off}
+                        onChange={(e) => update(row, { off: e.target.checked ? undefined : true })}
+                        aria-label={`Candidate: ${label}`}
+                      />
                     </td>
                   ) : null}
                   <td className={styles.nameCell}>
@@ -309,7 +436,13 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
                     );
                   })}
                   <td>
-                    <button type="button" className={styles.removeButton} onClick={() => remove(row)} aria-label={`Remove ${label}`} title={`Remove ${label}`}>
+                    <button
+                      type="button"
+                      className={styles.removeButton}
+                      onClick={() => remove(row)}
+                      aria-label={`Remove ${label}`}
+                      title={`Remove ${label}`}
+                    >
                       ×
                     </button>
                   </td>
@@ -330,7 +463,11 @@ function ClusterTable({ form, setForm, issues }: { form: Form; setForm: SetForm;
       ) : null}
       <Issue id="clusters-error" messages={issues.byKey.get(scalarKey('clusters'))} />
       <div className={styles.buttons}>
-        <button type="button" className={styles.small} onClick={() => setForm((f) => ({ ...f, clusters: [...f.clusters, { name: `member${f.clusters.length + 1}` }] }))}>
+        <button
+          type="button"
+          className={styles.small}
+          onClick={() => setForm((f) => ({ ...f, clusters: [...f.clusters, { name: `member${f.clusters.length + 1}` }] }))}
+        >
           Add cluster
         </button>
       </div>
@@ -359,7 +496,12 @@ export function FederationFormPanel({
   onPreset: (key: string) => void;
 }): React.JSX.Element {
   return (
-    <form className={`card ${styles.form}`} aria-label="Federation preview inputs" onSubmit={(e) => e.preventDefault()} data-testid="federation-form">
+    <form
+      className={`card ${styles.form}`}
+      aria-label="Federation preview inputs"
+      onSubmit={(e) => e.preventDefault()}
+      data-testid="federation-form"
+    >
       <h2 className={styles.formTitle}>Inputs</h2>
       <fieldset className={styles.group}>
         <legend>Start from</legend>

@@ -17,7 +17,17 @@ import { cellKey, FederationFormPanel, scalarKey } from './federation-form';
 import { federationPresets, formFromPreset } from './federation-presets';
 import { FederationResults } from './federation-results';
 import type { FederationForm, FederationTab, FieldRef } from './federation-state';
-import { blankForm, federationFormParams, federationRequest, federationTabLabel, federationTabs, formFromLive, hasFormInUrl, readFederationForm, seedPolicyOf } from './federation-state';
+import {
+  blankForm,
+  federationFormParams,
+  federationRequest,
+  federationTabLabel,
+  federationTabs,
+  formFromLive,
+  hasFormInUrl,
+  readFederationForm,
+  seedPolicyOf,
+} from './federation-state';
 import { toFederationView } from './federation-view';
 import styles from './preview.module.css';
 import { ShippedNote } from './shipped-note';
@@ -38,7 +48,12 @@ function refKey(ref: FieldRef): string | null {
 function Tabs({ tab, onChange }: { tab: FederationTab; onChange: (tab: FederationTab) => void }): React.JSX.Element {
   const onKeyDown = (e: React.KeyboardEvent): void => {
     const i = federationTabs.indexOf(tab);
-    const next = e.key === 'ArrowRight' ? federationTabs[(i + 1) % federationTabs.length] : e.key === 'ArrowLeft' ? federationTabs[(i - 1 + federationTabs.length) % federationTabs.length] : null;
+    const next =
+      e.key === 'ArrowRight'
+        ? federationTabs[(i + 1) % federationTabs.length]
+        : e.key === 'ArrowLeft'
+          ? federationTabs[(i - 1 + federationTabs.length) % federationTabs.length]
+          : null;
     if (!next) return;
     e.preventDefault();
     onChange(next);
@@ -47,7 +62,17 @@ function Tabs({ tab, onChange }: { tab: FederationTab; onChange: (tab: Federatio
   return (
     <div role="tablist" aria-label="Federation previews" className={styles.tabs} onKeyDown={onKeyDown}>
       {federationTabs.map((t) => (
-        <button key={t} id={`fed-tab-${t}`} type="button" role="tab" aria-selected={tab === t} aria-controls="fed-panel" tabIndex={tab === t ? 0 : -1} className={styles.tab} onClick={() => onChange(t)}>
+        <button
+          key={t}
+          id={`fed-tab-${t}`}
+          type="button"
+          role="tab"
+          aria-selected={tab === t}
+          aria-controls="fed-panel"
+          tabIndex={tab === t ? 0 : -1}
+          className={styles.tab}
+          onClick={() => onChange(t)}
+        >
           {federationTabLabel[t]}
         </button>
       ))}
@@ -68,7 +93,10 @@ export function FederationPreview(): React.JSX.Element {
   const [pendingLoad, setPendingLoad] = useState<string | null>(() => (form.id && !hasFormInUrl(params) ? form.id : null));
   const liveRef = form.id ? parseAutoscalerId(form.id) : null;
   const isFederated = liveRef?.kind === 'FederatedHPA';
-  const liveInputs = useQuery({ ...federationPreviewInputsQuery(liveRef ?? { cluster: '-', kind: 'FederatedHPA', namespace: '-', name: '-' }), enabled: isFederated });
+  const liveInputs = useQuery({
+    ...federationPreviewInputsQuery(liveRef ?? { cluster: '-', kind: 'FederatedHPA', namespace: '-', name: '-' }),
+    enabled: isFederated,
+  });
   useEffect(() => {
     if (pendingLoad && liveInputs.data?.id === pendingLoad) {
       const inputs = liveInputs.data;
@@ -102,8 +130,9 @@ export function FederationPreview(): React.JSX.Element {
     results = preview.error ? (
       <EmptyState title="Some inputs are missing or out of range">
         <p>
-          {federationTabLabel[form.tab]} needs {issueCount(issues)} more {issueCount(issues) === 1 ? 'value' : 'values'}, marked on the left. A live binding has no per-cluster HPA bounds or
-          utilization: fill them in, or load one of the seed proposal’s worked examples.
+          {federationTabLabel[form.tab]} needs {issueCount(issues)} more {issueCount(issues) === 1 ? 'value' : 'values'}, marked on the
+          left. A live binding has no per-cluster HPA bounds or utilization: fill them in, or load one of the seed proposal’s worked
+          examples.
         </p>
       </EmptyState>
     ) : (
@@ -114,8 +143,8 @@ export function FederationPreview(): React.JSX.Element {
       <>
         {preview.error ? (
           <div className="banner banner-warn" role="status" data-testid="inputs-invalid">
-            <strong>These inputs cannot be previewed.</strong> {preview.error instanceof ApiError ? preview.error.message : ''} Showing the last valid preview, dimmed; the inputs at fault are
-            marked on the left.
+            <strong>These inputs cannot be previewed.</strong> {preview.error instanceof ApiError ? preview.error.message : ''} Showing the
+            last valid preview, dimmed; the inputs at fault are marked on the left.
           </div>
         ) : null}
         <FederationResults view={view} stale={Boolean(preview.error) || (preview.isPlaceholderData && preview.isFetching)} />
@@ -127,7 +156,8 @@ export function FederationPreview(): React.JSX.Element {
       {live.data ? <PartialFailureBanner clusters={live.data.clusters} /> : null}
       {form.id && !isFederated ? (
         <div className="banner banner-bad" role="alert">
-          <strong>{form.id} is not a FederatedHPA id</strong> (cluster/FederatedHPA/namespace/name). The form below is not tied to a live object.
+          <strong>{form.id} is not a FederatedHPA id</strong> (cluster/FederatedHPA/namespace/name). The form below is not tied to a live
+          object.
         </div>
       ) : null}
       {pendingLoad && liveInputs.error ? (
@@ -185,7 +215,12 @@ export function FederationPreview(): React.JSX.Element {
         />
         <div className={styles.results}>
           {results}
-          <ShippedNote model={form.tab === 'assign' ? form.model : 'seed'} tab={form.tab} seedPolicy={seedPolicyOf(form)} strategy={form.policy} />
+          <ShippedNote
+            model={form.tab === 'assign' ? form.model : 'seed'}
+            tab={form.tab}
+            seedPolicy={seedPolicyOf(form)}
+            strategy={form.policy}
+          />
         </div>
       </div>
     </div>

@@ -28,7 +28,15 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
   return (
     <section className="card" aria-labelledby="diff-title">
       <h2 id="diff-title" className={styles.sectionTitle}>
-        Per cluster <span className="muted">— {view.error ? 'the scheduler refuses: nothing moves' : changed === 0 ? 'nothing changes' : `${changed} of ${view.rows.length} change`}</span>
+        Per cluster{' '}
+        <span className="muted">
+          —{' '}
+          {view.error
+            ? 'the scheduler refuses: nothing moves'
+            : changed === 0
+              ? 'nothing changes'
+              : `${changed} of ${view.rows.length} change`}
+        </span>
       </h2>
       <div className={styles.tableWrap}>
         <table className={`data-table ${styles.diffTable}`} data-testid="result-table">
@@ -55,7 +63,13 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
             {view.rows.map((row) => {
               const isNew = isChanged(row);
               return (
-                <tr key={row.cluster} className={isNew ? styles.changed : undefined} data-testid="result-row" data-cluster={row.cluster} data-changed={isNew ? 'true' : 'false'}>
+                <tr
+                  key={row.cluster}
+                  className={isNew ? styles.changed : undefined}
+                  data-testid="result-row"
+                  data-cluster={row.cluster}
+                  data-changed={isNew ? 'true' : 'false'}
+                >
                   <th scope="row">
                     <span className="mono">{row.cluster}</span>
                     {row.status ? <span className={`chip ${styles.statusChip}`}>{row.status}</span> : null}
@@ -64,7 +78,11 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
                     const v = row.cells[c.key] ?? null;
                     return (
                       <td key={c.key} className="num" data-col={c.key}>
-                        {v === null ? '—' : <Traced value={v} lines={tracesFor(view.steps, row.cluster, c.field)} title={`${c.label} of ${row.cluster}`} />}
+                        {v === null ? (
+                          '—'
+                        ) : (
+                          <Traced value={v} lines={tracesFor(view.steps, row.cluster, c.field)} title={`${c.label} of ${row.cluster}`} />
+                        )}
                       </td>
                     );
                   })}
@@ -72,7 +90,11 @@ function DiffTable({ view }: { view: FederationView }): React.JSX.Element {
                     {row.before ?? '—'}
                   </td>
                   <td className="num" data-col="after">
-                    {row.after === null ? <span className="muted">refused</span> : <Traced value={<strong>{row.after}</strong>} lines={row.trace} title={`${view.afterLabel} of ${row.cluster}`} />}
+                    {row.after === null ? (
+                      <span className="muted">refused</span>
+                    ) : (
+                      <Traced value={<strong>{row.after}</strong>} lines={row.trace} title={`${view.afterLabel} of ${row.cluster}`} />
+                    )}
                   </td>
                   <td className={`num ${styles.delta}`} data-col="delta">
                     {delta(row)}
@@ -119,7 +141,14 @@ export function FederationResults({ view, stale }: { view: FederationView; stale
             </div>
           ))}
         </dl>
-        <BeforeAfterChart data={bars} beforeLabel={view.beforeLabel} afterLabel={view.afterLabel} boundsLabel={view.boundsInChart ? 'HPA min–max' : undefined} summary={summary} testId="before-after-chart" />
+        <BeforeAfterChart
+          data={bars}
+          beforeLabel={view.beforeLabel}
+          afterLabel={view.afterLabel}
+          boundsLabel={view.boundsInChart ? 'HPA min–max' : undefined}
+          summary={summary}
+          testId="before-after-chart"
+        />
       </section>
       <DiffTable view={view} />
       <section className="card" aria-labelledby="steps-title">

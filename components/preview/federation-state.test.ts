@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { InitialAssignmentInputSchema, ScaleUpInputSchema } from '@/lib/api';
 import { federationPresets, formFromPreset } from './federation-presets';
 import type { FederationForm } from './federation-state';
-import { blankForm, decodeClusters, encodeClusters, federationFormParams, federationRequest, formFromLive, readFederationForm } from './federation-state';
+import {
+  blankForm,
+  decodeClusters,
+  encodeClusters,
+  federationFormParams,
+  federationRequest,
+  formFromLive,
+  readFederationForm,
+} from './federation-state';
 
 function roundTrip(form: FederationForm): FederationForm {
   const params = new URLSearchParams();
@@ -13,7 +21,18 @@ function roundTrip(form: FederationForm): FederationForm {
 describe('federation form URL codec', () => {
   it('keeps every cluster field, the candidate flag and odd names', () => {
     const clusters = [
-      { name: 'member1', replicas: 4, min: 1, max: 10, available: 5, allocatable: 7, weight: 2, priority: -3, utilization: 87.5, pending: 2 },
+      {
+        name: 'member1',
+        replicas: 4,
+        min: 1,
+        max: 10,
+        available: 5,
+        allocatable: 7,
+        weight: 2,
+        priority: -3,
+        utilization: 87.5,
+        pending: 2,
+      },
       { name: 'a~b,c', off: true },
       { name: '' },
     ];
@@ -35,7 +54,16 @@ describe('federation form URL codec', () => {
 
 describe('federationRequest', () => {
   it('builds the seed DynamicWeighted example as the API expects it', () => {
-    const form: FederationForm = { ...blankForm(), fmin: 8, fmax: 24, clusters: [{ name: 'member1', available: 1 }, { name: 'member2', available: 5 }, { name: 'member3', available: 2 }] };
+    const form: FederationForm = {
+      ...blankForm(),
+      fmin: 8,
+      fmax: 24,
+      clusters: [
+        { name: 'member1', available: 1 },
+        { name: 'member2', available: 5 },
+        { name: 'member3', available: 2 },
+      ],
+    };
     const { operation, body } = federationRequest(form);
     expect(operation).toBe('initial-assignment');
     expect(InitialAssignmentInputSchema.parse(body)).toEqual({
@@ -52,7 +80,14 @@ describe('federationRequest', () => {
   });
 
   it('sends a non-candidate only as a previous binding entry, and maps issue paths back to its row', () => {
-    const form: FederationForm = { ...blankForm(), clusters: [{ name: 'a', replicas: 2 }, { name: 'b', replicas: 3, off: true }, { name: 'C', available: 1 }] };
+    const form: FederationForm = {
+      ...blankForm(),
+      clusters: [
+        { name: 'a', replicas: 2 },
+        { name: 'b', replicas: 3, off: true },
+        { name: 'C', available: 1 },
+      ],
+    };
     const { body, locate } = federationRequest(form);
     expect(body.clusters).toEqual([
       { name: 'a', prevReplicas: 2 },
@@ -97,7 +132,15 @@ describe('federationRequest', () => {
           uid: 'u',
           divider: 'webster',
         },
-        initialAssignment: { policy: 'DynamicWeighted', federatedMinReplicas: 3, federatedMaxReplicas: 30, clusters: [{ name: 'm1', availableReplicas: 30 }, { name: 'm2', availableReplicas: 80 }] },
+        initialAssignment: {
+          policy: 'DynamicWeighted',
+          federatedMinReplicas: 3,
+          federatedMaxReplicas: 30,
+          clusters: [
+            { name: 'm1', availableReplicas: 30 },
+            { name: 'm2', availableReplicas: 80 },
+          ],
+        },
         notes: [],
       },
       blankForm(),

@@ -1,4 +1,12 @@
-import type { FederationOperation, FederationPreviewInputs, KarmadaStrategy, LegacyVariant, ReplicaDivider, SeedPolicy, TieBreak } from '@/lib/api';
+import type {
+  FederationOperation,
+  FederationPreviewInputs,
+  KarmadaStrategy,
+  LegacyVariant,
+  ReplicaDivider,
+  SeedPolicy,
+  TieBreak,
+} from '@/lib/api';
 import { KarmadaStrategySchema, SeedPolicySchema } from '@/lib/api';
 
 /**
@@ -193,7 +201,8 @@ export function readFederationForm(params: URLSearchParams): FederationForm {
   if (!hasFormInUrl(params)) return { ...blank, id: params.get('id'), tab: oneOf(params.get('tab'), federationTabs, 'assign') };
   const model = oneOf(params.get('model'), ['seed', 'karmada'] as const, 'seed');
   const rawPolicy = params.get('policy') ?? '';
-  const policy = model === 'seed' ? (isSeedPolicy(rawPolicy) ? rawPolicy : blank.policy) : isKarmadaStrategy(rawPolicy) ? rawPolicy : 'DynamicWeight';
+  const policy =
+    model === 'seed' ? (isSeedPolicy(rawPolicy) ? rawPolicy : blank.policy) : isKarmadaStrategy(rawPolicy) ? rawPolicy : 'DynamicWeight';
   const clusters = decodeClusters(params.get('c'));
   const tie = params.get('tie');
   const legacy = params.get('legacy');
@@ -341,10 +350,15 @@ export function clusterColumns(form: FederationForm): ClusterColumn[] {
         return [
           col('replicas', 'Previous', 'replicas in the live binding (spec.clusters)'),
           ...(strategy === 'StaticWeight' ? [col('weight', 'Weight', 'staticWeightList weight')] : []),
-          ...(strategy === 'DynamicWeight' || strategy === 'Aggregated' ? [col('allocatable', 'Headroom', 'estimator headroom for new replicas (allocatableReplicas)')] : []),
+          ...(strategy === 'DynamicWeight' || strategy === 'Aggregated'
+            ? [col('allocatable', 'Headroom', 'estimator headroom for new replicas (allocatableReplicas)')]
+            : []),
         ];
       }
-      return [col('replicas', 'Previous', 'replicas in the previous binding (prevReplicas)'), ...policyColumns(seed, 'availableReplicas (capacity)')];
+      return [
+        col('replicas', 'Previous', 'replicas in the previous binding (prevReplicas)'),
+        ...policyColumns(seed, 'availableReplicas (capacity)'),
+      ];
     case 'scale-up':
       return [
         col('replicas', 'Current', 'current replicas'),
@@ -366,7 +380,11 @@ export function clusterColumns(form: FederationForm): ClusterColumn[] {
         ...policyColumns(seed, 'availableReplicas'),
       ];
     case 'zero':
-      return [col('replicas', 'Replicas', 'replicas now'), col('min', 'Min', 'HPA minReplicas'), ...policyColumns(seed, 'availableReplicas')];
+      return [
+        col('replicas', 'Replicas', 'replicas now'),
+        col('min', 'Min', 'HPA minReplicas'),
+        ...policyColumns(seed, 'availableReplicas'),
+      ];
   }
 }
 
@@ -468,7 +486,13 @@ export function federationRequest(form: FederationForm): FederationRequest {
         body: clean({
           strategy: form.policy,
           replicas: form.replicas,
-          candidates: on.map(({ c }) => clean({ name: c.name, staticWeight: form.policy === 'StaticWeight' ? c.weight : undefined, allocatableReplicas: c.allocatable })),
+          candidates: on.map(({ c }) =>
+            clean({
+              name: c.name,
+              staticWeight: form.policy === 'StaticWeight' ? c.weight : undefined,
+              allocatableReplicas: c.allocatable,
+            }),
+          ),
           previousClusters: prev.map(({ c }) => ({ name: c.name, replicas: c.replicas })),
           uid: form.uid,
           divider: form.divider,
@@ -486,8 +510,18 @@ export function federationRequest(form: FederationForm): FederationRequest {
           policy,
           targetUtilization: form.target,
           ...clean(ties),
-          blockedCluster: b ? clean({ name: b.name, currentReplicas: b.replicas, maxReplicas: b.max, currentUtilization: b.utilization, pendingReplicas: b.pending }) : undefined,
-          eligibleClusters: others.map(({ c }) => clean({ name: c.name, currentReplicas: c.replicas, maxReplicas: c.max, ...weighting(c) })),
+          blockedCluster: b
+            ? clean({
+                name: b.name,
+                currentReplicas: b.replicas,
+                maxReplicas: b.max,
+                currentUtilization: b.utilization,
+                pendingReplicas: b.pending,
+              })
+            : undefined,
+          eligibleClusters: others.map(({ c }) =>
+            clean({ name: c.name, currentReplicas: c.replicas, maxReplicas: c.max, ...weighting(c) }),
+          ),
         }),
         locate: makeLocate({ eligibleClusters: others.map((x) => x.i) }, { blockedCluster: blocked }),
       };
@@ -497,14 +531,27 @@ export function federationRequest(form: FederationForm): FederationRequest {
         operation,
         body: clean({
           targetUtilization: form.target,
-          clusters: on.map(({ c }) => clean({ name: c.name, currentReplicas: c.replicas, minReplicas: c.min, maxReplicas: c.max, currentUtilization: c.utilization, priority: c.priority })),
+          clusters: on.map(({ c }) =>
+            clean({
+              name: c.name,
+              currentReplicas: c.replicas,
+              minReplicas: c.min,
+              maxReplicas: c.max,
+              currentUtilization: c.utilization,
+              priority: c.priority,
+            }),
+          ),
         }),
         locate: makeLocate({ clusters: on.map((x) => x.i) }, {}),
       };
     case 'period-optimization':
       return {
         operation,
-        body: clean({ policy, ...clean(ties), clusters: on.map(({ c }) => clean({ name: c.name, currentReplicas: c.replicas, maxReplicas: c.max, ...weighting(c) })) }),
+        body: clean({
+          policy,
+          ...clean(ties),
+          clusters: on.map(({ c }) => clean({ name: c.name, currentReplicas: c.replicas, maxReplicas: c.max, ...weighting(c) })),
+        }),
         locate: makeLocate({ clusters: on.map((x) => x.i) }, {}),
       };
     case 'trigger-optimization': {
@@ -514,7 +561,16 @@ export function federationRequest(form: FederationForm): FederationRequest {
         body: clean({
           policy,
           ...clean(ties),
-          blockedCluster: b ? clean({ name: b.name, currentReplicas: b.replicas, maxReplicas: b.max, pendingReplicas: b.pending, minReplicas: b.min, ...weighting(b) }) : undefined,
+          blockedCluster: b
+            ? clean({
+                name: b.name,
+                currentReplicas: b.replicas,
+                maxReplicas: b.max,
+                pendingReplicas: b.pending,
+                minReplicas: b.min,
+                ...weighting(b),
+              })
+            : undefined,
           otherClusters: others.map(({ c }) => clean({ name: c.name, currentReplicas: c.replicas, maxReplicas: c.max, ...weighting(c) })),
         }),
         locate: makeLocate({ otherClusters: others.map((x) => x.i) }, { blockedCluster: blocked }),

@@ -34,16 +34,25 @@ describe('toFederationView traces numbers through the steps’ data, not their w
   });
 
   it('initial assignment: Σ HPA max traces to the maxReplicas split, Σ binding to the binding steps', () => {
-    const body = { policy: 'StaticWeighted' as const, federatedMinReplicas: 2, federatedMaxReplicas: 10, clusters: [
-      { name: 'member1', staticWeight: 1 },
-      { name: 'member2', staticWeight: 2, prevReplicas: 4 },
-      { name: 'member3', staticWeight: 3 },
-    ] };
+    const body = {
+      policy: 'StaticWeighted' as const,
+      federatedMinReplicas: 2,
+      federatedMaxReplicas: 10,
+      clusters: [
+        { name: 'member1', staticWeight: 1 },
+        { name: 'member2', staticWeight: 2, prevReplicas: 4 },
+        { name: 'member3', staticWeight: 3 },
+      ],
+    };
     const result = previewInitialAssignment(body);
     const view = toFederationView({ operation: 'initial-assignment', body, result });
     if (!view) throw new Error('no view');
-    expect(view.facts.find((f) => f.label === 'Σ HPA max')?.trace).toEqual(result.steps.filter((s) => s.field === 'maxReplicas').map((s) => s.text));
-    expect(view.facts.find((f) => f.label === 'Σ binding')?.trace).toEqual(result.steps.filter((s) => s.field === 'binding').map((s) => s.text));
+    expect(view.facts.find((f) => f.label === 'Σ HPA max')?.trace).toEqual(
+      result.steps.filter((s) => s.field === 'maxReplicas').map((s) => s.text),
+    );
+    expect(view.facts.find((f) => f.label === 'Σ binding')?.trace).toEqual(
+      result.steps.filter((s) => s.field === 'binding').map((s) => s.text),
+    );
     expect(result.steps.filter((s) => s.field === 'binding').map((s) => s.clusters)).toEqual([['member1'], ['member2'], ['member3']]);
   });
 });

@@ -83,7 +83,14 @@ function union(...lists: readonly (readonly string[])[]): string[] {
   return out;
 }
 
-function row(cluster: string, before: number | null, after: number | null, steps: readonly ExplanationStep[], cells: ResultRow['cells'] = {}, status: string | null = null): ResultRow {
+function row(
+  cluster: string,
+  before: number | null,
+  after: number | null,
+  steps: readonly ExplanationStep[],
+  cells: ResultRow['cells'] = {},
+  status: string | null = null,
+): ResultRow {
   return { cluster, before, after, cells, status, trace: tracesFor(steps, cluster) };
 }
 
@@ -97,17 +104,27 @@ function initialAssignment(body: Body, r: InitialAssignmentPreview): FederationV
     clusters.map((c) => c.name),
     previous.map((c) => c.name),
   );
-  const prevOf = (n: string): number => previous.find((p) => p.name === n)?.replicas ?? clusters.find((c) => c.name === n)?.prevReplicas ?? 0;
+  const prevOf = (n: string): number =>
+    previous.find((p) => p.name === n)?.replicas ?? clusters.find((c) => c.name === n)?.prevReplicas ?? 0;
   const rows = names.map((n) => {
     const hpa = r.hpa[n];
-    const status = r.excludedClusters.includes(n) ? 'excluded' : r.removedFromBinding.includes(n) ? 'removed' : prevOf(n) === 0 && binding.has(n) ? 'new' : null;
+    const status = r.excludedClusters.includes(n)
+      ? 'excluded'
+      : r.removedFromBinding.includes(n)
+        ? 'removed'
+        : prevOf(n) === 0 && binding.has(n)
+          ? 'new'
+          : null;
     return row(n, prevOf(n), binding.get(n) ?? 0, r.steps, { min: hpa?.minReplicas ?? null, max: hpa?.maxReplicas ?? null }, status);
   });
-  const sum = (f: (x: ResultRow) => number | string | null): number => rows.reduce((s, x) => s + (typeof f(x) === 'number' ? (f(x) as number) : 0), 0);
+  const sum = (f: (x: ResultRow) => number | string | null): number =>
+    rows.reduce((s, x) => s + (typeof f(x) === 'number' ? (f(x) as number) : 0), 0);
   const fmin = num(body.federatedMinReplicas);
   const fmax = num(body.federatedMaxReplicas);
   const warnings = [
-    ...r.excludedClusters.map((n) => `${n} is excluded: it gets no member HPA (its maxReplicas share is 0, or it has no matching preference).`),
+    ...r.excludedClusters.map(
+      (n) => `${n} is excluded: it gets no member HPA (its maxReplicas share is 0, or it has no matching preference).`,
+    ),
     ...r.removedFromBinding.map((n) => `${n} is removed from the binding (not selected any more).`),
   ];
   return {
@@ -121,8 +138,16 @@ function initialAssignment(body: Body, r: InitialAssignmentPreview): FederationV
     rows,
     boundsInChart: true,
     facts: [
-      { label: 'Σ HPA min', value: `${sum((x) => x.cells.min ?? null)}${fmin !== null ? ` (federated ${fmin})` : ''}`, trace: stepsOf(r.steps, 'minReplicas') },
-      { label: 'Σ HPA max', value: `${sum((x) => x.cells.max ?? null)}${fmax !== null ? ` (federated ${fmax})` : ''}`, trace: stepsOf(r.steps, 'maxReplicas') },
+      {
+        label: 'Σ HPA min',
+        value: `${sum((x) => x.cells.min ?? null)}${fmin !== null ? ` (federated ${fmin})` : ''}`,
+        trace: stepsOf(r.steps, 'minReplicas'),
+      },
+      {
+        label: 'Σ HPA max',
+        value: `${sum((x) => x.cells.max ?? null)}${fmax !== null ? ` (federated ${fmax})` : ''}`,
+        trace: stepsOf(r.steps, 'maxReplicas'),
+      },
       { label: 'Σ binding', value: String(sum((x) => x.after)), trace: stepsOf(r.steps, 'binding') },
     ],
     notes: r.notes,
@@ -132,11 +157,14 @@ function initialAssignment(body: Body, r: InitialAssignmentPreview): FederationV
     warnings,
     exportName: 'federatedhpa-seed-assignment.yaml',
     exportComment: seedNote,
-    exportObject: { policy: body.policy,
+    exportObject: {
+      policy: body.policy,
       federatedMinReplicas: body.federatedMinReplicas,
       federatedMaxReplicas: body.federatedMaxReplicas,
       scaleToZero: body.scaleToZero ?? false,
-      memberHPAs: Object.fromEntries(Object.entries(r.hpa).map(([n, b]) => [n, { minReplicas: b.minReplicas, maxReplicas: b.maxReplicas }])),
+      memberHPAs: Object.fromEntries(
+        Object.entries(r.hpa).map(([n, b]) => [n, { minReplicas: b.minReplicas, maxReplicas: b.maxReplicas }]),
+      ),
       resourceBinding: { spec: { clusters: r.resourceBinding } },
     },
   };
@@ -149,7 +177,10 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
   const refusal = 'error' in r ? r.error : null;
   const after = new Map((ok?.clusters ?? []).map((c) => [c.name, c.replicas]));
   const steps: ExplanationStep[] =
-    ok?.steps ?? (refusal ? [{ text: `karmada-scheduler stops: ${refusal} The binding keeps its previous result.`, clusters: [], field: 'result' }] : []);
+    ok?.steps ??
+    (refusal
+      ? [{ text: `karmada-scheduler stops: ${refusal} The binding keeps its previous result.`, clusters: [], field: 'result' }]
+      : []);
   const explanation = steps.map((x) => x.text);
   const names = union(
     candidates.map((c) => c.name),
@@ -158,7 +189,13 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
   const candidateSet = new Set(candidates.map((c) => c.name));
   const rows = names.map((n) => {
     const before = previous.find((p) => p.name === n)?.replicas ?? 0;
-    const status = !candidateSet.has(n) ? 'not a candidate' : ok && !after.has(n) && before > 0 ? 'removed' : before === 0 && after.has(n) ? 'new' : null;
+    const status = !candidateSet.has(n)
+      ? 'not a candidate'
+      : ok && !after.has(n) && before > 0
+        ? 'removed'
+        : before === 0 && after.has(n)
+          ? 'new'
+          : null;
     return row(n, before, ok ? (after.get(n) ?? 0) : null, steps, {}, status);
   });
   const total = (ok?.clusters ?? []).reduce((s, c) => s + c.replicas, 0);
@@ -170,7 +207,11 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
     rows,
     boundsInChart: false,
     facts: [
-      { label: 'spec.replicas', value: typeof body.replicas === 'number' || typeof body.replicas === 'string' ? String(body.replicas) : '—', trace: [] },
+      {
+        label: 'spec.replicas',
+        value: typeof body.replicas === 'number' || typeof body.replicas === 'string' ? String(body.replicas) : '—',
+        trace: [],
+      },
       { label: 'Σ live binding', value: String(previous.reduce((s, c) => s + c.replicas, 0)), trace: explanation.slice(0, 1) },
       ...(ok ? [{ label: 'Σ after', value: String(total), trace: explanation }] : []),
     ],
@@ -178,7 +219,9 @@ function assignReplicas(body: Body, r: AssignReplicasResult): FederationView {
     steps,
     explanation,
     error: refusal,
-    warnings: rows.filter((x) => x.status === 'not a candidate').map((x) => `${x.cluster} is in the live binding but not a candidate (not Ready or not matched): the scheduler drops it.`),
+    warnings: rows
+      .filter((x) => x.status === 'not a candidate')
+      .map((x) => `${x.cluster} is in the live binding but not a candidate (not Ready or not matched): the scheduler drops it.`),
     exportName: 'resourcebinding-clusters.yaml',
     exportComment: refusal
       ? `karmada-scheduler would refuse (${refusal}); the binding keeps its previous spec.clusters`
@@ -195,7 +238,14 @@ function scaleUp(body: Body, r: ScaleUpPreview): FederationView {
   const blocked = (body.blockedCluster ?? {}) as Named & { currentReplicas?: number; maxReplicas?: number };
   const eligible = list<Named & { currentReplicas: number; maxReplicas: number }>(body, 'eligibleClusters');
   const rows: ResultRow[] = [
-    row(blocked.name, blocked.currentReplicas ?? null, blocked.currentReplicas ?? null, r.steps, { max: blocked.maxReplicas ?? null, increment: 0 }, 'blocked'),
+    row(
+      blocked.name,
+      blocked.currentReplicas ?? null,
+      blocked.currentReplicas ?? null,
+      r.steps,
+      { max: blocked.maxReplicas ?? null, increment: 0 },
+      'blocked',
+    ),
     ...eligible.map((c) => {
       const inc = r.increments[c.name] ?? 0;
       return row(c.name, c.currentReplicas, c.currentReplicas + inc, r.steps, { max: c.maxReplicas, increment: inc });
@@ -230,7 +280,13 @@ function scaleUp(body: Body, r: ScaleUpPreview): FederationView {
 function scaleDown(body: Body, r: PrioritizedScaleDownPreview): FederationView {
   const clusters = list<Named & { currentReplicas: number; minReplicas: number; priority: number }>(body, 'clusters');
   const final = new Map(r.final.map((c) => [c.name, c.replicas]));
-  const rows = clusters.map((c) => row(c.name, c.currentReplicas, final.get(c.name) ?? c.currentReplicas, r.steps, { priority: c.priority, min: c.minReplicas, order: r.removalOrder.includes(c.name) ? r.removalOrder.indexOf(c.name) + 1 : null }));
+  const rows = clusters.map((c) =>
+    row(c.name, c.currentReplicas, final.get(c.name) ?? c.currentReplicas, r.steps, {
+      priority: c.priority,
+      min: c.minReplicas,
+      order: r.removalOrder.includes(c.name) ? r.removalOrder.indexOf(c.name) + 1 : null,
+    }),
+  );
   return {
     quantity: 'Replicas',
     beforeLabel: 'Now',
@@ -260,7 +316,9 @@ function scaleDown(body: Body, r: PrioritizedScaleDownPreview): FederationView {
 
 function periodOptimization(body: Body, r: PeriodOptimizationPreview): FederationView {
   const clusters = list<Named & { currentReplicas: number; maxReplicas: number }>(body, 'clusters');
-  const rows = clusters.map((c) => row(c.name, c.maxReplicas, r.newMax[c.name] ?? c.maxReplicas, r.steps, { current: c.currentReplicas, share: r.shares[c.name] ?? 0 }));
+  const rows = clusters.map((c) =>
+    row(c.name, c.maxReplicas, r.newMax[c.name] ?? c.maxReplicas, r.steps, { current: c.currentReplicas, share: r.shares[c.name] ?? 0 }),
+  );
   return {
     quantity: 'maxReplicas',
     beforeLabel: 'maxReplicas now',
@@ -287,8 +345,21 @@ function triggerOptimization(body: Body, r: TriggerOptimizationPreview): Federat
   const blocked = (body.blockedCluster ?? {}) as Named & { currentReplicas?: number; maxReplicas?: number; pendingReplicas?: number };
   const others = list<Named & { currentReplicas: number; maxReplicas: number }>(body, 'otherClusters');
   const rows: ResultRow[] = [
-    row(blocked.name, blocked.maxReplicas ?? null, r.blockedNewMax, r.steps, { current: blocked.currentReplicas ?? null, pending: blocked.pendingReplicas ?? null, share: null }, 'blocked'),
-    ...others.map((c) => row(c.name, c.maxReplicas, r.newMax[c.name] ?? c.maxReplicas, r.steps, { current: c.currentReplicas, pending: null, share: r.shares[c.name] ?? 0 })),
+    row(
+      blocked.name,
+      blocked.maxReplicas ?? null,
+      r.blockedNewMax,
+      r.steps,
+      { current: blocked.currentReplicas ?? null, pending: blocked.pendingReplicas ?? null, share: null },
+      'blocked',
+    ),
+    ...others.map((c) =>
+      row(c.name, c.maxReplicas, r.newMax[c.name] ?? c.maxReplicas, r.steps, {
+        current: c.currentReplicas,
+        pending: null,
+        share: r.shares[c.name] ?? 0,
+      }),
+    ),
   ];
   return {
     quantity: 'maxReplicas',
@@ -312,7 +383,12 @@ function triggerOptimization(body: Body, r: TriggerOptimizationPreview): Federat
     warnings: [],
     exportName: 'federatedhpa-seed-trigger-optimization.yaml',
     exportComment: seedNote,
-    exportObject: { memberHPAs: { [blocked.name]: { maxReplicas: r.blockedNewMax }, ...Object.fromEntries(Object.entries(r.newMax).map(([n, max]) => [n, { maxReplicas: max }])) } },
+    exportObject: {
+      memberHPAs: {
+        [blocked.name]: { maxReplicas: r.blockedNewMax },
+        ...Object.fromEntries(Object.entries(r.newMax).map(([n, max]) => [n, { maxReplicas: max }])),
+      },
+    },
   };
 }
 
@@ -320,7 +396,16 @@ function zero(body: Body, r: ScaleToZeroPreview | ScaleFromZeroPreview, directio
   const clusters = list<Named & { replicas: number; minReplicas: number }>(body, 'clusters');
   const after = new Map(r.resourceBinding.map((c) => [c.name, c.replicas]));
   const changed = 'zeroed' in r ? r.zeroed : r.woken;
-  const rows = clusters.map((c) => row(c.name, c.replicas, after.get(c.name) ?? c.replicas, r.steps, { min: c.minReplicas }, changed.includes(c.name) ? (direction === 'to' ? 'zeroed' : 'woken') : null));
+  const rows = clusters.map((c) =>
+    row(
+      c.name,
+      c.replicas,
+      after.get(c.name) ?? c.replicas,
+      r.steps,
+      { min: c.minReplicas },
+      changed.includes(c.name) ? (direction === 'to' ? 'zeroed' : 'woken') : null,
+    ),
+  );
   return {
     quantity: 'Binding replicas',
     beforeLabel: 'Now',

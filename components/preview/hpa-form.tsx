@@ -4,12 +4,22 @@ import { useId } from 'react';
 import type { Autoscaler } from '@/lib/api';
 import type { GroupedIssues } from './field-issues';
 import type { Behavior, HpaForm, MetricSpec, PolicyForm, RulesForm } from './hpa-state';
-import { curveFactors, curveLabel, curves, defaultScaleDown, defaultScaleUp, describeBehavior, metricName, rulesFromApi, targetOf, targetValue } from './hpa-state';
+import {
+  curveFactors,
+  curveLabel,
+  curves,
+  defaultScaleDown,
+  defaultScaleUp,
+  describeBehavior,
+  metricName,
+  rulesFromApi,
+  targetOf,
+  targetValue,
+} from './hpa-state';
 import { Issue, UnplacedIssues, toNumber } from './form-parts';
 import styles from './preview.module.css';
 
 type SetForm = (update: (form: HpaForm) => HpaForm) => void;
-
 
 function Field({
   label,
@@ -66,21 +76,44 @@ function Field({
   );
 }
 
-function RulesEditor({ side, rules, onChange, issues }: { side: 'up' | 'down'; rules: RulesForm; onChange: (r: RulesForm) => void; issues: GroupedIssues }): React.JSX.Element {
+function RulesEditor({
+  side,
+  rules,
+  onChange,
+  issues,
+}: {
+  side: 'up' | 'down';
+  rules: RulesForm;
+  onChange: (r: RulesForm) => void;
+  issues: GroupedIssues;
+}): React.JSX.Element {
   const title = side === 'up' ? 'scaleUp' : 'scaleDown';
   const messages = issues.byKey.get(side);
-  const setPolicy = (i: number, patch: Partial<PolicyForm>): void => onChange({ ...rules, policies: rules.policies.map((p, k) => (k === i ? { ...p, ...patch } : p)) });
+  const setPolicy = (i: number, patch: Partial<PolicyForm>): void =>
+    onChange({ ...rules, policies: rules.policies.map((p, k) => (k === i ? { ...p, ...patch } : p)) });
   return (
     <fieldset className={styles.group} aria-invalid={messages ? true : undefined}>
       <legend>{title}</legend>
       <div className={styles.fields}>
         <label className={styles.field}>
           <span>Stabilization (s)</span>
-          <input className={styles.input} type="number" min={0} value={rules.window ?? ''} onChange={(e) => onChange({ ...rules, window: toNumber(e.target.value) })} />
+          <input
+            className={styles.input}
+            type="number"
+            min={0}
+            value={rules.window ?? ''}
+            onChange={(e) => onChange({ ...rules, window: toNumber(e.target.value) })}
+          />
         </label>
         <label className={styles.field}>
           <span>selectPolicy</span>
-          <select className={styles.select} value={rules.select} onChange={(e) => onChange({ ...rules, select: e.target.value === 'Min' || e.target.value === 'Disabled' ? e.target.value : 'Max' })}>
+          <select
+            className={styles.select}
+            value={rules.select}
+            onChange={(e) =>
+              onChange({ ...rules, select: e.target.value === 'Min' || e.target.value === 'Disabled' ? e.target.value : 'Max' })
+            }
+          >
             <option value="Max">Max</option>
             <option value="Min">Min</option>
             <option value="Disabled">Disabled</option>
@@ -102,19 +135,43 @@ function RulesEditor({ side, rules, onChange, issues }: { side: 'up' | 'down'; r
           {rules.policies.map((p, i) => (
             <tr key={i}>
               <td>
-                <select className={styles.select} value={p.type} onChange={(e) => setPolicy(i, { type: e.target.value === 'Pods' ? 'Pods' : 'Percent' })} aria-label={`${title} policy ${i + 1} type`}>
+                <select
+                  className={styles.select}
+                  value={p.type}
+                  onChange={(e) => setPolicy(i, { type: e.target.value === 'Pods' ? 'Pods' : 'Percent' })}
+                  aria-label={`${title} policy ${i + 1} type`}
+                >
                   <option value="Pods">Pods</option>
                   <option value="Percent">Percent</option>
                 </select>
               </td>
               <td className={styles.numCell}>
-                <input className={styles.input} type="number" min={1} value={p.value ?? ''} onChange={(e) => setPolicy(i, { value: toNumber(e.target.value) })} aria-label={`${title} policy ${i + 1} value`} />
+                <input
+                  className={styles.input}
+                  type="number"
+                  min={1}
+                  value={p.value ?? ''}
+                  onChange={(e) => setPolicy(i, { value: toNumber(e.target.value) })}
+                  aria-label={`${title} policy ${i + 1} value`}
+                />
               </td>
               <td className={styles.numCell}>
-                <input className={styles.input} type="number" min={1} value={p.period ?? ''} onChange={(e) => setPolicy(i, { period: toNumber(e.target.value) })} aria-label={`${title} policy ${i + 1} period seconds`} />
+                <input
+                  className={styles.input}
+                  type="number"
+                  min={1}
+                  value={p.period ?? ''}
+                  onChange={(e) => setPolicy(i, { period: toNumber(e.target.value) })}
+                  aria-label={`${title} policy ${i + 1} period seconds`}
+                />
               </td>
               <td>
-                <button type="button" className={styles.small} onClick={() => onChange({ ...rules, policies: rules.policies.filter((_, k) => k !== i) })} aria-label={`Remove ${title} policy ${i + 1}`}>
+                <button
+                  type="button"
+                  className={styles.small}
+                  onClick={() => onChange({ ...rules, policies: rules.policies.filter((_, k) => k !== i) })}
+                  aria-label={`Remove ${title} policy ${i + 1}`}
+                >
                   ×
                 </button>
               </td>
@@ -123,7 +180,11 @@ function RulesEditor({ side, rules, onChange, issues }: { side: 'up' | 'down'; r
         </tbody>
       </table>
       <div className={styles.buttons}>
-        <button type="button" className={styles.small} onClick={() => onChange({ ...rules, policies: [...rules.policies, { type: 'Percent', value: 100, period: 15 }] })}>
+        <button
+          type="button"
+          className={styles.small}
+          onClick={() => onChange({ ...rules, policies: [...rules.policies, { type: 'Percent', value: 100, period: 15 }] })}
+        >
           Add {title} policy
         </button>
       </div>
@@ -168,7 +229,8 @@ export function HpaFormPanel({
               <optgroup key={cluster} label={cluster}>
                 {items.map((a) => (
                   <option key={a.id} value={a.id}>
-                    {a.namespace}/{a.name} ({a.minReplicas ?? 1}–{a.maxReplicas ?? '?'}, {a.currentReplicas ?? '?'} now{a.health === 'ok' ? '' : `, ${a.health}`})
+                    {a.namespace}/{a.name} ({a.minReplicas ?? 1}–{a.maxReplicas ?? '?'}, {a.currentReplicas ?? '?'} now
+                    {a.health === 'ok' ? '' : `, ${a.health}`})
                   </option>
                 ))}
               </optgroup>
@@ -181,13 +243,31 @@ export function HpaFormPanel({
           <fieldset className={styles.group}>
             <legend>Bounds</legend>
             <div className={styles.fields}>
-              <Field label="minReplicas" issueKey="min" issues={issues} value={form.min === undefined ? '' : String(form.min)} placeholder={String(live.min ?? 1)} live={String(live.min ?? 1)} onChange={(t) => set({ min: toNumber(t) })} />
-              <Field label="maxReplicas" issueKey="max" issues={issues} value={form.max === undefined ? '' : String(form.max)} placeholder={String(live.max)} live={String(live.max)} onChange={(t) => set({ max: toNumber(t) })} />
+              <Field
+                label="minReplicas"
+                issueKey="min"
+                issues={issues}
+                value={form.min === undefined ? '' : String(form.min)}
+                placeholder={String(live.min ?? 1)}
+                live={String(live.min ?? 1)}
+                onChange={(t) => set({ min: toNumber(t) })}
+              />
+              <Field
+                label="maxReplicas"
+                issueKey="max"
+                issues={issues}
+                value={form.max === undefined ? '' : String(form.max)}
+                placeholder={String(live.max)}
+                live={String(live.max)}
+                onChange={(t) => set({ max: toNumber(t) })}
+              />
             </div>
           </fieldset>
           <fieldset className={styles.group}>
             <legend>Metric targets</legend>
-            {live.metrics.length === 0 ? <p className={styles.hint}>No metrics in the spec: the API’s default is cpu at 80 % utilization.</p> : null}
+            {live.metrics.length === 0 ? (
+              <p className={styles.hint}>No metrics in the spec: the API’s default is cpu at 80 % utilization.</p>
+            ) : null}
             <div className={styles.fields}>
               {live.metrics.map((m, i) => {
                 const t = targetOf(m);
@@ -244,7 +324,15 @@ export function HpaFormPanel({
           <fieldset className={styles.group}>
             <legend>Load</legend>
             <div className={styles.fields}>
-              <Field label="Observed metrics ×" issueKey="load" issues={issues} step="0.1" value={form.load === undefined ? '' : String(form.load)} placeholder="1" onChange={(t) => set({ load: toNumber(t) })} />
+              <Field
+                label="Observed metrics ×"
+                issueKey="load"
+                issues={issues}
+                step="0.1"
+                value={form.load === undefined ? '' : String(form.load)}
+                placeholder="1"
+                onChange={(t) => set({ load: toNumber(t) })}
+              />
             </div>
             <p className={styles.hint}>Multiplies every observed metric value for the single sync above (2 = twice today’s load).</p>
           </fieldset>
@@ -253,7 +341,12 @@ export function HpaFormPanel({
             <div className={styles.fields}>
               <label className={`${styles.field} ${styles.wide}`}>
                 <span>Load curve</span>
-                <select className={styles.select} value={form.curve} onChange={(e) => set({ curve: curves.find((c) => c === e.target.value) ?? 'off' })} data-testid="hpa-curve">
+                <select
+                  className={styles.select}
+                  value={form.curve}
+                  onChange={(e) => set({ curve: curves.find((c) => c === e.target.value) ?? 'off' })}
+                  data-testid="hpa-curve"
+                >
                   {curves.map((c) => (
                     <option key={c} value={c}>
                       {curveLabel[c]}
@@ -262,10 +355,34 @@ export function HpaFormPanel({
                 </select>
               </label>
               {form.curve !== 'custom' && form.curve !== 'off' ? (
-                <Field label="Syncs" issueKey="syncs" issues={issues} value={String(form.syncs)} onChange={(t) => set({ syncs: toNumber(t) ?? 1 })} />
+                <Field
+                  label="Syncs"
+                  issueKey="syncs"
+                  issues={issues}
+                  value={String(form.syncs)}
+                  onChange={(t) => set({ syncs: toNumber(t) ?? 1 })}
+                />
               ) : null}
-              {form.curve !== 'off' ? <Field label="Every (s)" issueKey="every" issues={issues} value={String(form.every)} onChange={(t) => set({ every: toNumber(t) ?? 15 })} /> : null}
-              {form.curve === 'custom' ? <Field label="Factors (× today’s load)" issueKey="factors" issues={issues} type="text" wide value={form.factors} onChange={(factors) => set({ factors })} /> : null}
+              {form.curve !== 'off' ? (
+                <Field
+                  label="Every (s)"
+                  issueKey="every"
+                  issues={issues}
+                  value={String(form.every)}
+                  onChange={(t) => set({ every: toNumber(t) ?? 15 })}
+                />
+              ) : null}
+              {form.curve === 'custom' ? (
+                <Field
+                  label="Factors (× today’s load)"
+                  issueKey="factors"
+                  issues={issues}
+                  type="text"
+                  wide
+                  value={form.factors}
+                  onChange={(factors) => set({ factors })}
+                />
+              ) : null}
             </div>
             {form.curve !== 'off' ? (
               <p className={styles.hint}>

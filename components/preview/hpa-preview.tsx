@@ -40,12 +40,24 @@ export function HpaPreview(): React.JSX.Element {
     const a = detail.data.autoscaler;
     const metrics = SpecMetricsSchema.safeParse(detail.data.specMetrics);
     const behavior = BehaviorSchema.safeParse(detail.data.behavior);
-    return { min: a.minReplicas, max: a.maxReplicas ?? 1, metrics: metrics.success ? metrics.data : [], behavior: behavior.success ? (behavior.data ?? null) : null };
+    return {
+      min: a.minReplicas,
+      max: a.maxReplicas ?? 1,
+      metrics: metrics.success ? metrics.data : [],
+      behavior: behavior.success ? (behavior.data ?? null) : null,
+    };
   }, [detail.data]);
 
   const settled = useDebouncedValue(form, 300);
-  const request = useMemo(() => (live && settled.id && settled.id === form.id ? hpaRequest({ ...settled, id: settled.id }, live.metrics) : null), [live, settled, form.id]);
-  const preview = useQuery({ ...hpaPreviewQuery(request ?? { id: '-', changes: {} }), enabled: request !== null, placeholderData: keepPreviousData });
+  const request = useMemo(
+    () => (live && settled.id && settled.id === form.id ? hpaRequest({ ...settled, id: settled.id }, live.metrics) : null),
+    [live, settled, form.id],
+  );
+  const preview = useQuery({
+    ...hpaPreviewQuery(request ?? { id: '-', changes: {} }),
+    enabled: request !== null,
+    placeholderData: keepPreviousData,
+  });
   const issues = useMemo(() => groupIssues(preview.error, hpaIssueKey), [preview.error]);
 
   const lastGood = useRef<HpaPreviewResponse | null>(null);
@@ -90,7 +102,8 @@ export function HpaPreview(): React.JSX.Element {
     );
   } else if (detail.isPending) results = <Skeleton rows={8} height={24} />;
   else if (detail.error) results = <QueryError error={detail.error} retry={() => void detail.refetch()} />;
-  else if (preview.error && !isFieldError(preview.error)) results = <QueryError error={preview.error} retry={() => void preview.refetch()} />;
+  else if (preview.error && !isFieldError(preview.error))
+    results = <QueryError error={preview.error} retry={() => void preview.refetch()} />;
   else if (!shown || !live)
     results = preview.error ? (
       <EmptyState title="Some inputs are out of range">
@@ -104,11 +117,16 @@ export function HpaPreview(): React.JSX.Element {
       <>
         {preview.error ? (
           <div className="banner banner-warn" role="status" data-testid="inputs-invalid">
-            <strong>These inputs cannot be previewed.</strong> {preview.error instanceof ApiError ? preview.error.message : ''} Showing the last valid preview, dimmed; the inputs at fault are marked
-            on the left.
+            <strong>These inputs cannot be previewed.</strong> {preview.error instanceof ApiError ? preview.error.message : ''} Showing the
+            last valid preview, dimmed; the inputs at fault are marked on the left.
           </div>
         ) : null}
-        <HpaResults data={shown} live={live} loadFactor={form.load ?? 1} stale={Boolean(preview.error) || (preview.isPlaceholderData && preview.isFetching)} />
+        <HpaResults
+          data={shown}
+          live={live}
+          loadFactor={form.load ?? 1}
+          stale={Boolean(preview.error) || (preview.isPlaceholderData && preview.isFetching)}
+        />
       </>
     );
 
@@ -121,13 +139,21 @@ export function HpaPreview(): React.JSX.Element {
           <Link href={autoscalerHref(ref)} className="mono">
             {ref.namespace}/{ref.name}
           </Link>{' '}
-          in <span className="chip">{ref.cluster}</span> — live bounds {live?.min ?? 1}–{live?.max}, {detail.data.autoscaler.currentReplicas ?? '?'} replicas now{' '}
-          <HealthBadge health={detail.data.autoscaler.health} />
+          in <span className="chip">{ref.cluster}</span> — live bounds {live?.min ?? 1}–{live?.max},{' '}
+          {detail.data.autoscaler.currentReplicas ?? '?'} replicas now <HealthBadge health={detail.data.autoscaler.health} />
           {detail.data.autoscaler.stale ? <span className="chip">stale</span> : null}
         </div>
       ) : null}
       <div className={styles.layout}>
-        <HpaFormPanel form={form} setForm={setForm} issues={issues} hpas={items} live={live} onStart={start} onReset={() => setForm((f) => blankHpaForm(f.id))} />
+        <HpaFormPanel
+          form={form}
+          setForm={setForm}
+          issues={issues}
+          hpas={items}
+          live={live}
+          onStart={start}
+          onReset={() => setForm((f) => blankHpaForm(f.id))}
+        />
         <div className={styles.results}>{results}</div>
       </div>
     </div>

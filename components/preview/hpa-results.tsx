@@ -51,8 +51,18 @@ export function hpaDiffRows(data: HpaPreviewResponse, live: LiveSpec, loadFactor
   const rows: DiffRow[] = [
     { key: 'min', label: 'minReplicas', before: String(live.min ?? 1), after: String(edited?.minReplicas ?? 1) },
     { key: 'max', label: 'maxReplicas', before: String(live.max), after: String(edited?.maxReplicas ?? live.max) },
-    ...live.metrics.map((m, i) => ({ key: `metric-${i}`, label: `${metricName(m)} target (${m.type})`, before: metricText(m), after: metricText(editedMetrics[i]) })),
-    { key: 'behavior', label: 'behavior', before: describeBehavior(live.behavior), after: describeBehavior(edited ? (edited.behavior ?? null) : live.behavior) },
+    ...live.metrics.map((m, i) => ({
+      key: `metric-${i}`,
+      label: `${metricName(m)} target (${m.type})`,
+      before: metricText(m),
+      after: metricText(editedMetrics[i]),
+    })),
+    {
+      key: 'behavior',
+      label: 'behavior',
+      before: describeBehavior(live.behavior),
+      after: describeBehavior(edited ? (edited.behavior ?? null) : live.behavior),
+    },
     { key: 'load', label: 'observed load', before: '×1', after: `×${loadFactor}` },
     {
       key: 'desired',
@@ -70,18 +80,44 @@ export function hpaDiffRows(data: HpaPreviewResponse, live: LiveSpec, loadFactor
       beforeTrace: data.before.explanation.slice(-1),
       afterTrace: data.after.explanation.slice(-1),
     },
-    ...conditionOrder.map((type) => ({ key: type, label: type, before: conditionText(data.before, type), after: conditionText(data.after, type) })),
-    { key: 'events', label: 'events', before: data.before.events.map((e) => e.reason).join(', ') || 'none', after: data.after.events.map((e) => e.reason).join(', ') || 'none' },
+    ...conditionOrder.map((type) => ({
+      key: type,
+      label: type,
+      before: conditionText(data.before, type),
+      after: conditionText(data.after, type),
+    })),
+    {
+      key: 'events',
+      label: 'events',
+      before: data.before.events.map((e) => e.reason).join(', ') || 'none',
+      after: data.after.events.map((e) => e.reason).join(', ') || 'none',
+    },
   ];
   return rows;
 }
 
-function Decision({ title, summary, muted, testId }: { title: string; summary: SyncSummary; muted: boolean; testId: string }): React.JSX.Element {
+function Decision({
+  title,
+  summary,
+  muted,
+  testId,
+}: {
+  title: string;
+  summary: SyncSummary;
+  muted: boolean;
+  testId: string;
+}): React.JSX.Element {
   return (
     <div data-testid={testId}>
       <h3 className={`${styles.sectionTitle} ${muted ? styles.beforeHead : ''}`}>{title}</h3>
       <div className={`${styles.big} ${muted ? styles.bigBefore : ''}`}>
-        <Traced value={summary.desiredReplicas} lines={summary.explanation} title={`${title}: desired replicas`} align="left" testId={`${testId}-desired`} />
+        <Traced
+          value={summary.desiredReplicas}
+          lines={summary.explanation}
+          title={`${title}: desired replicas`}
+          align="left"
+          testId={`${testId}-desired`}
+        />
       </div>
       <p className="muted" style={{ margin: '2px 0 8px' }}>
         desired replicas · {summary.rescale ? `rescale to ${summary.replicasAfter}` : `stays at ${summary.replicasAfter}`}
@@ -95,7 +131,8 @@ function Decision({ title, summary, muted, testId }: { title: string; summary: S
         <ul className={styles.notes} style={{ marginTop: 8 }}>
           {summary.events.map((e, i) => (
             <li key={i}>
-              <span className={e.type === 'Warning' ? 'health-badge health-degraded' : undefined}>{e.reason}</span> <span className="muted">{e.message}</span>
+              <span className={e.type === 'Warning' ? 'health-badge health-degraded' : undefined}>{e.reason}</span>{' '}
+              <span className="muted">{e.message}</span>
             </li>
           ))}
         </ul>
@@ -105,7 +142,17 @@ function Decision({ title, summary, muted, testId }: { title: string; summary: S
 }
 
 /** The results column of the HPA preview: warnings, the decision before and after, the diff, the playback, the steps. */
-export function HpaResults({ data, live, loadFactor, stale }: { data: HpaPreviewResponse; live: LiveSpec; loadFactor: number; stale: boolean }): React.JSX.Element {
+export function HpaResults({
+  data,
+  live,
+  loadFactor,
+  stale,
+}: {
+  data: HpaPreviewResponse;
+  live: LiveSpec;
+  loadFactor: number;
+  stale: boolean;
+}): React.JSX.Element {
   const rows = hpaDiffRows(data, live, loadFactor);
   const changed = rows.filter((r) => r.before !== r.after).length;
   const edited = HorizontalPodAutoscalerSchema.shape.spec.safeParse(data.editedSpec);
@@ -114,7 +161,12 @@ export function HpaResults({ data, live, loadFactor, stale }: { data: HpaPreview
   const troubled = data.after.conditions.filter((c) => c.meaning !== 'ok');
   const bars = [
     { label: 'desired', before: data.before.desiredReplicas, after: data.after.desiredReplicas, trace: data.after.explanation },
-    { label: 'after the sync', before: data.before.replicasAfter, after: data.after.replicasAfter, trace: data.after.explanation.slice(-1) },
+    {
+      label: 'after the sync',
+      before: data.before.replicasAfter,
+      after: data.after.replicasAfter,
+      trace: data.after.explanation.slice(-1),
+    },
     { label: 'minReplicas', before: live.min ?? 1, after: min },
     { label: 'maxReplicas', before: live.max, after: max },
   ];
@@ -133,7 +185,10 @@ export function HpaResults({ data, live, loadFactor, stale }: { data: HpaPreview
         </div>
       ) : null}
       <div className="banner banner-info" role="note" data-testid="hpa-assumptions">
-        <strong>What the preview assumes</strong> <span className="muted">(read <ClockText at={data.fetchedAt} />)</span>
+        <strong>What the preview assumes</strong>{' '}
+        <span className="muted">
+          (read <ClockText at={data.fetchedAt} />)
+        </span>
         <ul className={styles.notes}>
           {data.assumptions.map((a, i) => (
             <li key={i}>{a}</li>
@@ -180,13 +235,23 @@ export function HpaResults({ data, live, loadFactor, stale }: { data: HpaPreview
               {rows.map((r) => {
                 const isChanged = r.before !== r.after;
                 return (
-                  <tr key={r.key} className={isChanged ? styles.changed : undefined} data-testid="hpa-diff-row" data-key={r.key} data-changed={isChanged ? 'true' : 'false'}>
+                  <tr
+                    key={r.key}
+                    className={isChanged ? styles.changed : undefined}
+                    data-testid="hpa-diff-row"
+                    data-key={r.key}
+                    data-changed={isChanged ? 'true' : 'false'}
+                  >
                     <th scope="row">{r.label}</th>
                     <td className="num muted" data-col="before" style={{ whiteSpace: 'normal' }}>
                       {r.beforeTrace ? <Traced value={r.before} lines={r.beforeTrace} title={`Before: ${r.label}`} /> : r.before}
                     </td>
                     <td className="num" data-col="after" style={{ whiteSpace: 'normal' }}>
-                      {r.afterTrace ? <Traced value={<strong>{r.after}</strong>} lines={r.afterTrace} title={`After: ${r.label}`} /> : r.after}
+                      {r.afterTrace ? (
+                        <Traced value={<strong>{r.after}</strong>} lines={r.afterTrace} title={`After: ${r.label}`} />
+                      ) : (
+                        r.after
+                      )}
                     </td>
                   </tr>
                 );
@@ -223,19 +288,26 @@ export function HpaResults({ data, live, loadFactor, stale }: { data: HpaPreview
           What was read
         </h2>
         <p style={{ margin: '0 0 6px', fontVariantNumeric: 'tabular-nums' }} data-testid="hpa-observed">
-          Target spec {data.observed.specReplicas} · status {data.observed.statusReplicas} replicas; pods {data.observed.pods.total} total, {data.observed.pods.running} running,{' '}
-          {data.observed.pods.ready} ready, {data.observed.pods.pending} pending, {data.observed.pods.deleting} deleting; selector <span className="mono">{data.observed.selector || '—'}</span>
+          Target spec {data.observed.specReplicas} · status {data.observed.statusReplicas} replicas; pods {data.observed.pods.total} total,{' '}
+          {data.observed.pods.running} running, {data.observed.pods.ready} ready, {data.observed.pods.pending} pending,{' '}
+          {data.observed.pods.deleting} deleting; selector <span className="mono">{data.observed.selector || '—'}</span>
         </p>
         <ul className={styles.notes}>
           {data.observed.sources.map((s, i) => (
             <li key={i} className={s.ok ? 'health-ok' : 'health-failing'}>
-              <span className="health-dot" aria-hidden="true" /> <span className="mono">{s.source}</span> <strong>{s.ok ? 'answered' : 'failed'}</strong> <span className="muted">{s.detail}</span>
+              <span className="health-dot" aria-hidden="true" /> <span className="mono">{s.source}</span>{' '}
+              <strong>{s.ok ? 'answered' : 'failed'}</strong> <span className="muted">{s.detail}</span>
             </li>
           ))}
         </ul>
       </section>
       <section className="card">
-        <YamlExport value={{ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', spec: data.editedSpec }} fileName={`${data.id.split('/').at(-1) ?? 'hpa'}-edited.yaml`} comment={`The edited spec of ${data.id} (apply with kubectl after adding metadata)`} title="Export the edited spec as YAML" />
+        <YamlExport
+          value={{ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', spec: data.editedSpec }}
+          fileName={`${data.id.split('/').at(-1) ?? 'hpa'}-edited.yaml`}
+          comment={`The edited spec of ${data.id} (apply with kubectl after adding metadata)`}
+          title="Export the edited spec as YAML"
+        />
       </section>
     </div>
   );

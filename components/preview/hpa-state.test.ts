@@ -35,7 +35,10 @@ describe('HPA form URL codec', () => {
 
 describe('hpaRequest', () => {
   it('sends only what was edited, with the live metrics around an edited target', () => {
-    const body = hpaRequest({ ...blankHpaForm(), id: 'c/HorizontalPodAutoscaler/ns/x', max: 20, targets: { 0: '50' }, curve: 'off' }, metrics);
+    const body = hpaRequest(
+      { ...blankHpaForm(), id: 'c/HorizontalPodAutoscaler/ns/x', max: 20, targets: { 0: '50' }, curve: 'off' },
+      metrics,
+    );
     expect(HpaPreviewRequestSchema.parse(body)).toEqual({
       id: 'c/HorizontalPodAutoscaler/ns/x',
       changes: {
@@ -46,7 +49,10 @@ describe('hpaRequest', () => {
   });
 
   it('removes behavior for the legacy path and plays the chosen curve', () => {
-    const body = hpaRequest({ ...blankHpaForm(), id: 'c/HorizontalPodAutoscaler/ns/x', behavior: 'none', curve: 'steady', syncs: 3, every: 30 }, metrics);
+    const body = hpaRequest(
+      { ...blankHpaForm(), id: 'c/HorizontalPodAutoscaler/ns/x', behavior: 'none', curve: 'steady', syncs: 3, every: 30 },
+      metrics,
+    );
     expect(body.changes).toEqual({ behavior: null });
     expect(body.playback).toEqual({ factors: [1, 1, 1], intervalSeconds: 30 });
   });

@@ -64,7 +64,17 @@ export const defaultScaleUp: RulesForm = {
 export const defaultScaleDown: RulesForm = { window: 300, select: 'Max', policies: [{ type: 'Percent', value: 100, period: 15 }] };
 
 export function blankHpaForm(id: string | null = null): HpaForm {
-  return { id, targets: {}, behavior: 'live', up: defaultScaleUp, down: defaultScaleDown, curve: 'ramp', syncs: 20, every: 15, factors: '1, 1.5, 2, 3, 2, 1, 0.5' };
+  return {
+    id,
+    targets: {},
+    behavior: 'live',
+    up: defaultScaleUp,
+    down: defaultScaleDown,
+    curve: 'ramp',
+    syncs: 20,
+    every: 15,
+    factors: '1, 1.5, 2, 3, 2, 1, 0.5',
+  };
 }
 
 function num(text: string | null): number | undefined {
@@ -174,7 +184,13 @@ export function curveFactors(curve: Curve, n: number, custom: string): number[] 
   }
 }
 
-const sourceKey: Partial<Record<string, 'resource' | 'pods' | 'object' | 'external' | 'containerResource'>> = { Resource: 'resource', Pods: 'pods', Object: 'object', External: 'external', ContainerResource: 'containerResource' };
+const sourceKey: Partial<Record<string, 'resource' | 'pods' | 'object' | 'external' | 'containerResource'>> = {
+  Resource: 'resource',
+  Pods: 'pods',
+  Object: 'object',
+  External: 'external',
+  ContainerResource: 'containerResource',
+};
 
 type MetricTarget = NonNullable<MetricSpec['resource']>['target'];
 
@@ -202,7 +218,12 @@ export function withTarget(m: MetricSpec, value: string): MetricSpec {
   const source = key ? m[key] : undefined;
   if (!key || !source) return m;
   const t = source.target;
-  const target = t.type === 'Utilization' ? { ...t, averageUtilization: Number(value) } : t.type === 'AverageValue' ? { ...t, averageValue: value } : { ...t, value };
+  const target =
+    t.type === 'Utilization'
+      ? { ...t, averageUtilization: Number(value) }
+      : t.type === 'AverageValue'
+        ? { ...t, averageValue: value }
+        : { ...t, value };
   return { ...m, [key]: { ...source, target } };
 }
 
@@ -243,7 +264,10 @@ export function hpaRequest(form: HpaForm & { id: string }, specMetrics: readonly
   if (form.min !== undefined) changes.minReplicas = form.min;
   if (form.max !== undefined) changes.maxReplicas = form.max;
   const edited = Object.entries(form.targets).filter(([i, v]) => v !== '' && specMetrics[Number(i)]);
-  if (edited.length) changes.metrics = specMetrics.map((m, i) => (form.targets[i] !== undefined && form.targets[i] !== '' ? withTarget(m, form.targets[i]) : m));
+  if (edited.length)
+    changes.metrics = specMetrics.map((m, i) =>
+      form.targets[i] !== undefined && form.targets[i] !== '' ? withTarget(m, form.targets[i]) : m,
+    );
   if (form.behavior === 'none') changes.behavior = null;
   if (form.behavior === 'custom') changes.behavior = { scaleUp: rulesToApi(form.up), scaleDown: rulesToApi(form.down) };
   if (form.load !== undefined) changes.loadFactor = form.load;

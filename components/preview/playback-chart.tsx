@@ -25,7 +25,13 @@ function Side({ label, side, strong }: { label: string; side: PlaybackStep['befo
       <td>{label}</td>
       <td className="num">{strong ? <strong>{side.replicas}</strong> : side.replicas}</td>
       <td className="num">{side.desired}</td>
-      <td>{side.limited ? <span className="health-badge health-degraded">ScalingLimited {side.limited}</span> : <span className="muted">within range</span>}</td>
+      <td>
+        {side.limited ? (
+          <span className="health-badge health-degraded">ScalingLimited {side.limited}</span>
+        ) : (
+          <span className="muted">within range</span>
+        )}
+      </td>
     </tr>
   );
 }
@@ -61,8 +67,29 @@ function PlaybackTooltip({ point }: { point: Point }): React.JSX.Element {
  * Replicas over a played load curve (docs/ui.md "Previews"): step lines, before muted and after solid, inside the
  * edited min–max band, with the load factor on its own axis and a tooltip with exact values and the ScalingLimited reason.
  */
-export function PlaybackChart({ steps, min, max, beforeMin, beforeMax, height = 260 }: { steps: readonly PlaybackStep[]; min: number; max: number; beforeMin: number; beforeMax: number; height?: number }): React.JSX.Element {
-  const data: Point[] = steps.map((s) => ({ t: s.t, factor: s.factor, before: s.before.replicas, after: s.after.replicas, band: [min, max], step: s }));
+export function PlaybackChart({
+  steps,
+  min,
+  max,
+  beforeMin,
+  beforeMax,
+  height = 260,
+}: {
+  steps: readonly PlaybackStep[];
+  min: number;
+  max: number;
+  beforeMin: number;
+  beforeMax: number;
+  height?: number;
+}): React.JSX.Element {
+  const data: Point[] = steps.map((s) => ({
+    t: s.t,
+    factor: s.factor,
+    before: s.before.replicas,
+    after: s.after.replicas,
+    band: [min, max],
+    step: s,
+  }));
   const top = Math.max(1, max, beforeMax, ...steps.flatMap((s) => [s.before.replicas, s.after.replicas]));
   const topFactor = Math.max(1, ...steps.map((s) => s.factor));
   const last = steps.at(-1);
@@ -86,21 +113,102 @@ export function PlaybackChart({ steps, min, max, beforeMin, beforeMax, height = 
         </li>
       </ul>
       <div role="img" aria-label={summary} style={{ height }}>
-        <ComposedChart responsive style={{ width: '100%', height }} data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
+        <ComposedChart
+          responsive
+          style={{ width: '100%', height }}
+          data={data}
+          margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+          accessibilityLayer={false}
+        >
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tickFormatter={formatOffset} stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} height={24} />
-          <YAxis yAxisId="replicas" allowDecimals={false} domain={[0, Math.ceil(top * 1.1)]} width={40} stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} />
-          <YAxis yAxisId="load" orientation="right" domain={[0, Math.ceil(topFactor * 1.1 * 10) / 10]} width={36} stroke="var(--border)" tick={{ fill: 'var(--fg-muted)', fontSize: 12 }} tickFormatter={(v: number) => `×${v}`} />
-          <Tooltip isAnimationActive={false} content={({ active, payload }) => {
-            const point = active ? (payload[0]?.payload as Point | undefined) : undefined;
-            return point ? <PlaybackTooltip point={point} /> : null;
-          }} />
-          <Area yAxisId="replicas" dataKey="band" type="stepAfter" fill="var(--chart-muted)" fillOpacity={0.18} stroke="none" isAnimationActive={false} />
-          {beforeMax !== max ? <ReferenceLine yAxisId="replicas" y={beforeMax} stroke="var(--chart-muted)" strokeDasharray="4 4" label={{ value: `max before ${beforeMax}`, position: 'insideTopLeft', fill: 'var(--fg-muted)', fontSize: 11 }} /> : null}
-          {beforeMin !== min ? <ReferenceLine yAxisId="replicas" y={beforeMin} stroke="var(--chart-muted)" strokeDasharray="4 4" label={{ value: `min before ${beforeMin}`, position: 'insideBottomLeft', fill: 'var(--fg-muted)', fontSize: 11 }} /> : null}
-          <Line yAxisId="load" dataKey="factor" type="stepAfter" stroke="var(--chart-2)" strokeWidth={1} strokeDasharray="2 3" dot={false} isAnimationActive={false} />
-          <Line yAxisId="replicas" dataKey="before" type="stepAfter" stroke="var(--chart-muted)" strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line yAxisId="replicas" dataKey="after" type="stepAfter" stroke="var(--chart-1)" strokeWidth={2.5} dot={false} isAnimationActive={false} />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            tickFormatter={formatOffset}
+            stroke="var(--border)"
+            tick={{ fill: 'var(--fg-muted)', fontSize: 12 }}
+            height={24}
+          />
+          <YAxis
+            yAxisId="replicas"
+            allowDecimals={false}
+            domain={[0, Math.ceil(top * 1.1)]}
+            width={40}
+            stroke="var(--border)"
+            tick={{ fill: 'var(--fg-muted)', fontSize: 12 }}
+          />
+          <YAxis
+            yAxisId="load"
+            orientation="right"
+            domain={[0, Math.ceil(topFactor * 1.1 * 10) / 10]}
+            width={36}
+            stroke="var(--border)"
+            tick={{ fill: 'var(--fg-muted)', fontSize: 12 }}
+            tickFormatter={(v: number) => `×${v}`}
+          />
+          <Tooltip
+            isAnimationActive={false}
+            content={({ active, payload }) => {
+              const point = active ? (payload[0]?.payload as Point | undefined) : undefined;
+              return point ? <PlaybackTooltip point={point} /> : null;
+            }}
+          />
+          <Area
+            yAxisId="replicas"
+            dataKey="band"
+            type="stepAfter"
+            fill="var(--chart-muted)"
+            fillOpacity={0.18}
+            stroke="none"
+            isAnimationActive={false}
+          />
+          {beforeMax !== max ? (
+            <ReferenceLine
+              yAxisId="replicas"
+              y={beforeMax}
+              stroke="var(--chart-muted)"
+              strokeDasharray="4 4"
+              label={{ value: `max before ${beforeMax}`, position: 'insideTopLeft', fill: 'var(--fg-muted)', fontSize: 11 }}
+            />
+          ) : null}
+          {beforeMin !== min ? (
+            <ReferenceLine
+              yAxisId="replicas"
+              y={beforeMin}
+              stroke="var(--chart-muted)"
+              strokeDasharray="4 4"
+              label={{ value: `min before ${beforeMin}`, position: 'insideBottomLeft', fill: 'var(--fg-muted)', fontSize: 11 }}
+            />
+          ) : null}
+          <Line
+            yAxisId="load"
+            dataKey="factor"
+            type="stepAfter"
+            stroke="var(--chart-2)"
+            strokeWidth={1}
+            strokeDasharray="2 3"
+            dot={false}
+            isAnimationActive={false}
+          />
+          <Line
+            yAxisId="replicas"
+            dataKey="before"
+            type="stepAfter"
+            stroke="var(--chart-muted)"
+            strokeWidth={2}
+            dot={false}
+            isAnimationActive={false}
+          />
+          <Line
+            yAxisId="replicas"
+            dataKey="after"
+            type="stepAfter"
+            stroke="var(--chart-1)"
+            strokeWidth={2.5}
+            dot={false}
+            isAnimationActive={false}
+          />
         </ComposedChart>
       </div>
       <figcaption className="visually-hidden">{summary}</figcaption>

@@ -21,7 +21,15 @@ function presetHref(key: string): string {
   return `/preview/federation?${params.toString()}`;
 }
 
-function LiveList({ items, empty, detail }: { items: readonly Autoscaler[]; empty: string; detail: (a: Autoscaler) => string }): React.JSX.Element {
+function LiveList({
+  items,
+  empty,
+  detail,
+}: {
+  items: readonly Autoscaler[];
+  empty: string;
+  detail: (a: Autoscaler) => string;
+}): React.JSX.Element {
   if (items.length === 0) return <p className="muted">{empty}</p>;
   return (
     <ul className={styles.liveList}>
@@ -54,8 +62,9 @@ export function PreviewIndex(): React.JSX.Element {
             <Link href="/preview/hpa">HPA preview</Link>
           </h2>
           <p>
-            Start from a live HorizontalPodAutoscaler and change its minReplicas/maxReplicas, metric targets, behavior or the observed load: see the
-            controller’s desired replicas, conditions and step-by-step explanation before and after, then play a load curve over many syncs.
+            Start from a live HorizontalPodAutoscaler and change its minReplicas/maxReplicas, metric targets, behavior or the observed load:
+            see the controller’s desired replicas, conditions and step-by-step explanation before and after, then play a load curve over
+            many syncs.
           </p>
           <h3 className={styles.sectionTitle}>Pinned at a bound now</h3>
           {hpas.isPending ? (
@@ -66,7 +75,9 @@ export function PreviewIndex(): React.JSX.Element {
             <LiveList
               items={pinned}
               empty={`No HPA is limited by its bounds in ${clusters} clusters — any HPA can still be previewed.`}
-              detail={(a) => `${a.conditions.find((c) => c.type === 'ScalingLimited')?.reason ?? ''} · ${a.minReplicas ?? 1}–${a.maxReplicas ?? '?'}`}
+              detail={(a) =>
+                `${a.conditions.find((c) => c.type === 'ScalingLimited')?.reason ?? ''} · ${a.minReplicas ?? 1}–${a.maxReplicas ?? '?'}`
+              }
             />
           )}
         </section>
@@ -75,9 +86,9 @@ export function PreviewIndex(): React.JSX.Element {
             <Link href="/preview/federation">Federation preview</Link>
           </h2>
           <p>
-            See how a FederatedHPA’s replicas split across member clusters under karmada-scheduler’s strategies (what Karmada ships), or how its min/max
-            bounds would split under the seed proposal’s five policies (which never shipped) — with scale-up, prioritized scale-down, optimization and scale
-            to/from zero.
+            See how a FederatedHPA’s replicas split across member clusters under karmada-scheduler’s strategies (what Karmada ships), or how
+            its min/max bounds would split under the seed proposal’s five policies (which never shipped) — with scale-up, prioritized
+            scale-down, optimization and scale to/from zero.
           </p>
           <h3 className={styles.sectionTitle}>Live FederatedHPAs</h3>
           {fhpas.isPending ? (

@@ -12,7 +12,15 @@ export function splitNotes(notes: readonly string[]): { seed: string[]; other: s
  * Warnings above the chart (docs/ui.md "Previews"): a result that is an error (Karmada refuses to schedule), where
  * the seed proposal's own example prints other numbers (docs/engines/federation.md §4), then the other notes.
  */
-export function PreviewNotes({ notes, warnings = [], error = null }: { notes: readonly string[]; warnings?: readonly string[]; error?: string | null }): React.JSX.Element | null {
+export function PreviewNotes({
+  notes,
+  warnings = [],
+  error = null,
+}: {
+  notes: readonly string[];
+  warnings?: readonly string[];
+  error?: string | null;
+}): React.JSX.Element | null {
   const { seed, other } = splitNotes(notes);
   if (!seed.length && !other.length && !warnings.length && !error) return null;
   const seedDisagrees = seed.some((n) => disagrees.test(n));

@@ -18,7 +18,19 @@ interface Placement {
  * explanation lines from `lib/` that produced it. The tooltip is fixed to the viewport, so no scrolling table
  * clips it; Escape or scrolling dismisses it.
  */
-export function Traced({ value, lines, title, align = 'right', testId }: { value: React.ReactNode; lines: readonly string[]; title: string; align?: 'left' | 'right'; testId?: string }): React.JSX.Element {
+export function Traced({
+  value,
+  lines,
+  title,
+  align = 'right',
+  testId,
+}: {
+  value: React.ReactNode;
+  lines: readonly string[];
+  title: string;
+  align?: 'left' | 'right';
+  testId?: string;
+}): React.JSX.Element {
   const id = useId();
   const anchor = useRef<HTMLSpanElement>(null);
   const [place, setPlace] = useState<Placement | null>(null);
@@ -73,7 +85,16 @@ export function Traced({ value, lines, title, align = 'right', testId }: { value
         role="tooltip"
         id={id}
         className={styles.tooltip}
-        style={place ? { display: 'block', top: place.top, maxWidth: place.maxWidth, ...(align === 'right' ? { right: place.side } : { left: place.side }) } : undefined}
+        style={
+          place
+            ? {
+                display: 'block',
+                top: place.top,
+                maxWidth: place.maxWidth,
+                ...(align === 'right' ? { right: place.side } : { left: place.side }),
+              }
+            : undefined
+        }
       >
         <strong>{title}</strong>
         <ol>

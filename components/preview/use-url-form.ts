@@ -7,7 +7,11 @@ import { useUrlState } from '../ui/use-url-state';
  * A form whose state lives in the URL: read once from the address bar, kept in React state while typing
  * (so inputs never lag behind a navigation), and written back a moment after the last change.
  */
-export function useUrlForm<F>(read: (params: URLSearchParams) => F, toParams: (form: F) => Record<string, string | null>, delayMs = 250): [F, React.Dispatch<React.SetStateAction<F>>, URLSearchParams] {
+export function useUrlForm<F>(
+  read: (params: URLSearchParams) => F,
+  toParams: (form: F) => Record<string, string | null>,
+  delayMs = 250,
+): [F, React.Dispatch<React.SetStateAction<F>>, URLSearchParams] {
   const url = useUrlState();
   const [form, setForm] = useState<F>(() => read(url.params));
   const write = useRef(url.set);

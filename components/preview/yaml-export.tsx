@@ -5,7 +5,17 @@ import { Document } from 'yaml';
 import styles from './preview.module.css';
 
 /** The result as YAML: shown, copied to the clipboard, or downloaded as a file. */
-export function YamlExport({ value, fileName, comment, title = 'Export as YAML' }: { value: unknown; fileName: string; comment?: string; title?: string }): React.JSX.Element {
+export function YamlExport({
+  value,
+  fileName,
+  comment,
+  title = 'Export as YAML',
+}: {
+  value: unknown;
+  fileName: string;
+  comment?: string;
+  title?: string;
+}): React.JSX.Element {
   const [copied, setCopied] = useState(false);
   const doc = new Document(value);
   if (comment) doc.commentBefore = ` ${comment}`;

@@ -39,46 +39,73 @@ const idOf = (ref: AutoscalerRef): string => toAutoscalerId(ref.cluster, ref.kin
 
 /** Who is signed in (not under `fleet`: the stream never invalidates it). */
 export function meQuery() {
-  return queryOptions({ queryKey: ['me'] as const, queryFn: ({ signal }) => fetchJson(apiPaths.me(), MeResponseSchema, { signal }), staleTime: 5 * 60_000 });
+  return queryOptions({
+    queryKey: ['me'] as const,
+    queryFn: ({ signal }) => fetchJson(apiPaths.me(), MeResponseSchema, { signal }),
+    staleTime: 5 * 60_000,
+  });
 }
 
 export function clustersQuery() {
-  return queryOptions({ queryKey: fleetKeys.clusters(), queryFn: ({ signal }) => fetchJson(apiPaths.clusters(), ClusterListResponseSchema, { signal }) });
+  return queryOptions({
+    queryKey: fleetKeys.clusters(),
+    queryFn: ({ signal }) => fetchJson(apiPaths.clusters(), ClusterListResponseSchema, { signal }),
+  });
 }
 
 export function autoscalerListQuery(q: ListParams) {
-  return queryOptions({ queryKey: fleetKeys.list(q), queryFn: ({ signal }) => fetchJson(apiPaths.autoscalers(q), AutoscalerListResponseSchema, { signal }) });
+  return queryOptions({
+    queryKey: fleetKeys.list(q),
+    queryFn: ({ signal }) => fetchJson(apiPaths.autoscalers(q), AutoscalerListResponseSchema, { signal }),
+  });
 }
 
 /** The whole filtered list, page by page (`nextCursor`), for views that virtualize thousands of rows. */
 export function autoscalerPagesQuery(q: Omit<ListParams, 'cursor'>) {
   return infiniteQueryOptions({
     queryKey: fleetKeys.listPages(q),
-    queryFn: ({ signal, pageParam }) => fetchJson(apiPaths.autoscalers({ ...q, cursor: pageParam }), AutoscalerListResponseSchema, { signal }),
+    queryFn: ({ signal, pageParam }) =>
+      fetchJson(apiPaths.autoscalers({ ...q, cursor: pageParam }), AutoscalerListResponseSchema, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
 
 export function triageQuery(f: FilterParams) {
-  return queryOptions({ queryKey: fleetKeys.triage(f), queryFn: ({ signal }) => fetchJson(apiPaths.triage(f), TriageResponseSchema, { signal }) });
+  return queryOptions({
+    queryKey: fleetKeys.triage(f),
+    queryFn: ({ signal }) => fetchJson(apiPaths.triage(f), TriageResponseSchema, { signal }),
+  });
 }
 
 export function transitionsQuery(limit: number, notable: boolean) {
-  return queryOptions({ queryKey: fleetKeys.transitions(limit, notable), queryFn: ({ signal }) => fetchJson(apiPaths.transitions(limit, { notable }), TransitionsResponseSchema, { signal }) });
+  return queryOptions({
+    queryKey: fleetKeys.transitions(limit, notable),
+    queryFn: ({ signal }) => fetchJson(apiPaths.transitions(limit, { notable }), TransitionsResponseSchema, { signal }),
+  });
 }
 
 export function autoscalerDetailQuery(ref: AutoscalerRef) {
-  return queryOptions({ queryKey: fleetKeys.detail(idOf(ref)), queryFn: ({ signal }) => fetchJson(apiPaths.autoscaler(ref), AutoscalerDetailResponseSchema, { signal }) });
+  return queryOptions({
+    queryKey: fleetKeys.detail(idOf(ref)),
+    queryFn: ({ signal }) => fetchJson(apiPaths.autoscaler(ref), AutoscalerDetailResponseSchema, { signal }),
+  });
 }
 
 export function historyQuery(ref: AutoscalerRef, window: { from: string; to: string }) {
-  return queryOptions({ queryKey: fleetKeys.history(idOf(ref), window), queryFn: ({ signal }) => fetchJson(apiPaths.history(ref, window), HistoryResponseSchema, { signal }) });
+  return queryOptions({
+    queryKey: fleetKeys.history(idOf(ref), window),
+    queryFn: ({ signal }) => fetchJson(apiPaths.history(ref, window), HistoryResponseSchema, { signal }),
+  });
 }
 
 /** `…/explain`: the HPA decision recomputed from what the cluster serves now (HPA and FederatedHPA). */
 export function explainQuery(ref: AutoscalerRef) {
-  return queryOptions({ queryKey: fleetKeys.explain(idOf(ref)), queryFn: ({ signal }) => fetchJson(apiPaths.explain(ref), ExplainResponseSchema, { signal }), staleTime: 30_000 });
+  return queryOptions({
+    queryKey: fleetKeys.explain(idOf(ref)),
+    queryFn: ({ signal }) => fetchJson(apiPaths.explain(ref), ExplainResponseSchema, { signal }),
+    staleTime: 30_000,
+  });
 }
 
 /** Previews: pure answers to the body sent (keyed by it), outside `fleet` so the stream never refetches them. */
@@ -92,7 +119,9 @@ export const previewKeys = {
 /** The answer of `POST /api/v1/preview/federation/{operation}`. */
 export type FederationOperationResult<Op extends FederationOperation> = z.infer<(typeof federationOperations)[Op]['result']>;
 /** An answer tagged with the operation and body it answers, so a switch on `operation` narrows `result`. */
-export type FederationAnswer = { [Op in FederationOperation]: { operation: Op; body: unknown; result: FederationOperationResult<Op> } }[FederationOperation];
+export type FederationAnswer = {
+  [Op in FederationOperation]: { operation: Op; body: unknown; result: FederationOperationResult<Op> };
+}[FederationOperation];
 
 /** The operation table seen through a mapped type, so indexing it with a generic operation keeps the result type. */
 const resultSchemas: { [Op in FederationOperation]: { result: z.ZodType<FederationOperationResult<Op>> } } = federationOperations;
@@ -114,7 +143,11 @@ export function federationPreviewQuery(operation: FederationOperation, body: unk
   return queryOptions({
     queryKey: previewKeys.federation(operation, body),
     queryFn: async ({ signal }): Promise<FederationAnswer> => {
-      const result = await fetchJson(apiPaths.previewFederation(operation), resultSchemas[operation].result, { signal, method: 'POST', body });
+      const result = await fetchJson(apiPaths.previewFederation(operation), resultSchemas[operation].result, {
+        signal,
+        method: 'POST',
+        body,
+      });
       // The table pairs each operation with its own result schema; TypeScript cannot follow that through a union key.
       return { operation, body, result } as FederationAnswer;
     },

@@ -21,8 +21,9 @@ export function allClearText(clusters: readonly ClusterStatus[], generatedAt: st
       title: 'No cluster has synced yet',
       body: (
         <>
-          Autoscope has not read any autoscaler from the {clusters.length} configured clusters yet ({neverSynced.map((c) => `${c.name}: ${c.state}`).join(', ')}). The queue fills as soon as one of them
-          answers — last checked <ClockText at={generatedAt} />.
+          Autoscope has not read any autoscaler from the {clusters.length} configured clusters yet (
+          {neverSynced.map((c) => `${c.name}: ${c.state}`).join(', ')}). The queue fills as soon as one of them answers — last checked{' '}
+          <ClockText at={generatedAt} />.
         </>
       ),
     };

@@ -112,7 +112,18 @@ const Row = memo(function Row({ row, index, start }: { row: MemberRow; index: nu
  * The autoscalers of one group as a dense table. Rows are virtualized against the window (only the ones
  * in view are in the DOM), so a group of 10,000 scrolls like one of 10; pages load as the end comes near.
  */
-export function GroupMembers({ label, total, rows, isPending, error, retry, hasMore, loadingMore, loadMore, scrollToRow }: GroupMembersProps): React.JSX.Element {
+export function GroupMembers({
+  label,
+  total,
+  rows,
+  isPending,
+  error,
+  retry,
+  hasMore,
+  loadingMore,
+  loadMore,
+  scrollToRow,
+}: GroupMembersProps): React.JSX.Element {
   const bodyRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   useLayoutEffect(() => {

@@ -22,7 +22,14 @@ export interface ProblemGroupCardProps {
 const shownClusters = 4;
 
 /** One cause in the queue: title, likely cause, count, clusters, oldest since; expands to its autoscalers. */
-export function ProblemGroupCard({ group, expanded, staleClusters, listFilter, onToggle, children }: ProblemGroupCardProps): React.JSX.Element {
+export function ProblemGroupCard({
+  group,
+  expanded,
+  staleClusters,
+  listFilter,
+  onToggle,
+  children,
+}: ProblemGroupCardProps): React.JSX.Element {
   const health = healthForSeverity(group.worstSeverity);
   const regionId = `group-${group.key.replace(/[^a-zA-Z0-9-]/g, '-')}`;
   const plural = group.count === 1 ? '' : 's';
@@ -32,7 +39,14 @@ export function ProblemGroupCard({ group, expanded, staleClusters, listFilter, o
         <HealthBadge health={health} />
         <div className={styles.groupMain}>
           <h2 className={styles.groupTitle}>
-            <button type="button" aria-expanded={expanded} aria-controls={expanded ? regionId : undefined} onClick={onToggle} data-nav-id={`group:${group.key}`} className={styles.groupToggle}>
+            <button
+              type="button"
+              aria-expanded={expanded}
+              aria-controls={expanded ? regionId : undefined}
+              onClick={onToggle}
+              data-nav-id={`group:${group.key}`}
+              className={styles.groupToggle}
+            >
               <span className={styles.chevron} aria-hidden="true">
                 {expanded ? '▾' : '▸'}
               </span>
@@ -55,7 +69,11 @@ export function ProblemGroupCard({ group, expanded, staleClusters, listFilter, o
           <div>
             <dt>Autoscalers</dt>
             <dd className={styles.count}>
-              <span className="num">{group.count}</span> <span className={styles.countKind}>{autoscalerKindShort[group.kind]}{plural}</span>
+              <span className="num">{group.count}</span>{' '}
+              <span className={styles.countKind}>
+                {autoscalerKindShort[group.kind]}
+                {plural}
+              </span>
             </dd>
           </div>
           <div>
@@ -89,10 +107,20 @@ export function ProblemGroupCard({ group, expanded, staleClusters, listFilter, o
               {group.namespaces.length} namespace{group.namespaces.length === 1 ? '' : 's'}: {group.namespaces.slice(0, 8).join(', ')}
               {group.namespaces.length > 8 ? ', …' : ''}
             </span>
-            <a className="button" href={apiPaths.autoscalersExport(listFilter, 'csv')} download title={`Every ${group.kind} with reason ${group.reason} in ${group.clusters.join(', ')}`}>
+            <a
+              className="button"
+              href={apiPaths.autoscalersExport(listFilter, 'csv')}
+              download
+              title={`Every ${group.kind} with reason ${group.reason} in ${group.clusters.join(', ')}`}
+            >
               Export group CSV
             </a>
-            <a className="button" href={apiPaths.autoscalersExport(listFilter, 'json')} download title={`Every ${group.kind} with reason ${group.reason} in ${group.clusters.join(', ')}`}>
+            <a
+              className="button"
+              href={apiPaths.autoscalersExport(listFilter, 'json')}
+              download
+              title={`Every ${group.kind} with reason ${group.reason} in ${group.clusters.join(', ')}`}
+            >
               Export group JSON
             </a>
           </p>

@@ -18,7 +18,21 @@ interface Option {
 }
 
 /** A select whose options always include the URL's value, even a pasted one it does not list (e.g. `a,b`). */
-function FilterSelect({ id, label, value, all, options, onChange }: { id: string; label: string; value: string; all: string; options: readonly Option[]; onChange: (value: string) => void }): React.JSX.Element {
+function FilterSelect({
+  id,
+  label,
+  value,
+  all,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  all: string;
+  options: readonly Option[];
+  onChange: (value: string) => void;
+}): React.JSX.Element {
   const listed = value === '' || options.some((o) => o.value === value);
   return (
     <div className={styles.field}>
@@ -53,7 +67,17 @@ export interface TriageFiltersProps {
 const triageSortChoices: readonly Option[] = triageSorts.map((s: TriageSort) => ({ value: s, label: triageSortOptions[s].label }));
 
 /** Search, filters and sort of the triage queue or the autoscaler list (all in the URL), and the export of what they select. */
-export function TriageFilters({ filter, sort, sortChoices = triageSortChoices, label = 'Filter the triage queue', clusters, namespaces, reasons, searchRef, onChange }: TriageFiltersProps): React.JSX.Element {
+export function TriageFilters({
+  filter,
+  sort,
+  sortChoices = triageSortChoices,
+  label = 'Filter the triage queue',
+  clusters,
+  namespaces,
+  reasons,
+  searchRef,
+  onChange,
+}: TriageFiltersProps): React.JSX.Element {
   const exported = exportFilter(filter);
   const defaultSort = sortChoices[0]?.value;
   return (
@@ -80,21 +104,58 @@ export function TriageFilters({ filter, sort, sortChoices = triageSortChoices, l
           spellCheck={false}
         />
       </div>
-      <FilterSelect id="triage-kind" label="Kind" value={filter.kind ?? ''} all="All kinds" options={kinds.map((k) => ({ value: k, label: k }))} onChange={(kind) => onChange({ kind })} />
-      <FilterSelect id="triage-cluster" label="Cluster" value={filter.cluster ?? ''} all="All clusters" options={clusters.map((c) => ({ value: c, label: c }))} onChange={(cluster) => onChange({ cluster })} />
+      <FilterSelect
+        id="triage-kind"
+        label="Kind"
+        value={filter.kind ?? ''}
+        all="All kinds"
+        options={kinds.map((k) => ({ value: k, label: k }))}
+        onChange={(kind) => onChange({ kind })}
+      />
+      <FilterSelect
+        id="triage-cluster"
+        label="Cluster"
+        value={filter.cluster ?? ''}
+        all="All clusters"
+        options={clusters.map((c) => ({ value: c, label: c }))}
+        onChange={(cluster) => onChange({ cluster })}
+      />
       <div className={styles.field}>
         <label htmlFor="triage-namespace">Namespace</label>
-        <DebouncedInput id="triage-namespace" list="triage-namespaces" value={filter.namespace ?? ''} onCommit={(namespace) => onChange({ namespace })} placeholder="any" autoComplete="off" spellCheck={false} />
+        <DebouncedInput
+          id="triage-namespace"
+          list="triage-namespaces"
+          value={filter.namespace ?? ''}
+          onCommit={(namespace) => onChange({ namespace })}
+          placeholder="any"
+          autoComplete="off"
+          spellCheck={false}
+        />
         <datalist id="triage-namespaces">
           {namespaces.map((n) => (
             <option key={n} value={n} />
           ))}
         </datalist>
       </div>
-      <FilterSelect id="triage-health" label="Health" value={filter.health ?? ''} all="Any health" options={healths.map((h) => ({ value: h, label: healthLabel[h] }))} onChange={(health) => onChange({ health })} />
+      <FilterSelect
+        id="triage-health"
+        label="Health"
+        value={filter.health ?? ''}
+        all="Any health"
+        options={healths.map((h) => ({ value: h, label: healthLabel[h] }))}
+        onChange={(health) => onChange({ health })}
+      />
       <div className={styles.field}>
         <label htmlFor="triage-reason">Reason</label>
-        <DebouncedInput id="triage-reason" list="triage-reasons" value={filter.reason ?? ''} onCommit={(reason) => onChange({ reason })} placeholder="any" autoComplete="off" spellCheck={false} />
+        <DebouncedInput
+          id="triage-reason"
+          list="triage-reasons"
+          value={filter.reason ?? ''}
+          onCommit={(reason) => onChange({ reason })}
+          placeholder="any"
+          autoComplete="off"
+          spellCheck={false}
+        />
         <datalist id="triage-reasons">
           {reasons.map((r) => (
             <option key={r} value={r} />

@@ -65,7 +65,9 @@ export function sortGroups(groups: readonly ProblemGroup[], sort: TriageSort): P
     cluster: (a, b) => byString(a.clusters[0] ?? '~', b.clusters[0] ?? '~'),
     name: (a, b) => byString(a.title.toLowerCase(), b.title.toLowerCase()),
   };
-  return indexed.sort((x, y) => compare[sort](x.g, y.g) || SEVERITY_RANK[y.g.worstSeverity] - SEVERITY_RANK[x.g.worstSeverity] || x.i - y.i).map((x) => x.g);
+  return indexed
+    .sort((x, y) => compare[sort](x.g, y.g) || SEVERITY_RANK[y.g.worstSeverity] - SEVERITY_RANK[x.g.worstSeverity] || x.i - y.i)
+    .map((x) => x.g);
 }
 
 /** The part of a group's key below its reason (`HorizontalPodAutoscaler/FailedGetResourceMetric/missing-request`), if any. */
@@ -78,7 +80,12 @@ export function groupCause(group: ProblemGroup): string | null {
  * The problem that puts an autoscaler in the group, by the same rule lib/triage groups with. `causes` memoizes
  * the message → cause reading across calls (an outage writes the same message into thousands of autoscalers).
  */
-export function groupProblemOf(a: Autoscaler, group: ProblemGroup, cause: string | null, causes: Map<string, string | null> = new Map()): Autoscaler['problems'][number] | undefined {
+export function groupProblemOf(
+  a: Autoscaler,
+  group: ProblemGroup,
+  cause: string | null,
+  causes: Map<string, string | null> = new Map(),
+): Autoscaler['problems'][number] | undefined {
   if (a.kind !== group.kind) return undefined;
   return a.problems.find((p) => {
     if (p.code !== group.reason || p.severity === 'info') return false;

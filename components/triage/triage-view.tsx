@@ -16,13 +16,34 @@ import { GroupMembers } from './group-members';
 import { ProblemGroupCard } from './problem-group-card';
 import { TriageFilters } from './triage-filters';
 import type { FilterKey } from './triage-state';
-import { groupCause, groupListFilter, groupProblemOf, hasFilters, noFilters, readTriageState, sortGroups, triageSortOptions } from './triage-state';
+import {
+  groupCause,
+  groupListFilter,
+  groupProblemOf,
+  hasFilters,
+  noFilters,
+  readTriageState,
+  sortGroups,
+  triageSortOptions,
+} from './triage-state';
 import type { NavItem } from './use-queue-keyboard';
 import { useQueueKeyboard } from './use-queue-keyboard';
 import styles from './triage.module.css';
 
 const pageSize = 500;
-const noGroup: ProblemGroup = { key: '', kind: 'HorizontalPodAutoscaler', reason: '', title: '', count: 0, clusters: [], namespaces: [], oldestSince: null, worstSeverity: 'info', hint: '', sampleIds: [] };
+const noGroup: ProblemGroup = {
+  key: '',
+  kind: 'HorizontalPodAutoscaler',
+  reason: '',
+  title: '',
+  count: 0,
+  clusters: [],
+  namespaces: [],
+  oldestSince: null,
+  worstSeverity: 'info',
+  hint: '',
+  sampleIds: [],
+};
 
 /** The triage queue: broken autoscalers across the fleet grouped by cause, filtered and sorted from the URL. */
 export function TriageView(): React.JSX.Element {
@@ -34,7 +55,11 @@ export function TriageView(): React.JSX.Element {
   const scrollToRow = useRef<((index: number) => void) | null>(null);
 
   const clusters = useQuery(clustersQuery());
-  const triage = useQuery({ ...triageQuery(filter), placeholderData: keepPreviousData, enabled: (clusters.data?.clusters.length ?? 0) > 0 });
+  const triage = useQuery({
+    ...triageQuery(filter),
+    placeholderData: keepPreviousData,
+    enabled: (clusters.data?.clusters.length ?? 0) > 0,
+  });
 
   const groups = useMemo(() => sortGroups(triage.data?.groups ?? [], sort), [triage.data, sort]);
   const expanded = groups.find((g) => g.key === state.group) ?? null;
@@ -93,12 +118,22 @@ export function TriageView(): React.JSX.Element {
   const namespaces = [...new Set(groups.flatMap((g) => g.namespaces))].sort();
   const reasons = [...new Set(groups.map((g) => g.reason))].sort();
   const allClear = allClearText(data?.clusters ?? clusterList, data?.generatedAt ?? clusters.data.generatedAt, data?.totals.total ?? 0);
-  const staleClusters = new Set((data?.clusters ?? clusterList).filter((c) => c.state === 'unreachable' || c.state === 'forbidden').map((c) => c.name));
+  const staleClusters = new Set(
+    (data?.clusters ?? clusterList).filter((c) => c.state === 'unreachable' || c.state === 'forbidden').map((c) => c.name),
+  );
 
   return (
     <>
       {data ? <PartialFailureBanner clusters={data.clusters} /> : null}
-      <TriageFilters filter={filter} sort={sort} clusters={clusterList.map((c) => c.name)} namespaces={namespaces} reasons={reasons} searchRef={searchRef} onChange={onChange} />
+      <TriageFilters
+        filter={filter}
+        sort={sort}
+        clusters={clusterList.map((c) => c.name)}
+        namespaces={namespaces}
+        reasons={reasons}
+        searchRef={searchRef}
+        onChange={onChange}
+      />
       <div className={styles.summary}>
         {data ? (
           <p data-testid="triage-summary" aria-live="polite">
@@ -139,7 +174,8 @@ export function TriageView(): React.JSX.Element {
         hasFilters(filter) ? (
           <EmptyState title="Nothing in the queue matches these filters">
             <p>
-              No autoscaler with a problem matches them in {clusterList.length} clusters — last checked <ClockText at={data?.generatedAt} />.
+              No autoscaler with a problem matches them in {clusterList.length} clusters — last checked <ClockText at={data?.generatedAt} />
+              .
             </p>
             <button type="button" onClick={() => onChange(noFilters)}>
               Clear filters

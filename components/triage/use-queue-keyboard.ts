@@ -22,7 +22,11 @@ function findNav(id: string): HTMLElement | null {
  * The queue's keys: `/` focuses the search, `j`/`k` move through groups and the rows of the expanded group
  * (scrolling virtualized rows into the DOM first), `Enter` opens what is focused (the elements handle it).
  */
-export function useQueueKeyboard(items: readonly NavItem[], searchRef: React.RefObject<HTMLInputElement | null>, scrollToRow: React.RefObject<((index: number) => void) | null>): void {
+export function useQueueKeyboard(
+  items: readonly NavItem[],
+  searchRef: React.RefObject<HTMLInputElement | null>,
+  scrollToRow: React.RefObject<((index: number) => void) | null>,
+): void {
   const latest = useRef(items);
   const cursor = useRef(-1);
   useEffect(() => {
@@ -52,7 +56,10 @@ export function useQueueKeyboard(items: readonly NavItem[], searchRef: React.Ref
       const list = latest.current;
       if (list.length === 0) return;
       e.preventDefault();
-      const focusedId = document.activeElement instanceof HTMLElement ? document.activeElement.closest<HTMLElement>('[data-nav-id]')?.dataset.navId : undefined;
+      const focusedId =
+        document.activeElement instanceof HTMLElement
+          ? document.activeElement.closest<HTMLElement>('[data-nav-id]')?.dataset.navId
+          : undefined;
       const focusedIndex = focusedId ? list.findIndex((i) => i.id === focusedId) : -1;
       const current = focusedIndex >= 0 ? focusedIndex : Math.min(cursor.current, list.length - 1);
       const next = current < 0 ? 0 : Math.max(0, Math.min(list.length - 1, current + (e.key === 'j' ? 1 : -1)));

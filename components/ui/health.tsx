@@ -28,7 +28,11 @@ export function HealthBadge({ health, compact = false }: { health: Health; compa
 }
 
 /** `Type=Status Reason`, coloured by what it means. */
-export function ConditionChip({ condition }: { condition: Pick<AutoscalerCondition, 'type' | 'status' | 'reason' | 'meaning' | 'message'> }): React.JSX.Element {
+export function ConditionChip({
+  condition,
+}: {
+  condition: Pick<AutoscalerCondition, 'type' | 'status' | 'reason' | 'meaning' | 'message'>;
+}): React.JSX.Element {
   return (
     <span className={`condition-chip health-${condition.meaning}`} title={condition.message ?? undefined} data-health={condition.meaning}>
       <span className="health-dot" aria-hidden="true" />

@@ -12,16 +12,15 @@ export function PartialFailureBanner({ clusters }: { clusters: readonly ClusterS
   if (troubled.length === 0) return null;
   return (
     <div className="banner banner-warn" role="status" aria-live="polite" data-testid="partial-failure-banner">
-      <strong>
-        {troubled.length === 1 ? '1 cluster' : `${troubled.length} clusters`} with partial data.
-      </strong>
+      <strong>{troubled.length === 1 ? '1 cluster' : `${troubled.length} clusters`} with partial data.</strong>
       <ul>
         {troubled.map((c) => (
           <li key={c.name}>
             <span className="chip">{c.name}</span>{' '}
             {c.state === 'unreachable' ? (
               <>
-                unreachable <SinceText since={c.since} /> — showing data from {c.lastSyncAt ? <ClockText at={c.lastSyncAt} /> : 'no sync yet'}.
+                unreachable <SinceText since={c.since} /> — showing data from{' '}
+                {c.lastSyncAt ? <ClockText at={c.lastSyncAt} /> : 'no sync yet'}.
               </>
             ) : c.state === 'forbidden' ? (
               <>access denied (403) — nothing can be shown for it.</>

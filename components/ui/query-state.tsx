@@ -7,13 +7,22 @@ import { ApiError, isRetryable } from '../api/fetch-json';
  * own inputs are wrong); `reset` (e.g. "Clear filters") is offered for a 400, which a URL with stale or
  * hand-edited parameters gets.
  */
-export function QueryError({ error, retry, reset }: { error: unknown; retry?: () => void; reset?: { label: string; action: () => void } }): React.JSX.Element {
+export function QueryError({
+  error,
+  retry,
+  reset,
+}: {
+  error: unknown;
+  retry?: () => void;
+  reset?: { label: string; action: () => void };
+}): React.JSX.Element {
   const message = error instanceof ApiError ? error.message : error instanceof Error ? error.message : 'Something went wrong.';
   const notReady = error instanceof ApiError && error.code === 'not_ready';
   const badInput = error instanceof ApiError && error.code === 'bad_request';
   return (
     <div className={`banner ${notReady ? 'banner-info' : 'banner-bad'}`} role="alert">
-      <strong>{notReady ? 'Still syncing.' : badInput ? 'This view’s parameters are not valid.' : 'Could not load this view.'}</strong> {message}
+      <strong>{notReady ? 'Still syncing.' : badInput ? 'This view’s parameters are not valid.' : 'Could not load this view.'}</strong>{' '}
+      {message}
       {badInput && reset ? (
         <>
           {' '}

@@ -7,7 +7,11 @@ import { useCallback } from 'react';
  * View state that lives in the URL (filters, sort, window, selection), so a pasted link shows a
  * colleague the same thing. Updates replace the history entry and keep the scroll position.
  */
-export function useUrlState(): { params: URLSearchParams; get: (key: string) => string | null; set: (changes: Record<string, string | null | undefined>) => void } {
+export function useUrlState(): {
+  params: URLSearchParams;
+  get: (key: string) => string | null;
+  set: (changes: Record<string, string | null | undefined>) => void;
+} {
   const search = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();

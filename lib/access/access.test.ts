@@ -33,7 +33,12 @@ describe('globToRegExp', () => {
 describe('toAccessPolicy', () => {
   it('fills the defaults: defaultRole none, no rules, every namespace, every kind', () => {
     expect(policyOf({}).policy).toEqual({ defaultRole: 'none', rules: [] });
-    expect(policyOf({ rules: [{ groups: ['g'], clusters: ['*'] }] }).policy.rules[0]).toEqual({ users: [], groups: ['g'], clusters: ['*'], namespaces: ['*'] });
+    expect(policyOf({ rules: [{ groups: ['g'], clusters: ['*'] }] }).policy.rules[0]).toEqual({
+      users: [],
+      groups: ['g'],
+      clusters: ['*'],
+      namespaces: ['*'],
+    });
   });
 
   it.each([

@@ -49,5 +49,8 @@ export type PolicyParse = { ok: true; policy: AccessPolicy } | { ok: false; issu
 export function toAccessPolicy(document: unknown): PolicyParse {
   const parsed = AccessPolicySchema.safeParse(document ?? {});
   if (parsed.success) return { ok: true, policy: parsed.data };
-  return { ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), message: i.message })) };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), message: i.message })),
+  };
 }

@@ -66,7 +66,15 @@ export function canSeeCluster(scope: AccessScope, cluster: string): boolean {
 
 /** One autoscaler, by its cluster, namespace and kind. */
 export function canSeeAutoscaler(scope: AccessScope, ref: { cluster: string; namespace: string; kind: AutoscalerKind }): boolean {
-  return scope.all || scope.grants.some((g) => (g.kinds === null || g.kinds.has(ref.kind)) && matchesAnyGlob(g.clusters, ref.cluster) && matchesAnyGlob(g.namespaces, ref.namespace));
+  return (
+    scope.all ||
+    scope.grants.some(
+      (g) =>
+        (g.kinds === null || g.kinds.has(ref.kind)) &&
+        matchesAnyGlob(g.clusters, ref.cluster) &&
+        matchesAnyGlob(g.namespaces, ref.namespace),
+    )
+  );
 }
 
 /** An autoscaler id (`cluster/kind/namespace/name`); an id that does not parse is never visible. */

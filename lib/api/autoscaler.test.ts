@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AutoscalerIdSchema, AutoscalerKindSchema, AutoscalerSchema, parseAutoscalerId, ProblemGroupSchema, toAutoscalerId } from '@/lib/api/autoscaler';
+import {
+  AutoscalerIdSchema,
+  AutoscalerKindSchema,
+  AutoscalerSchema,
+  parseAutoscalerId,
+  ProblemGroupSchema,
+  toAutoscalerId,
+} from '@/lib/api/autoscaler';
 import { fleet, NOW } from '@/lib/triage/__fixtures__/fleet';
 import { groupProblems } from '@/lib/triage/group-problems';
 
@@ -9,15 +16,34 @@ const dnsLabel = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$/);
 // Kubeconfig context names: anything, including `/`, `:`, `%` and non-ASCII.
 const clusterName = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
-  fc.constantFrom('arn:aws:eks:us-east-1:123456789012:cluster/prod-us', 'karmada/member1', 'gke_acme_europe-west1_prod', '100%-prod', 'prod:ü/ß', 'ns/with%2Fencoded'),
+  fc.constantFrom(
+    'arn:aws:eks:us-east-1:123456789012:cluster/prod-us',
+    'karmada/member1',
+    'gke_acme_europe-west1_prod',
+    '100%-prod',
+    'prod:ü/ß',
+    'ns/with%2Fencoded',
+  ),
 );
 
 describe('toAutoscalerId / parseAutoscalerId', () => {
   it.each([
     ['prod-eu-west-1', 'HorizontalPodAutoscaler', 'shop', 'web', 'prod-eu-west-1/HorizontalPodAutoscaler/shop/web'],
-    ['arn:aws:eks:us-east-1:123456789012:cluster/prod-us', 'HorizontalPodAutoscaler', 'billing', 'exporter', 'arn%3Aaws%3Aeks%3Aus-east-1%3A123456789012%3Acluster%2Fprod-us/HorizontalPodAutoscaler/billing/exporter'],
+    [
+      'arn:aws:eks:us-east-1:123456789012:cluster/prod-us',
+      'HorizontalPodAutoscaler',
+      'billing',
+      'exporter',
+      'arn%3Aaws%3Aeks%3Aus-east-1%3A123456789012%3Acluster%2Fprod-us/HorizontalPodAutoscaler/billing/exporter',
+    ],
     ['karmada/member1', 'FederatedHPA', 'shop', 'nginx', 'karmada%2Fmember1/FederatedHPA/shop/nginx'],
-    ['ocp-prod-east', 'MachineAutoscaler', 'openshift-machine-api', 'worker-us-east-1a', 'ocp-prod-east/MachineAutoscaler/openshift-machine-api/worker-us-east-1a'],
+    [
+      'ocp-prod-east',
+      'MachineAutoscaler',
+      'openshift-machine-api',
+      'worker-us-east-1a',
+      'ocp-prod-east/MachineAutoscaler/openshift-machine-api/worker-us-east-1a',
+    ],
   ] as const)('%s %s %s/%s → %s', (cluster, kind, namespace, name, id) => {
     expect(toAutoscalerId(cluster, kind, namespace, name)).toBe(id);
     expect(parseAutoscalerId(id)).toEqual({ cluster, kind, namespace, name });

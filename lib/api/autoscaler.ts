@@ -224,4 +224,7 @@ export function parseAutoscalerId(id: string): AutoscalerIdParts | null {
 }
 
 /** Validates a path or query parameter as an autoscaler id. */
-export const AutoscalerIdSchema = z.string().max(1024).refine((id) => parseAutoscalerId(id) !== null, { message: 'not an autoscaler id (cluster/kind/namespace/name)' });
+export const AutoscalerIdSchema = z
+  .string()
+  .max(1024)
+  .refine((id) => parseAutoscalerId(id) !== null, { message: 'not an autoscaler id (cluster/kind/namespace/name)' });

@@ -60,7 +60,8 @@ type IssueSink = { addIssue: (issue: { code: 'custom'; message: string; path: (s
 function checkUniqueNames(items: readonly { name: string }[], field: string, ctx: IssueSink): void {
   const seen = new Set<string>();
   items.forEach((item, index) => {
-    if (seen.has(item.name)) ctx.addIssue({ code: 'custom', message: `duplicate cluster name "${item.name}"`, path: [field, index, 'name'] });
+    if (seen.has(item.name))
+      ctx.addIssue({ code: 'custom', message: `duplicate cluster name "${item.name}"`, path: [field, index, 'name'] });
     seen.add(item.name);
   });
 }
@@ -280,7 +281,11 @@ export const TriggerOptimizationInputSchema = z
     checkUniqueNames(value.otherClusters, 'otherClusters', ctx);
     value.otherClusters.forEach((cluster, index) => {
       if (cluster.name === value.blockedCluster.name) {
-        ctx.addIssue({ code: 'custom', message: 'the blocked cluster cannot also be in otherClusters', path: ['otherClusters', index, 'name'] });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'the blocked cluster cannot also be in otherClusters',
+          path: ['otherClusters', index, 'name'],
+        });
       }
     });
     if (value.blockedCluster.pendingReplicas > value.blockedCluster.currentReplicas) {
@@ -406,7 +411,12 @@ export const DivideReplicasInputSchema = z
 export type DivideReplicasInput = z.infer<typeof DivideReplicasInputSchema>;
 
 export const DivideReplicasResultSchema = z.union([
-  z.object({ replicas: SeatMapSchema, notes: z.array(z.string()), explanation: z.array(z.string()), steps: z.array(ExplanationStepSchema) }),
+  z.object({
+    replicas: SeatMapSchema,
+    notes: z.array(z.string()),
+    explanation: z.array(z.string()),
+    steps: z.array(ExplanationStepSchema),
+  }),
   z.object({ error: z.string() }),
 ]);
 export type DivideReplicasResult = z.infer<typeof DivideReplicasResultSchema>;
@@ -439,7 +449,12 @@ export const AssignReplicasInputSchema = z
 export type AssignReplicasInput = z.infer<typeof AssignReplicasInputSchema>;
 
 export const AssignReplicasResultSchema = z.union([
-  z.object({ clusters: z.array(TargetClusterSchema), notes: z.array(z.string()), explanation: z.array(z.string()), steps: z.array(ExplanationStepSchema) }),
+  z.object({
+    clusters: z.array(TargetClusterSchema),
+    notes: z.array(z.string()),
+    explanation: z.array(z.string()),
+    steps: z.array(ExplanationStepSchema),
+  }),
   z.object({ error: z.string() }),
 ]);
 export type AssignReplicasResult = z.infer<typeof AssignReplicasResultSchema>;
@@ -451,7 +466,9 @@ function isBoundedQuantity(value: string | number): boolean {
   return parsed !== null && Math.abs(parsed.exponent) <= 64;
 }
 
-export const FederationQuantitySchema = z.union([z.string().max(64), z.number().finite()]).refine(isBoundedQuantity, 'must be a Kubernetes quantity (e.g. "3800m", "16Gi", "110")');
+export const FederationQuantitySchema = z
+  .union([z.string().max(64), z.number().finite()])
+  .refine(isBoundedQuantity, 'must be a Kubernetes quantity (e.g. "3800m", "16Gi", "110")');
 export type FederationQuantity = z.infer<typeof FederationQuantitySchema>;
 
 const resourceList = z.record(z.string().min(1).max(253), FederationQuantitySchema);

@@ -34,7 +34,11 @@ export const ClusterStatusSchema = z.object({
 });
 export type ClusterStatus = z.infer<typeof ClusterStatusSchema>;
 
-const countsByKind = z.object({ HorizontalPodAutoscaler: z.number().int(), MachineAutoscaler: z.number().int(), FederatedHPA: z.number().int() });
+const countsByKind = z.object({
+  HorizontalPodAutoscaler: z.number().int(),
+  MachineAutoscaler: z.number().int(),
+  FederatedHPA: z.number().int(),
+});
 const countsByHealth = z.object({ failing: z.number().int(), degraded: z.number().int(), ok: z.number().int(), unknown: z.number().int() });
 
 export const ClusterSummarySchema = ClusterStatusSchema.extend({
@@ -56,11 +60,18 @@ export const ClusterListResponseSchema = z.object({ clusters: z.array(ClusterSum
 export type ClusterListResponse = z.infer<typeof ClusterListResponseSchema>;
 
 /** A comma-separated query parameter, e.g. `health=failing,degraded`. */
-function csv<T extends z.ZodType<string, string>>(item: T): z.ZodPipe<z.ZodPipe<z.ZodString, z.ZodTransform<string[], string>>, z.ZodArray<T>> {
+function csv<T extends z.ZodType<string, string>>(
+  item: T,
+): z.ZodPipe<z.ZodPipe<z.ZodString, z.ZodTransform<string[], string>>, z.ZodArray<T>> {
   return z
     .string()
     .max(4096)
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(item).max(100));
 }
 
@@ -197,7 +208,15 @@ export const HistoryResponseSchema = z.object({
   /** When Autoscope first saw this object; before it the timeline is unknown. */
   firstSeen: z.string().nullable(),
   conditions: z.array(z.object({ type: z.string(), segments: z.array(ConditionSegmentSchema) })),
-  replicas: z.array(z.object({ at: z.string(), current: z.number().int().nullable(), desired: z.number().int().nullable(), min: z.number().int().nullable(), max: z.number().int().nullable() })),
+  replicas: z.array(
+    z.object({
+      at: z.string(),
+      current: z.number().int().nullable(),
+      desired: z.number().int().nullable(),
+      min: z.number().int().nullable(),
+      max: z.number().int().nullable(),
+    }),
+  ),
   events: z.array(EventSchema),
   /** Periods when the cluster was unreachable: drawn as unknown, never as the neighbouring state. */
   gaps: z.array(z.object({ start: z.string(), end: z.string().nullable(), state: ClusterStateSchema })),
@@ -206,7 +225,13 @@ export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;
 
 export const TriageResponseSchema = z.object({
   groups: z.array(ProblemGroupSchema),
-  totals: z.object({ total: z.number().int(), failing: z.number().int(), degraded: z.number().int(), ok: z.number().int(), unknown: z.number().int() }),
+  totals: z.object({
+    total: z.number().int(),
+    failing: z.number().int(),
+    degraded: z.number().int(),
+    ok: z.number().int(),
+    unknown: z.number().int(),
+  }),
   clusters: z.array(ClusterStatusSchema),
   generatedAt: z.string(),
 });
@@ -235,7 +260,10 @@ export const TransitionsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cluster: z.string().max(512).optional(),
   /** `true`: only notable transitions (status flips, changes of meaning, first sights). */
-  notable: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  notable: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 export const TransitionsResponseSchema = z.object({ transitions: z.array(TransitionSchema) });
 export type TransitionsResponse = z.infer<typeof TransitionsResponseSchema>;
@@ -256,8 +284,14 @@ export type StreamMessage = z.infer<typeof StreamMessageSchema>;
 export const AutoscalerPathSchema = z.object({
   cluster: z.string().min(1).max(512),
   kind: AutoscalerKindSchema,
-  namespace: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label').max(63),
-  name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a DNS-1123 subdomain').max(253),
+  namespace: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')
+    .max(63),
+  name: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a DNS-1123 subdomain')
+    .max(253),
 });
 export type AutoscalerPath = z.infer<typeof AutoscalerPathSchema>;
 

@@ -4,7 +4,15 @@ import { simulateHpaSync } from '@/lib/hpa';
 import { HPA_PREVIEW_MAX_PODS, HpaSyncInputSchema, HpaSyncResultSchema } from '@/lib/api/hpa';
 import { buildSyncInput } from '@/lib/hpa/__fixtures__/upstream-harness';
 
-const scenario = { minReplicas: 1, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 60, reportedLevels: [900, 900, 900], reportedCPURequests: ['1.0', '1.0', '1.0'] };
+const scenario = {
+  minReplicas: 1,
+  maxReplicas: 6,
+  specReplicas: 3,
+  statusReplicas: 3,
+  CPUTarget: 60,
+  reportedLevels: [900, 900, 900],
+  reportedCPURequests: ['1.0', '1.0', '1.0'],
+};
 
 describe('HpaSyncInputSchema / HpaSyncResultSchema', () => {
   it('accepts a real preview body and the parsed body drives simulateHpaSync; the result matches its schema', () => {
@@ -17,11 +25,23 @@ describe('HpaSyncInputSchema / HpaSyncResultSchema', () => {
   });
 
   it.each([
-    ['an invalid quantity in a container request', (b: HpaSyncInput) => ((b.pods[0] as HpaSyncInput['pods'][number]).spec!.containers[0]!.resources = { requests: { cpu: '1 core' } }), ['pods', 0, 'spec', 'containers', 0, 'resources', 'requests', 'cpu']],
+    [
+      'an invalid quantity in a container request',
+      (b: HpaSyncInput) => ((b.pods[0] as HpaSyncInput['pods'][number]).spec!.containers[0]!.resources = { requests: { cpu: '1 core' } }),
+      ['pods', 0, 'spec', 'containers', 0, 'resources', 'requests', 'cpu'],
+    ],
     ['a number where a quantity string belongs', (b: HpaSyncInput) => (b.metrics.object = { qps: 5 }), ['metrics', 'object', 'qps']],
     ['a time that is not RFC 3339', (b: HpaSyncInput) => (b.now = 'yesterday'), ['now']],
-    ['a stabilization window above 3600s', (b: HpaSyncInput) => (b.hpa.spec.behavior = { scaleDown: { stabilizationWindowSeconds: 7200 } }), ['hpa', 'spec', 'behavior', 'scaleDown', 'stabilizationWindowSeconds']],
-    ['an unknown selectPolicy', (b: HpaSyncInput) => (b.hpa.spec.behavior = { scaleUp: { selectPolicy: 'Sometimes' } }), ['hpa', 'spec', 'behavior', 'scaleUp', 'selectPolicy']],
+    [
+      'a stabilization window above 3600s',
+      (b: HpaSyncInput) => (b.hpa.spec.behavior = { scaleDown: { stabilizationWindowSeconds: 7200 } }),
+      ['hpa', 'spec', 'behavior', 'scaleDown', 'stabilizationWindowSeconds'],
+    ],
+    [
+      'an unknown selectPolicy',
+      (b: HpaSyncInput) => (b.hpa.spec.behavior = { scaleUp: { selectPolicy: 'Sometimes' } }),
+      ['hpa', 'spec', 'behavior', 'scaleUp', 'selectPolicy'],
+    ],
   ])('rejects %s at the failing field', (_name, mutate, path) => {
     const body = buildSyncInput(scenario);
     mutate(body);

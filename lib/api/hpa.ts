@@ -51,18 +51,26 @@ const CrossVersionObjectReferenceSchema = z.object({ kind: name, name, apiVersio
 /** autoscaling/v2 MetricSpec; an unknown `type` is accepted, as the controller reports InvalidMetricSourceType. */
 export const MetricSpecSchema = z.object({
   type: z.string().max(32),
-  object: z.object({ describedObject: CrossVersionObjectReferenceSchema, metric: MetricIdentifierSchema, target: MetricTargetSchema }).optional(),
+  object: z
+    .object({ describedObject: CrossVersionObjectReferenceSchema, metric: MetricIdentifierSchema, target: MetricTargetSchema })
+    .optional(),
   pods: z.object({ metric: MetricIdentifierSchema, target: MetricTargetSchema }).optional(),
   resource: z.object({ name, target: MetricTargetSchema }).optional(),
   containerResource: z.object({ name, container: name, target: MetricTargetSchema }).optional(),
   external: z.object({ metric: MetricIdentifierSchema, target: MetricTargetSchema }).optional(),
 });
 
-const MetricValueStatusSchema = z.object({ value: QuantityStringSchema.optional(), averageValue: QuantityStringSchema.optional(), averageUtilization: int32.optional() });
+const MetricValueStatusSchema = z.object({
+  value: QuantityStringSchema.optional(),
+  averageValue: QuantityStringSchema.optional(),
+  averageUtilization: int32.optional(),
+});
 
 export const MetricStatusSchema = z.object({
   type: z.string().max(32),
-  object: z.object({ describedObject: CrossVersionObjectReferenceSchema, metric: MetricIdentifierSchema, current: MetricValueStatusSchema }).optional(),
+  object: z
+    .object({ describedObject: CrossVersionObjectReferenceSchema, metric: MetricIdentifierSchema, current: MetricValueStatusSchema })
+    .optional(),
   pods: z.object({ metric: MetricIdentifierSchema, current: MetricValueStatusSchema }).optional(),
   resource: z.object({ name, current: MetricValueStatusSchema }).optional(),
   containerResource: z.object({ name, container: name, current: MetricValueStatusSchema }).optional(),
@@ -74,7 +82,13 @@ export const HpaScalingRulesSchema = z.object({
   stabilizationWindowSeconds: z.number().int().min(0).max(3_600).nullish(),
   selectPolicy: z.enum(['Max', 'Min', 'Disabled']).optional(),
   policies: z
-    .array(z.object({ type: z.enum(['Pods', 'Percent']), value: z.number().int().min(1).max(2_147_483_647), periodSeconds: z.number().int().min(1).max(1_800) }))
+    .array(
+      z.object({
+        type: z.enum(['Pods', 'Percent']),
+        value: z.number().int().min(1).max(2_147_483_647),
+        periodSeconds: z.number().int().min(1).max(1_800),
+      }),
+    )
     .max(16)
     .optional(),
   tolerance: QuantityStringSchema.optional(),
@@ -149,13 +163,22 @@ export const HpaMetricsInputSchema = z.object({
   resource: z.array(PodMetricsSchema).max(HPA_PREVIEW_MAX_PODS).optional(),
   pods: boundedRecord(
     z
-      .array(z.object({ pod: name, value: QuantityStringSchema, timestamp: time.optional(), window: z.union([z.number().min(0).max(86_400), z.string().max(32)]).optional() }))
+      .array(
+        z.object({
+          pod: name,
+          value: QuantityStringSchema,
+          timestamp: time.optional(),
+          window: z.union([z.number().min(0).max(86_400), z.string().max(32)]).optional(),
+        }),
+      )
       .max(HPA_PREVIEW_MAX_PODS),
     HPA_PREVIEW_MAX_METRICS,
   ).optional(),
   object: boundedRecord(QuantityStringSchema, HPA_PREVIEW_MAX_METRICS).optional(),
   external: boundedRecord(z.array(QuantityStringSchema).max(1_000), HPA_PREVIEW_MAX_METRICS).optional(),
-  errors: z.object({ resource: shortText.optional(), pods: shortText.optional(), object: shortText.optional(), external: shortText.optional() }).optional(),
+  errors: z
+    .object({ resource: shortText.optional(), pods: shortText.optional(), object: shortText.optional(), external: shortText.optional() })
+    .optional(),
 });
 
 const RecommendationSchema = z.object({ replicas: int32, timestamp: time });
@@ -209,7 +232,15 @@ export const HpaEventSchema = z.object({ type: z.enum(['Normal', 'Warning']), re
 export const HpaSyncResultSchema = z.object({
   desiredReplicas: z.number().int(),
   rescale: z.boolean(),
-  conditions: z.array(z.object({ type: z.string(), status: z.string(), reason: z.string().optional(), message: z.string().optional(), lastTransitionTime: z.string().optional() })),
+  conditions: z.array(
+    z.object({
+      type: z.string(),
+      status: z.string(),
+      reason: z.string().optional(),
+      message: z.string().optional(),
+      lastTransitionTime: z.string().optional(),
+    }),
+  ),
   currentMetrics: z.array(z.looseObject({ type: z.string() })),
   events: z.array(HpaEventSchema),
   controllerState: HpaControllerStateSchema,

@@ -61,7 +61,11 @@ describe('lib/api/machine schemas', () => {
       events: [],
     };
     expect(MachineAutoscalerVerdictSchema.safeParse(base).success).toBe(true);
-    expect(MachineAutoscalerVerdictSchema.safeParse({ ...base, findings: [{ code: 'TargetOnFire', severity: 'error', message: '' }] }).success).toBe(false);
-    expect(MachineAutoscalerVerdictSchema.safeParse({ ...base, derivedReady: { ...base.derivedReady, status: 'Yes' } }).success).toBe(false);
+    expect(
+      MachineAutoscalerVerdictSchema.safeParse({ ...base, findings: [{ code: 'TargetOnFire', severity: 'error', message: '' }] }).success,
+    ).toBe(false);
+    expect(MachineAutoscalerVerdictSchema.safeParse({ ...base, derivedReady: { ...base.derivedReady, status: 'Yes' } }).success).toBe(
+      false,
+    );
   });
 });

@@ -106,7 +106,12 @@ export const MachineSetViewSchema = z.object({
   synchronizedGeneration: z.number().int().nullable(),
   /** MAPI `Synchronized` condition, null when the sync controller never wrote one. */
   synchronized: z
-    .object({ status: z.string(), reason: z.string().nullable(), message: z.string().nullable(), lastTransitionTime: z.string().nullable() })
+    .object({
+      status: z.string(),
+      reason: z.string().nullable(),
+      message: z.string().nullable(),
+      lastTransitionTime: z.string().nullable(),
+    })
     .nullable(),
   capacity: MachineSetCapacitySchema,
   /** CAPI only; v1beta1's apiVersion reduced to its group so both shapes compare. */

@@ -44,7 +44,13 @@ export const ObservedInputSchema = z.object({
   specReplicas: z.number().int(),
   statusReplicas: z.number().int(),
   selector: z.string(),
-  pods: z.object({ total: z.number().int(), running: z.number().int(), ready: z.number().int(), pending: z.number().int(), deleting: z.number().int() }),
+  pods: z.object({
+    total: z.number().int(),
+    running: z.number().int(),
+    ready: z.number().int(),
+    pending: z.number().int(),
+    deleting: z.number().int(),
+  }),
   /** Per metric source: whether values came back, or the API's error. */
   sources: z.array(z.object({ source: z.enum(['resource', 'pods', 'object', 'external']), ok: z.boolean(), detail: z.string() })),
   /** Karmada: the member clusters whose pods were read. */
@@ -90,10 +96,13 @@ export const HpaPreviewRequestSchema = z
       })
       .optional(),
   })
-  .refine((b) => b.changes.minReplicas === undefined || b.changes.maxReplicas === undefined || b.changes.minReplicas <= b.changes.maxReplicas, {
-    message: 'minReplicas must not exceed maxReplicas',
-    path: ['changes', 'minReplicas'],
-  });
+  .refine(
+    (b) => b.changes.minReplicas === undefined || b.changes.maxReplicas === undefined || b.changes.minReplicas <= b.changes.maxReplicas,
+    {
+      message: 'minReplicas must not exceed maxReplicas',
+      path: ['changes', 'minReplicas'],
+    },
+  );
 export type HpaPreviewRequest = z.input<typeof HpaPreviewRequestSchema>;
 
 export const PlaybackStepSchema = z.object({

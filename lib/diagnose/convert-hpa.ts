@@ -31,7 +31,14 @@ function defined<T extends Json>(o: T): T {
 /** Convert_v1_ResourceMetricSource_To_autoscaling_ResourceMetricSource (the same in v2beta1). */
 function resourceSource(r: Json): Json {
   const utilization = r.targetAverageUtilization;
-  return { name: r.name, target: defined({ type: utilization == null ? 'AverageValue' : 'Utilization', averageValue: r.targetAverageValue, averageUtilization: utilization }) };
+  return {
+    name: r.name,
+    target: defined({
+      type: utilization == null ? 'AverageValue' : 'Utilization',
+      averageValue: r.targetAverageValue,
+      averageUtilization: utilization,
+    }),
+  };
 }
 
 /** v1/v2beta1 MetricSpec → v2 MetricSpec: Convert_v1_{Resource,Pods,Object,External}MetricSource_To_autoscaling_*. */
@@ -43,10 +50,17 @@ export function metricSpecFromV2beta1(m: Json): Json {
   const object = obj(m.object);
   const external = obj(m.external);
   if (type === 'Resource' && resource) return { type, resource: resourceSource(resource) };
-  if (type === 'ContainerResource' && containerResource) return { type, containerResource: { ...resourceSource(containerResource), container: containerResource.container } };
+  if (type === 'ContainerResource' && containerResource)
+    return { type, containerResource: { ...resourceSource(containerResource), container: containerResource.container } };
   if (type === 'Pods' && pods) {
     // Convert_v1_PodsMetricSource_To_autoscaling_PodsMetricSource: always AverageValue.
-    return { type, pods: { metric: defined({ name: pods.metricName, selector: pods.selector }), target: { type: 'AverageValue', averageValue: pods.targetAverageValue } } };
+    return {
+      type,
+      pods: {
+        metric: defined({ name: pods.metricName, selector: pods.selector }),
+        target: { type: 'AverageValue', averageValue: pods.targetAverageValue },
+      },
+    };
   }
   if (type === 'Object' && object) {
     // Convert_v1_ObjectMetricSource_To_autoscaling_ObjectMetricSource: AverageValue iff averageValue is set.
@@ -56,7 +70,11 @@ export function metricSpecFromV2beta1(m: Json): Json {
       object: {
         describedObject: defined({ kind: target.kind, name: target.name, apiVersion: target.apiVersion }),
         metric: defined({ name: object.metricName, selector: object.selector }),
-        target: defined({ type: object.averageValue == null ? 'Value' : 'AverageValue', value: object.targetValue, averageValue: object.averageValue }),
+        target: defined({
+          type: object.averageValue == null ? 'Value' : 'AverageValue',
+          value: object.targetValue,
+          averageValue: object.averageValue,
+        }),
       },
     };
   }
@@ -66,7 +84,11 @@ export function metricSpecFromV2beta1(m: Json): Json {
       type,
       external: {
         metric: defined({ name: external.metricName, selector: external.metricSelector }),
-        target: defined({ type: external.targetValue == null ? 'AverageValue' : 'Value', value: external.targetValue, averageValue: external.targetAverageValue }),
+        target: defined({
+          type: external.targetValue == null ? 'AverageValue' : 'Value',
+          value: external.targetValue,
+          averageValue: external.targetAverageValue,
+        }),
       },
     };
   }
@@ -83,9 +105,15 @@ export function metricStatusFromV2beta1(m: Json): Json {
   if ((type === 'Resource' || type === 'ContainerResource') && resource) {
     // Convert_v1_ResourceMetricStatus_To_autoscaling_ResourceMetricStatus: averageValue always set.
     const current = defined({ averageValue: resource.currentAverageValue ?? '0', averageUtilization: resource.currentAverageUtilization });
-    return type === 'Resource' ? { type, resource: { name: resource.name, current } } : { type, containerResource: { name: resource.name, container: resource.container, current } };
+    return type === 'Resource'
+      ? { type, resource: { name: resource.name, current } }
+      : { type, containerResource: { name: resource.name, container: resource.container, current } };
   }
-  if (type === 'Pods' && pods) return { type, pods: { metric: defined({ name: pods.metricName, selector: pods.selector }), current: { averageValue: pods.currentAverageValue } } };
+  if (type === 'Pods' && pods)
+    return {
+      type,
+      pods: { metric: defined({ name: pods.metricName, selector: pods.selector }), current: { averageValue: pods.currentAverageValue } },
+    };
   if (type === 'Object' && object) {
     const target = obj(object.target) ?? {};
     return {
@@ -98,7 +126,13 @@ export function metricStatusFromV2beta1(m: Json): Json {
     };
   }
   if (type === 'External' && external) {
-    return { type, external: { metric: defined({ name: external.metricName, selector: external.metricSelector }), current: defined({ value: external.currentValue, averageValue: external.currentAverageValue }) } };
+    return {
+      type,
+      external: {
+        metric: defined({ name: external.metricName, selector: external.metricSelector }),
+        current: defined({ value: external.currentValue, averageValue: external.currentAverageValue }),
+      },
+    };
   }
   return m;
 }
@@ -134,11 +168,19 @@ function fromV1(o: Json, notes: string[]): Json {
   const spec = obj(o.spec) ?? {};
   const status = obj(o.status);
   const metrics: Json[] = [];
-  for (const m of parseAnnotation(annotations, V1_METRICS_ANNOTATION, notes) ?? []) if (obj(m)) metrics.push(metricSpecFromV2beta1(m as Json));
+  for (const m of parseAnnotation(annotations, V1_METRICS_ANNOTATION, notes) ?? [])
+    if (obj(m)) metrics.push(metricSpecFromV2beta1(m as Json));
   if (typeof spec.targetCPUUtilizationPercentage === 'number') {
-    metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } });
+    metrics.push({
+      type: 'Resource',
+      resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } },
+    });
   }
-  if (metrics.length === 0) metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } });
+  if (metrics.length === 0)
+    metrics.push({
+      type: 'Resource',
+      resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } },
+    });
 
   let v2Status: Json | undefined;
   if (status) {
@@ -188,7 +230,12 @@ function fromV2beta1(o: Json, notes: string[]): Json {
     metadata: withoutAnnotations(metadata, [BEHAVIOR_ANNOTATION]),
     spec: defined({ ...spec, metrics, behavior: obj(behavior) }),
     status: status
-      ? defined({ ...status, currentMetrics: Array.isArray(status.currentMetrics) ? status.currentMetrics.filter((m) => obj(m)).map((m) => metricStatusFromV2beta1(m as Json)) : status.currentMetrics })
+      ? defined({
+          ...status,
+          currentMetrics: Array.isArray(status.currentMetrics)
+            ? status.currentMetrics.filter((m) => obj(m)).map((m) => metricStatusFromV2beta1(m as Json))
+            : status.currentMetrics,
+        })
       : undefined,
   });
 }
@@ -198,6 +245,11 @@ export function toV2Hpa(o: KubeObject): { hpa: HorizontalPodAutoscaler; notes: s
   const notes: string[] = [];
   const json = o as unknown as Json;
   const version = typeof json.apiVersion === 'string' ? json.apiVersion : '';
-  const converted = version === 'autoscaling/v1' ? fromV1(json, notes) : version === 'autoscaling/v2beta1' ? fromV2beta1(json, notes) : { ...json, apiVersion: 'autoscaling/v2' };
+  const converted =
+    version === 'autoscaling/v1'
+      ? fromV1(json, notes)
+      : version === 'autoscaling/v2beta1'
+        ? fromV2beta1(json, notes)
+        : { ...json, apiVersion: 'autoscaling/v2' };
   return { hpa: converted as unknown as HorizontalPodAutoscaler, notes };
 }

@@ -22,17 +22,40 @@ export interface DescribedHpa {
 }
 
 const FIELD = /^([A-Z][A-Za-z ]*?):(?:\s+(.*))?$/;
-const TOP_KEYS = new Set(['Name', 'Namespace', 'Labels', 'Annotations', 'CreationTimestamp', 'Reference', 'Metrics', 'Min replicas', 'Max replicas', 'Behavior', 'Conditions', 'Events', 'Target CPU utilization', 'Current CPU utilization']);
+const TOP_KEYS = new Set([
+  'Name',
+  'Namespace',
+  'Labels',
+  'Annotations',
+  'CreationTimestamp',
+  'Reference',
+  'Metrics',
+  'Min replicas',
+  'Max replicas',
+  'Behavior',
+  'Conditions',
+  'Events',
+  'Target CPU utilization',
+  'Current CPU utilization',
+]);
 const CONDITION_ROW = /^(\S+)\s+(True|False|Unknown)\s+(\S+)(?:\s+(.*))?$/;
 
 /** Whether the text looks like describe output of an HPA. */
 export function looksLikeDescribe(text: string): boolean {
-  return /^[\s#>]*(Reference|Min replicas|Max replicas|Metrics|Target CPU utilization|Conditions):/m.test(text) || /^[\s#>]*\S+\s+(True|False|Unknown)\s+(SucceededGetScale|ValidMetricFound|FailedGet\w+|DesiredWithinRange|TooManyReplicas|ReadyForNewScale|ScaleDownStabilized)\b/m.test(text);
+  return (
+    /^[\s#>]*(Reference|Min replicas|Max replicas|Metrics|Target CPU utilization|Conditions):/m.test(text) ||
+    /^[\s#>]*\S+\s+(True|False|Unknown)\s+(SucceededGetScale|ValidMetricFound|FailedGet\w+|DesiredWithinRange|TooManyReplicas|ReadyForNewScale|ScaleDownStabilized)\b/m.test(
+      text,
+    )
+  );
 }
 
 /** Lines with tabs expanded, the common prefix (indent, `# `, `> `) removed, trailing blanks dropped. */
 export function normalizeLines(text: string): string[] {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/\t/g, '    ').replace(/\s+$/, ''));
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.replace(/\t/g, '    ').replace(/\s+$/, ''));
   const nonEmpty = lines.filter((l) => l.trim() !== '');
   const prefixOf = (l: string): string => /^[\s#>]*/.exec(l)?.[0] ?? '';
   // The prefix of the top-level field lines (`Name:`, `Reference:` …) is the block's indent.
@@ -97,10 +120,14 @@ export function parseMetricLine(line: string): { spec: MetricSpec; status: Metri
     const target_ = { type: 'Utilization', averageUtilization: pct(target) };
     const currentValue = cur ? { averageUtilization: int(cur[1]), averageValue: cur[2] } : null;
     return container === undefined
-      ? { spec: { type: 'Resource', resource: { name, target: target_ } }, status: currentValue && !unknown ? ({ type: 'Resource', resource: { name, current: currentValue } }) : null }
+      ? {
+          spec: { type: 'Resource', resource: { name, target: target_ } },
+          status: currentValue && !unknown ? { type: 'Resource', resource: { name, current: currentValue } } : null,
+        }
       : {
           spec: { type: 'ContainerResource', containerResource: { name, container, target: target_ } },
-          status: currentValue && !unknown ? ({ type: 'ContainerResource', containerResource: { name, container, current: currentValue } }) : null,
+          status:
+            currentValue && !unknown ? { type: 'ContainerResource', containerResource: { name, container, current: currentValue } } : null,
         };
   }
   // resource <name> [of container "<c>"] on pods:  <avg> / <avg>
@@ -108,16 +135,24 @@ export function parseMetricLine(line: string): { spec: MetricSpec; status: Metri
     const [, name = '', container] = r;
     const target_ = { type: 'AverageValue', averageValue: target };
     return container === undefined
-      ? { spec: { type: 'Resource', resource: { name, target: target_ } }, status: unknown ? null : ({ type: 'Resource', resource: { name, current: { averageValue: current } } }) }
+      ? {
+          spec: { type: 'Resource', resource: { name, target: target_ } },
+          status: unknown ? null : { type: 'Resource', resource: { name, current: { averageValue: current } } },
+        }
       : {
           spec: { type: 'ContainerResource', containerResource: { name, container, target: target_ } },
-          status: unknown ? null : ({ type: 'ContainerResource', containerResource: { name, container, current: { averageValue: current } } }),
+          status: unknown
+            ? null
+            : { type: 'ContainerResource', containerResource: { name, container, current: { averageValue: current } } },
         };
   }
   // "<metric>" on pods:  <avg> / <avg>
   if ((r = /^"([^"]*)" on pods$/.exec(desc))) {
     const metric = { name: r[1] ?? '' };
-    return { spec: { type: 'Pods', pods: { metric, target: { type: 'AverageValue', averageValue: target } } }, status: unknown ? null : ({ type: 'Pods', pods: { metric, current: { averageValue: current } } }) };
+    return {
+      spec: { type: 'Pods', pods: { metric, target: { type: 'AverageValue', averageValue: target } } },
+      status: unknown ? null : { type: 'Pods', pods: { metric, current: { averageValue: current } } },
+    };
   }
   // "<metric>" on <Kind>/<name> (target value|target average value):  <v> / <v>
   if ((r = /^"([^"]*)" on ([^/\s]+)\/(\S+) \(target (average )?value\)$/.exec(desc))) {
@@ -125,8 +160,17 @@ export function parseMetricLine(line: string): { spec: MetricSpec; status: Metri
     const describedObject = { kind: r[2] ?? '', name: r[3] ?? '' };
     const average = r[4] !== undefined;
     return {
-      spec: { type: 'Object', object: { metric, describedObject, target: average ? { type: 'AverageValue', averageValue: target } : { type: 'Value', value: target } } },
-      status: unknown ? null : ({ type: 'Object', object: { metric, describedObject, current: average ? { averageValue: current } : { value: current } } }),
+      spec: {
+        type: 'Object',
+        object: {
+          metric,
+          describedObject,
+          target: average ? { type: 'AverageValue', averageValue: target } : { type: 'Value', value: target },
+        },
+      },
+      status: unknown
+        ? null
+        : { type: 'Object', object: { metric, describedObject, current: average ? { averageValue: current } : { value: current } } },
     };
   }
   // "<metric>" [(selector)] (target value|target average value):  <v> / <v>  (External)
@@ -134,8 +178,13 @@ export function parseMetricLine(line: string): { spec: MetricSpec; status: Metri
     const metric = { name: r[1] ?? '' };
     const average = r[2] !== undefined;
     return {
-      spec: { type: 'External', external: { metric, target: average ? { type: 'AverageValue', averageValue: target } : { type: 'Value', value: target } } },
-      status: unknown ? null : ({ type: 'External', external: { metric, current: average ? { averageValue: current } : { value: current } } }),
+      spec: {
+        type: 'External',
+        external: { metric, target: average ? { type: 'AverageValue', averageValue: target } : { type: 'Value', value: target } },
+      },
+      status: unknown
+        ? null
+        : { type: 'External', external: { metric, current: average ? { averageValue: current } : { value: current } } },
     };
   }
   return null;
@@ -214,9 +263,11 @@ function describeOne(lines: string[]): DescribedHpa | null {
   const v1Target = get('Target CPU utilization');
   if (v1Target) {
     const target = int(/^(\d+)%/.exec(v1Target.value)?.[1]);
-    if (target !== undefined) specMetrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: target } } });
+    if (target !== undefined)
+      specMetrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: target } } });
     const current = int(/^(\d+)%/.exec(get('Current CPU utilization')?.value ?? '')?.[1]);
-    if (current !== undefined) currentMetrics.push({ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: current } } });
+    if (current !== undefined)
+      currentMetrics.push({ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: current } } });
   }
   if (!metricsBlock && !v1Target) unread.push('no Metrics block: the metric targets and current values are not in this paste');
 
@@ -226,7 +277,10 @@ function describeOne(lines: string[]): DescribedHpa | null {
   // block the paste may simply end before the table.
   const complete = get('Events') !== undefined;
   const conditionsKnown = conditionsBlock !== undefined || (complete && !v1Target);
-  if (v1Target && !conditionsBlock) unread.push('the autoscaling/v1 describe layout prints no conditions: the verdict needs them (paste kubectl get hpa -o yaml, whose conditions annotation holds them)');
+  if (v1Target && !conditionsBlock)
+    unread.push(
+      'the autoscaling/v1 describe layout prints no conditions: the verdict needs them (paste kubectl get hpa -o yaml, whose conditions annotation holds them)',
+    );
   else if (!conditionsKnown) unread.push('no conditions in this paste: the verdict needs the Conditions block');
 
   const created = creationTime(get('CreationTimestamp')?.value ?? '');

@@ -50,9 +50,17 @@ describe('kubectl get -o yaml in every served version reads as the v2 object doe
   });
 
   it('v1 without annotations: cpu from the percentages; no metric at all is the cpu 80% default; no conditions is said, not guessed', () => {
-    const bare = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'x', namespace: 'd' }, spec: { maxReplicas: 3, scaleTargetRef: { kind: 'Deployment', name: 'x' } }, status: { currentReplicas: 1, desiredReplicas: 1 } };
+    const bare = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'x', namespace: 'd' },
+      spec: { maxReplicas: 3, scaleTargetRef: { kind: 'Deployment', name: 'x' } },
+      status: { currentReplicas: 1, desiredReplicas: 1 },
+    };
     const { hpa } = toV2Hpa(bare);
-    expect(hpa.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
+    expect(hpa.spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+    ]);
     const r = diagnoseObjects([bare], NOW);
     expect(r.items[0]?.problems.map((p) => p.code)).toEqual(['ConditionsAbsent']);
   });
@@ -64,7 +72,12 @@ describe('kubectl get -o yaml in every served version reads as the v2 object doe
   });
 
   it('several documents, an unrelated object named, a manifest without status not guessed', () => {
-    const manifest = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'm' }, spec: { maxReplicas: 2, scaleTargetRef: { kind: 'Deployment', name: 'm' } } };
+    const manifest = {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'm' },
+      spec: { maxReplicas: 2, scaleTargetRef: { kind: 'Deployment', name: 'm' } },
+    };
     const r = diagnoseObjects([...docs('hpa-v2.yaml'), manifest, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' } }], NOW);
     expect(r.items.map((i) => [i.name, i.health, i.problems.map((p) => p.code)])).toEqual([
       ['php-apache', 'degraded', ['TooManyReplicas']],
@@ -145,7 +158,10 @@ describe('the fleet fixtures pasted whole read as the fleet mappers read them', 
   const same = (a: Autoscaler): unknown => ({ ...(verdict(a) as object), kind: a.kind, federation: a.federation ?? null });
 
   it('an OpenShift List of MachineAutoscalers, MachineSets and a ClusterAutoscaler', () => {
-    const r = diagnoseObjects([JSON.parse(readFileSync(path.join(__dirname, '../triage/__fixtures__/ocp-prod-east.machine.json'), 'utf8'))], NOW);
+    const r = diagnoseObjects(
+      [JSON.parse(readFileSync(path.join(__dirname, '../triage/__fixtures__/ocp-prod-east.machine.json'), 'utf8'))],
+      NOW,
+    );
     const fleet = machineAutoscalers(OCP);
     expect(r.items.map(same)).toEqual(fleet.map(same));
     expect(r.unread).toEqual([]);
@@ -160,8 +176,13 @@ describe('the fleet fixtures pasted whole read as the fleet mappers read them', 
   });
 
   it('a MachineAutoscaler alone: no guess about its target or the ClusterAutoscaler, and the paste says what it lacks', () => {
-    const list = JSON.parse(readFileSync(path.join(__dirname, '../triage/__fixtures__/ocp-prod-east.machine.json'), 'utf8')) as { items: KubeObject[] };
-    const r = diagnoseObjects(list.items.filter((o) => o.kind === 'MachineAutoscaler'), NOW);
+    const list = JSON.parse(readFileSync(path.join(__dirname, '../triage/__fixtures__/ocp-prod-east.machine.json'), 'utf8')) as {
+      items: KubeObject[];
+    };
+    const r = diagnoseObjects(
+      list.items.filter((o) => o.kind === 'MachineAutoscaler'),
+      NOW,
+    );
     const codes = r.items.flatMap((i) => i.problems.map((p) => p.code));
     expect(codes).not.toContain('MachineAutoscalerTargetNotFound');
     expect(codes).not.toContain('ClusterAutoscalerMissing');

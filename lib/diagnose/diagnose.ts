@@ -2,7 +2,12 @@ import type { Autoscaler, Problem } from '@/lib/api/autoscaler';
 import type { KubeObject } from '@/lib/k8s/types';
 import { assessMachineAutoscalers, toDerivedReady } from '@/lib/machine/assess';
 import { DEFAULT_CLUSTER_API_NAMESPACE, DEFAULT_MACHINE_API_NAMESPACE, DEFAULT_OPERATOR_NAMESPACE } from '@/lib/machine/keys';
-import type { ClusterAPIMachineSetObject, MachineAPIMachineSetObject, MachineAutoscalerObject, MachineSetObject } from '@/lib/machine/wire-types';
+import type {
+  ClusterAPIMachineSetObject,
+  MachineAPIMachineSetObject,
+  MachineAutoscalerObject,
+  MachineSetObject,
+} from '@/lib/machine/wire-types';
 import { indexFederationObjects } from '@/lib/triage/federation-placement';
 import { healthOfProblems, sortProblems } from '@/lib/triage/health-rules';
 import type { FederatedHPAObject, KarmadaClusterObject, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage/karmada-types';
@@ -89,7 +94,12 @@ export function diagnoseObjects(docs: readonly unknown[], now: Instant): Diagnos
     let dto = toHpaAutoscaler(PASTE_CLUSTER, hpa, PASTE_CONTEXT, now);
     if (!hpa.status) {
       unread.push(`${objectName(o)} has no status in this paste (a manifest, not kubectl get output): the verdict needs status.conditions`);
-      dto = withoutGuesses(dto, new Set(['ConditionsAbsent']), 'no status in this paste: the verdict needs status.conditions', 'paste kubectl get hpa -o yaml, which includes the status');
+      dto = withoutGuesses(
+        dto,
+        new Set(['ConditionsAbsent']),
+        'no status in this paste: the verdict needs status.conditions',
+        'paste kubectl get hpa -o yaml, which includes the status',
+      );
     }
     items.push(dto);
   }
@@ -104,10 +114,21 @@ export function diagnoseObjects(docs: readonly unknown[], now: Instant): Diagnos
       const ns = f.metadata.namespace ?? 'default';
       const binding = lookup.binding(ns, f.spec.scaleTargetRef);
       if (!binding) unread.push(`no ResourceBinding for ${objectName(f)}'s target in this paste: its member clusters are not known`);
-      let dto = toFederatedAutoscaler(PASTE_CLUSTER, f, { binding, clusters, policy: lookup.policy(ns, f.spec.scaleTargetRef) }, PASTE_CONTEXT, now);
+      let dto = toFederatedAutoscaler(
+        PASTE_CLUSTER,
+        f,
+        { binding, clusters, policy: lookup.policy(ns, f.spec.scaleTargetRef) },
+        PASTE_CONTEXT,
+        now,
+      );
       if (binding && clusters.length === 0) {
         unread.push(`no Karmada Cluster objects in this paste: whether ${objectName(f)}'s member clusters are Ready is not known`);
-        dto = withoutGuesses(dto, new Set(['MemberClusterNotReady']), 'no Karmada Cluster objects in this paste: member readiness is not known', 'paste kubectl get clusters -o yaml from the Karmada control plane too');
+        dto = withoutGuesses(
+          dto,
+          new Set(['MemberClusterNotReady']),
+          'no Karmada Cluster objects in this paste: member readiness is not known',
+          'paste kubectl get clusters -o yaml from the Karmada control plane too',
+        );
       }
       items.push(dto);
     }
@@ -133,9 +154,16 @@ export function diagnoseObjects(docs: readonly unknown[], now: Instant): Diagnos
     });
     const noSets = mapi.length + capi.length === 0;
     const noClusterAutoscaler = clusterAutoscalers.length === 0;
-    if (noSets) unread.push('no MachineSets in this paste: whether the MachineAutoscalers’ targets exist is not known (paste oc get machinesets -n openshift-machine-api -o yaml too)');
-    if (noClusterAutoscaler) unread.push('no ClusterAutoscaler in this paste: whether one exists is not known (paste oc get clusterautoscaler -o yaml too)');
-    const guesses = new Set([...(noSets ? ['MachineAutoscalerTargetNotFound'] : []), ...(noClusterAutoscaler ? ['ClusterAutoscalerMissing'] : [])]);
+    if (noSets)
+      unread.push(
+        'no MachineSets in this paste: whether the MachineAutoscalers’ targets exist is not known (paste oc get machinesets -n openshift-machine-api -o yaml too)',
+      );
+    if (noClusterAutoscaler)
+      unread.push('no ClusterAutoscaler in this paste: whether one exists is not known (paste oc get clusterautoscaler -o yaml too)');
+    const guesses = new Set([
+      ...(noSets ? ['MachineAutoscalerTargetNotFound'] : []),
+      ...(noClusterAutoscaler ? ['ClusterAutoscalerMissing'] : []),
+    ]);
     for (const verdict of verdicts) {
       const ma = machineAutoscalers.find((m) => `${m.metadata.namespace ?? ''}/${m.metadata.name}` === verdict.machineAutoscaler);
       if (!ma) continue;
@@ -147,7 +175,13 @@ export function diagnoseObjects(docs: readonly unknown[], now: Instant): Diagnos
       const target = copy ? (pool.find((s) => s.metadata.namespace === copy.namespace && s.metadata.name === copy.name) ?? null) : null;
       let dto = toMachineAutoscaler(PASTE_CLUSTER, ma, v, target, PASTE_CONTEXT, now);
       if (dropped) {
-        const problems = sortProblems([...dto.problems, notInPaste('the paste lacks objects this verdict needs (see what the paste lacks)', 'paste the MachineSets and the ClusterAutoscaler together with the MachineAutoscaler')]);
+        const problems = sortProblems([
+          ...dto.problems,
+          notInPaste(
+            'the paste lacks objects this verdict needs (see what the paste lacks)',
+            'paste the MachineSets and the ClusterAutoscaler together with the MachineAutoscaler',
+          ),
+        ]);
         dto = { ...dto, problems, health: healthOfProblems(problems) };
       }
       items.push(dto);
@@ -157,7 +191,10 @@ export function diagnoseObjects(docs: readonly unknown[], now: Instant): Diagnos
   const read = new Set<KubeObject>([...of('HorizontalPodAutoscaler', 'autoscaling'), ...fhpas, ...machineAutoscalers]);
   const companions = new Set(['MachineSet', 'ClusterAutoscaler', 'ResourceBinding', 'PropagationPolicy', 'Cluster']);
   const others = objects.filter((o) => !read.has(o) && !companions.has(o.kind ?? ''));
-  if (others.length > 0) unread.push(`not an autoscaler, so not diagnosed: ${others.slice(0, 5).map(objectName).join(', ')}${others.length > 5 ? ` and ${others.length - 5} more` : ''}`);
+  if (others.length > 0)
+    unread.push(
+      `not an autoscaler, so not diagnosed: ${others.slice(0, 5).map(objectName).join(', ')}${others.length > 5 ? ` and ${others.length - 5} more` : ''}`,
+    );
   if (items.length === 0 && objects.length > 0) unread.push('no HorizontalPodAutoscaler, FederatedHPA or MachineAutoscaler in this paste');
   return { items, unread };
 }
@@ -169,7 +206,12 @@ export function diagnoseDescribe(text: string, now: Instant): DiagnoseResult {
   for (const d of parseDescribe(text)) {
     let dto = toHpaAutoscaler(PASTE_CLUSTER, d.hpa, PASTE_CONTEXT, now);
     if (!d.conditionsKnown) {
-      dto = withoutGuesses(dto, new Set(['ConditionsAbsent']), 'no conditions in this paste: the verdict needs the Conditions block', 'paste the whole kubectl describe hpa output, or kubectl get hpa -o yaml');
+      dto = withoutGuesses(
+        dto,
+        new Set(['ConditionsAbsent']),
+        'no conditions in this paste: the verdict needs the Conditions block',
+        'paste the whole kubectl describe hpa output, or kubectl get hpa -o yaml',
+      );
     }
     const label = d.hpa.metadata.name ? `${d.hpa.metadata.name}: ` : '';
     unread.push(...d.unread.map((u) => `${label}${u}`));

@@ -20,7 +20,13 @@ const clusters = (entries: Record<string, number>) => Object.entries(entries).ma
 describe('assignReplicas StaticWeight — upstream Test_assignByStaticWeightStrategy', () => {
   it.each([
     ['replica 12, weight 3:2:1', weighted(3, 2, 1), 12, { member1: 6, member2: 4, member3: 2 }, { member1: 6, member2: 4, member3: 2 }],
-    ['replica 12, default weight', weighted(undefined, undefined, undefined), 12, { member1: 4, member2: 4, member3: 4 }, { member1: 4, member2: 4, member3: 4 }],
+    [
+      'replica 12, default weight',
+      weighted(undefined, undefined, undefined),
+      12,
+      { member1: 4, member2: 4, member3: 4 },
+      { member1: 4, member2: 4, member3: 4 },
+    ],
     ['replica 14, weight 3:2:1', weighted(3, 2, 1), 14, { member1: 8, member2: 4, member3: 2 }, { member1: 7, member2: 5, member3: 2 }],
     // upstream asserts the raw [member1 0, member2 0]; removeZeroReplicasCluster then drops both.
     ['insufficient replica assignment should get 0 replica', weighted(1, 1), 0, {}, {}],
@@ -54,23 +60,34 @@ describe.each([
     expect(assignReplicas(upstreamInput(c, 'webster'))).toMatchObject({ clusters: clusters(c.want ?? {}), notes: [] });
   });
 
-  it.each(table.filter((c) => !c.wantErr).map((c) => [c.name, c] as const))(`${test}/%s (legacy divider, karmada ${KARMADA_LEGACY_COMMIT.slice(0, 9)})`, (_name, c) => {
-    const result = assignReplicas(upstreamInput(c, 'legacy'));
-    expect((c.legacyWants ?? []).map(clusters)).toContainEqual('clusters' in result ? result.clusters : result);
-    if ((c.legacyWants ?? []).length > 1) expect('notes' in result && result.notes[0]).toContain('at random');
-  });
+  it.each(table.filter((c) => !c.wantErr).map((c) => [c.name, c] as const))(
+    `${test}/%s (legacy divider, karmada ${KARMADA_LEGACY_COMMIT.slice(0, 9)})`,
+    (_name, c) => {
+      const result = assignReplicas(upstreamInput(c, 'legacy'));
+      expect((c.legacyWants ?? []).map(clusters)).toContainEqual('clusters' in result ? result.clusters : result);
+      if ((c.legacyWants ?? []).length > 1) expect('notes' in result && result.notes[0]).toContain('at random');
+    },
+  );
 
   it.each(table.filter((c) => c.wantErr).map((c) => [c.name, c] as const))(`${test}/%s fails like the scheduler`, (_name, c) => {
     const available = c.candidates.reduce((sum, [, n]) => sum + n, 0);
     for (const divider of ['webster', 'legacy'] as const) {
-      expect(assignReplicas(upstreamInput(c, divider))).toEqual({ error: `failed to scale up: Clusters available replicas ${available} are not enough to schedule.` });
+      expect(assignReplicas(upstreamInput(c, divider))).toEqual({
+        error: `failed to scale up: Clusters available replicas ${available} are not enough to schedule.`,
+      });
     }
   });
 });
 
 describe('assignReplicas — Steady scale-up divides only the new replicas (v1.16+, d698ee591)', () => {
-  it('Karmada\'s example: previous 2/4/6, headroom 10/10/10, 24 replicas → 6/8/10, explained step by step', () => {
-    const result = assignReplicas({ strategy: 'DynamicWeight', replicas: 24, candidates: candidates(10, 10, 10), previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }), uid: '' });
+  it("Karmada's example: previous 2/4/6, headroom 10/10/10, 24 replicas → 6/8/10, explained step by step", () => {
+    const result = assignReplicas({
+      strategy: 'DynamicWeight',
+      replicas: 24,
+      candidates: candidates(10, 10, 10),
+      previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }),
+      uid: '',
+    });
     const explanation = [
       'DynamicWeight with Webster (v1.16+); previous result on candidates: member1 2, member2 4, member3 6 (Σ 12).',
       'Scale up 12 → 24: divide the 12 new replicas by estimator headroom and add them onto the previous result.',
@@ -100,7 +117,10 @@ describe('assignReplicas — Steady scale-up divides only the new replicas (v1.1
       fc.property(
         fc.constantFrom('DynamicWeight' as const, 'Aggregated' as const),
         fc.constantFrom('webster' as const, 'legacy' as const),
-        fc.array(fc.record({ headroom: fc.integer({ min: 0, max: 30 }), previous: fc.integer({ min: 0, max: 20 }) }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.record({ headroom: fc.integer({ min: 0, max: 30 }), previous: fc.integer({ min: 0, max: 20 }) }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         fc.integer({ min: 1, max: 60 }),
         (strategy, divider, list, extra) => {
           const previous = list.map((c, i) => ({ name: `c${i}`, replicas: c.previous })).filter((c) => c.replicas > 0);
@@ -136,7 +156,9 @@ describe('assignReplicas Duplicated — upstream Test_assignByDuplicatedStrategy
     // upstream asserts [cluster1 0, cluster2 0]; spec.clusters drops zero entries.
     ['replicas is null', ['cluster1', 'cluster2'], 0, {}],
   ])('Test_assignByDuplicatedStrategy/%s', (_name, names, replicas, expected) => {
-    expect(assignReplicas({ strategy: 'Duplicated', replicas, candidates: names.map((name) => ({ name })), previousClusters: [], uid: '' })).toEqual({
+    expect(
+      assignReplicas({ strategy: 'Duplicated', replicas, candidates: names.map((name) => ({ name })), previousClusters: [], uid: '' }),
+    ).toEqual({
       clusters: clusters(expected),
       notes: [],
       explanation: [`Duplicated: every candidate gets spec.replicas ${replicas}.`],
@@ -148,7 +170,13 @@ describe('assignReplicas Duplicated — upstream Test_assignByDuplicatedStrategy
 describe('assignReplicas — modes and edge cases', () => {
   it('keeps the previous result when the total is unchanged (Steady)', () => {
     expect(
-      assignReplicas({ strategy: 'DynamicWeight', replicas: 12, candidates: candidates(100, 100, 100), previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }), uid: '' }),
+      assignReplicas({
+        strategy: 'DynamicWeight',
+        replicas: 12,
+        candidates: candidates(100, 100, 100),
+        previousClusters: clusters({ member1: 2, member2: 4, member3: 6 }),
+        uid: '',
+      }),
     ).toMatchObject({ clusters: clusters({ member1: 2, member2: 4, member3: 6 }), notes: [] });
   });
 
@@ -166,27 +194,58 @@ describe('assignReplicas — modes and edge cases', () => {
   });
 
   it('a candidate without an estimate counts spec.replicas as its headroom (upstream MaxInt32 → spec.replicas)', () => {
-    expect(assignReplicas({ strategy: 'Aggregated', replicas: 7, candidates: [{ name: 'member1' }, { name: 'member2', allocatableReplicas: 3 }], previousClusters: [], uid: '' })).toMatchObject({
+    expect(
+      assignReplicas({
+        strategy: 'Aggregated',
+        replicas: 7,
+        candidates: [{ name: 'member1' }, { name: 'member2', allocatableReplicas: 3 }],
+        previousClusters: [],
+        uid: '',
+      }),
+    ).toMatchObject({
       clusters: clusters({ member1: 7 }),
       notes: [],
     });
   });
 
   it('scale-down (v1.17+, 799fa4b32) divides by the previous split on candidates only; a dropped cluster gets nothing, and the v1.16.x difference is noted', () => {
-    const base: AssignReplicasInput = { strategy: 'DynamicWeight', replicas: 4, candidates: candidates(10), previousClusters: clusters({ member1: 6, member2: 6 }), uid: '' };
+    const base: AssignReplicasInput = {
+      strategy: 'DynamicWeight',
+      replicas: 4,
+      candidates: candidates(10),
+      previousClusters: clusters({ member1: 6, member2: 6 }),
+      uid: '',
+    };
     const result = assignReplicas(base);
     expect(result).toMatchObject({ clusters: clusters({ member1: 4 }) });
-    expect('notes' in result && result.notes).toEqual([expect.stringContaining('member2 is no longer a candidate, so it gets nothing; Karmada v1.16.x')]);
+    expect('notes' in result && result.notes).toEqual([
+      expect.stringContaining('member2 is no longer a candidate, so it gets nothing; Karmada v1.16.x'),
+    ]);
   });
 
   it('legacy scale-down (v1.5–v1.15) divides by the whole previous spec.clusters, including a cluster that is no longer a candidate, and says so', () => {
-    const result = assignReplicas({ strategy: 'DynamicWeight', replicas: 4, candidates: candidates(10), previousClusters: clusters({ member1: 6, member2: 6 }), uid: '', divider: 'legacy', legacyVariant: 'v1.5' });
+    const result = assignReplicas({
+      strategy: 'DynamicWeight',
+      replicas: 4,
+      candidates: candidates(10),
+      previousClusters: clusters({ member1: 6, member2: 6 }),
+      uid: '',
+      divider: 'legacy',
+      legacyVariant: 'v1.5',
+    });
     expect(result).toMatchObject({ clusters: clusters({ member1: 2, member2: 2 }) });
     expect('notes' in result && result.notes[0]).toContain('member2 is no longer a candidate');
   });
 
   it('explains each step: previous result, scale direction, Aggregated prefix, divider', () => {
-    const result = assignReplicas({ strategy: 'Aggregated', replicas: 24, candidates: candidates(6, 6, 20), previousClusters: clusters({ member1: 4, member2: 8 }), uid: '', divider: 'legacy' });
+    const result = assignReplicas({
+      strategy: 'Aggregated',
+      replicas: 24,
+      candidates: candidates(6, 6, 20),
+      previousClusters: clusters({ member1: 4, member2: 8 }),
+      uid: '',
+      divider: 'legacy',
+    });
     expect('explanation' in result && result.explanation).toEqual([
       'Aggregated with legacy TakeByWeight (v1.8–v1.15); previous result on candidates: member1 4, member2 8 (Σ 12).',
       'Scale up 12 → 24: divide the 12 new replicas by estimator headroom and add them onto the previous result.',
@@ -198,9 +257,17 @@ describe('assignReplicas — modes and edge cases', () => {
   });
 
   it('validates candidates and previous clusters, naming the field', () => {
-    expect(() => assignReplicas({ strategy: 'StaticWeight', replicas: 1, candidates: [{ name: 'Member_1' }], previousClusters: [], uid: '' })).toThrow(/candidates/);
     expect(() =>
-      assignReplicas({ strategy: 'StaticWeight', replicas: 1, candidates: [{ name: 'a' }], previousClusters: clusters({ a: 1 }).concat(clusters({ a: 2 })), uid: '' }),
+      assignReplicas({ strategy: 'StaticWeight', replicas: 1, candidates: [{ name: 'Member_1' }], previousClusters: [], uid: '' }),
+    ).toThrow(/candidates/);
+    expect(() =>
+      assignReplicas({
+        strategy: 'StaticWeight',
+        replicas: 1,
+        candidates: [{ name: 'a' }],
+        previousClusters: clusters({ a: 1 }).concat(clusters({ a: 2 })),
+        uid: '',
+      }),
     ).toThrow(/previousClusters/);
   });
 });

@@ -1,9 +1,4 @@
-import {
-  AssignReplicasInputSchema,
-  type AssignReplicasInput,
-  type AssignReplicasResult,
-  type TargetCluster,
-} from '@/lib/api/federation';
+import { AssignReplicasInputSchema, type AssignReplicasInput, type AssignReplicasResult, type TargetCluster } from '@/lib/api/federation';
 import { step, textsOf } from '@/lib/federation/explain';
 import { runDivide, type DivideOutcome, type NamedReplicas } from '@/lib/federation/divide-replicas';
 import { describeRandomTie, runTakeByWeight } from '@/lib/federation/take-by-weight-legacy';
@@ -38,7 +33,8 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
   const legacyVariant = parsed.legacyVariant ?? 'v1.8';
   const direction = tieDirectionForUid(parsed.uid);
   const { candidates, replicas } = parsed;
-  const dividerLabel = divider === 'webster' ? 'Webster (v1.16+)' : `legacy TakeByWeight (${legacyVariant === 'v1.5' ? 'v1.5–v1.7' : 'v1.8–v1.15'})`;
+  const dividerLabel =
+    divider === 'webster' ? 'Webster (v1.16+)' : `legacy TakeByWeight (${legacyVariant === 'v1.5' ? 'v1.5–v1.7' : 'v1.8–v1.15'})`;
 
   switch (parsed.strategy) {
     case 'Duplicated': {
@@ -62,9 +58,20 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
       if (weighted.length === 0) weighted = candidates.map((c) => ({ name: c.name, weight: 1 }));
       if (divider === 'webster') {
         // upstream: NewDispenser(spec.Replicas, nil, uid).AllocateByWeight — a fresh division, no init result.
-        const seats = runWebster(replicas, weighted.map((w) => [w.name, w.weight] as const), [], direction);
+        const seats = runWebster(
+          replicas,
+          weighted.map((w) => [w.name, w.weight] as const),
+          [],
+          direction,
+        );
         const clusters = toClusters(seats);
-        steps.push(step('result', `${dividerLabel} divides all ${replicas} replicas afresh: ${describe(clusters)}.`, clusters.map((c) => c.name)));
+        steps.push(
+          step(
+            'result',
+            `${dividerLabel} divides all ${replicas} replicas afresh: ${describe(clusters)}.`,
+            clusters.map((c) => c.name),
+          ),
+        );
         return { clusters, notes: [], explanation: textsOf(steps), steps };
       }
       const last = new Map(parsed.previousClusters.map((c) => [c.name, c.replicas]));
@@ -75,7 +82,13 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
         legacyVariant,
       );
       const clusters = toClusters(outcome.replicas);
-      steps.push(step('result', `${dividerLabel} floors each quota and hands the remainder out in weight order: ${describe(clusters)}.`, clusters.map((c) => c.name)));
+      steps.push(
+        step(
+          'result',
+          `${dividerLabel} floors each quota and hands the remainder out in weight order: ${describe(clusters)}.`,
+          clusters.map((c) => c.name),
+        ),
+      );
       return { clusters, notes: describeRandomTie(outcome), explanation: textsOf(steps), steps };
     }
 
@@ -89,19 +102,46 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
       // upstream: calAvailableReplicas — an estimator answer of MaxInt32 (no bound) becomes spec.replicas.
       const headroom = (c: (typeof candidates)[number]): number => c.allocatableReplicas ?? replicas;
       const divide = (available: NamedReplicas[], init: NamedReplicas[], target: number): DivideOutcome =>
-        runDivide({ strategy, targetReplicas: target, availableClusters: available, scheduledClusters: init, divider, legacyVariant, uid: parsed.uid });
-      const steps = [step('rule', `${strategy} with ${dividerLabel}; previous result on candidates: ${describe(scheduled)} (Σ ${assigned}).`, scheduled.map((c) => c.name))];
+        runDivide({
+          strategy,
+          targetReplicas: target,
+          availableClusters: available,
+          scheduledClusters: init,
+          divider,
+          legacyVariant,
+          uid: parsed.uid,
+        });
+      const steps = [
+        step(
+          'rule',
+          `${strategy} with ${dividerLabel}; previous result on candidates: ${describe(scheduled)} (Σ ${assigned}).`,
+          scheduled.map((c) => c.name),
+        ),
+      ];
       const finish = (outcome: DivideOutcome, failure: string, notes: string[] = []): AssignReplicasResult => {
         if (!outcome.ok) return { error: `${failure}: ${outcome.error}` };
         const clusters = toClusters(outcome.replicas);
-        const all = [...steps, ...outcome.steps, step('result', `Result (zero entries dropped): ${describe(clusters)}.`, clusters.map((c) => c.name))];
+        const all = [
+          ...steps,
+          ...outcome.steps,
+          step(
+            'result',
+            `Result (zero entries dropped): ${describe(clusters)}.`,
+            clusters.map((c) => c.name),
+          ),
+        ];
         return { clusters, notes: [...notes, ...outcome.notes], explanation: textsOf(all), steps: all };
       };
 
       if (parsed.mode === 'Fresh') {
         const previous = new Map(scheduled.map((c) => [c.name, c.replicas]));
         const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) + (previous.get(c.name) ?? 0) }));
-        steps.push(step('rule', `Fresh mode (rescheduleTriggeredAt): divide all ${replicas} by headroom + previous replicas, ignoring the previous split.`));
+        steps.push(
+          step(
+            'rule',
+            `Fresh mode (rescheduleTriggeredAt): divide all ${replicas} by headroom + previous replicas, ignoring the previous split.`,
+          ),
+        );
         return finish(divide(available, [], replicas), 'failed to do fresh scale');
       }
       if (assigned > replicas) {
@@ -117,7 +157,8 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
         }
         // upstream (v1.5–v1.15): dynamicScaleDown weighs by the whole previous spec.clusters, not only the still-candidate ones.
         const notes = stale.map(
-          (c) => `${c.name} is no longer a candidate but upstream's dynamicScaleDown still divides by the whole previous spec.clusters, so it can keep replicas.`,
+          (c) =>
+            `${c.name} is no longer a candidate but upstream's dynamicScaleDown still divides by the whole previous spec.clusters, so it can keep replicas.`,
         );
         steps.push(step('rule', `Scale down ${assigned} → ${replicas}: divide the new total by the previous split.`));
         return finish(divide(parsed.previousClusters.slice(), [], replicas), 'failed to scale down', notes);
@@ -126,7 +167,12 @@ export function assignReplicas(input: AssignReplicasInput): AssignReplicasResult
         // upstream: dynamicScaleUp divides only the increase, by headroom, and adds it onto the previous result, so
         // no cluster gains more than its estimated headroom.
         const available = candidates.map((c) => ({ name: c.name, replicas: headroom(c) }));
-        steps.push(step('rule', `Scale up ${assigned} → ${replicas}: divide the ${replicas - assigned} new replicas by estimator headroom and add them onto the previous result.`));
+        steps.push(
+          step(
+            'rule',
+            `Scale up ${assigned} → ${replicas}: divide the ${replicas - assigned} new replicas by estimator headroom and add them onto the previous result.`,
+          ),
+        );
         return finish(divide(available, scheduled, replicas - assigned), 'failed to scale up');
       }
       steps.push(step('result', `spec.replicas ${replicas} equals the previous total: the previous result stays.`));

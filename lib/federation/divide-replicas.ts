@@ -27,7 +27,8 @@ export interface DivideArgs {
   uid: string;
 }
 
-export type DivideOutcome = { ok: true; replicas: Map<string, number>; notes: string[]; steps: ExplanationStep[] } | { ok: false; error: string };
+export type DivideOutcome =
+  { ok: true; replicas: Map<string, number>; notes: string[]; steps: ExplanationStep[] } | { ok: false; error: string };
 
 /** upstream: pkg/util/binding.go `MergeTargetClusters` — per-cluster sums; clusters only in `previous` are kept. */
 function mergeTargetClusters(previous: readonly (readonly [string, number])[], delta: Map<string, number>): Map<string, number> {
@@ -36,7 +37,8 @@ function mergeTargetClusters(previous: readonly (readonly [string, number])[], d
   return merged;
 }
 
-const describeList = (list: readonly NamedReplicas[]): string => (list.length ? list.map((c) => `${c.name} ${c.replicas}`).join(', ') : '(none)');
+const describeList = (list: readonly NamedReplicas[]): string =>
+  list.length ? list.map((c) => `${c.name} ${c.replicas}`).join(', ') : '(none)';
 
 /** upstream: Go's sort.Sort falls back to insertion sort (stable) only for up to 12 elements. */
 const GO_INSERTION_SORT_LIMIT = 12;
@@ -56,7 +58,13 @@ export function runDivide(args: DivideArgs): DivideOutcome {
     return { ok: false, error: `Clusters available replicas ${availableReplicas} are not enough to schedule.` };
   }
 
-  steps.push(step('rule', `Available replicas, descending: ${describeList(available)} (Σ ${availableReplicas} ≥ target ${args.targetReplicas}).`, available.map((c) => c.name)));
+  steps.push(
+    step(
+      'rule',
+      `Available replicas, descending: ${describeList(available)} (Σ ${availableReplicas} ≥ target ${args.targetReplicas}).`,
+      available.map((c) => c.name),
+    ),
+  );
   if (args.strategy === 'Aggregated') {
     if (available.length > GO_INSERTION_SORT_LIMIT && new Set(available.map((c) => c.replicas)).size < available.length) {
       notes.push(
@@ -77,7 +85,11 @@ export function runDivide(args: DivideArgs): DivideOutcome {
       }
     }
     steps.push(
-      step('rule', `Aggregated keeps the shortest prefix that covers ${args.targetReplicas} (previously scheduled clusters first): ${describeList(available)}.`, available.map((c) => c.name)),
+      step(
+        'rule',
+        `Aggregated keeps the shortest prefix that covers ${args.targetReplicas} (previously scheduled clusters first): ${describeList(available)}.`,
+        available.map((c) => c.name),
+      ),
     );
   }
 
@@ -89,7 +101,14 @@ export function runDivide(args: DivideArgs): DivideOutcome {
     // With a nil init, Dispenser.Done() is never true and a zero weight sum leaves the delta empty.
     const weightSum = available.reduce((sum, c) => sum + c.replicas, 0);
     const delta =
-      weightSum === 0 ? new Map<string, number>() : runWebster(args.targetReplicas, available.map((c) => [c.name, c.replicas] as const), [], tieDirectionForUid(args.uid));
+      weightSum === 0
+        ? new Map<string, number>()
+        : runWebster(
+            args.targetReplicas,
+            available.map((c) => [c.name, c.replicas] as const),
+            [],
+            tieDirectionForUid(args.uid),
+          );
     const merged = mergeTargetClusters(initial, delta);
     const describeMap = (m: Map<string, number>): string => describeList([...m].map(([name, replicas]) => ({ name, replicas })));
     steps.push(
@@ -140,5 +159,10 @@ export function divideReplicas(input: DivideReplicasInput): DivideReplicasResult
     uid: parsed.uid ?? '',
   });
   if (!outcome.ok) return { error: outcome.error };
-  return { replicas: Object.fromEntries(outcome.replicas), notes: outcome.notes, explanation: textsOf(outcome.steps), steps: outcome.steps };
+  return {
+    replicas: Object.fromEntries(outcome.replicas),
+    notes: outcome.notes,
+    explanation: textsOf(outcome.steps),
+    steps: outcome.steps,
+  };
 }

@@ -39,11 +39,18 @@ describe('estimateAvailableReplicas (general estimator, resourceSummary path)', 
   });
 
   it('returns 0 when allocated and allocating pods use up the allowance', () => {
-    expect(estimateAvailableReplicas(withSummary({ allocatable: { pods: '110', cpu: '4' }, allocated: { pods: '100' }, allocating: { pods: '12' } }), {})).toBe(0);
+    expect(
+      estimateAvailableReplicas(
+        withSummary({ allocatable: { pods: '110', cpu: '4' }, allocated: { pods: '100' }, allocating: { pods: '12' } }),
+        {},
+      ),
+    ).toBe(0);
   });
 
   it('returns 0 when a requested resource is exhausted (available ≤ 0)', () => {
-    expect(estimateAvailableReplicas(withSummary({ allocatable: { pods: 110, cpu: '2' }, allocated: { cpu: '2' } }), { cpu: '100m' })).toBe(0);
+    expect(estimateAvailableReplicas(withSummary({ allocatable: { pods: 110, cpu: '2' }, allocated: { cpu: '2' } }), { cpu: '100m' })).toBe(
+      0,
+    );
   });
 
   it('rounds a fractional available quantity up before dividing (Quantity.Value())', () => {

@@ -14,7 +14,9 @@ export function largestRemainder(total: number, weights: readonly (readonly [str
   });
   let remaining = total - rows.reduce((acc, r) => acc + Number(r.floor), 0);
   for (const row of rows) result.set(row.name, Number(row.floor));
-  const byFraction = rows.slice().sort((a, b) => (a.fraction === b.fraction ? compareNames(a.name, b.name) : a.fraction > b.fraction ? -1 : 1));
+  const byFraction = rows
+    .slice()
+    .sort((a, b) => (a.fraction === b.fraction ? compareNames(a.name, b.name) : a.fraction > b.fraction ? -1 : 1));
   for (const row of byFraction) {
     if (remaining <= 0) break;
     result.set(row.name, (result.get(row.name) ?? 0) + 1);

@@ -92,8 +92,12 @@ export function planSeedSplit(policy: SeedPolicy, clusters: readonly PolicyClust
       } else {
         participants = weighted;
         for (const c of weighted) weights.set(c.name, c.staticWeight ?? 0);
-        for (const c of sorted) if (!weights.has(c.name)) excluded.push({ name: c.name, reason: 'no static weight (Karmada ignores unweighted clusters)' });
-        rule = `StaticWeighted: Webster over static weights ${formatSplit(participants.map((c) => c.name), weights)}.`;
+        for (const c of sorted)
+          if (!weights.has(c.name)) excluded.push({ name: c.name, reason: 'no static weight (Karmada ignores unweighted clusters)' });
+        rule = `StaticWeighted: Webster over static weights ${formatSplit(
+          participants.map((c) => c.name),
+          weights,
+        )}.`;
         ruleClusters = participants.map((c) => c.name);
       }
       break;
@@ -102,7 +106,10 @@ export function planSeedSplit(policy: SeedPolicy, clusters: readonly PolicyClust
       const anyAvailable = sorted.some((c) => (c.availableReplicas ?? 0) > 0);
       for (const c of sorted) weights.set(c.name, anyAvailable ? (c.availableReplicas ?? 0) : 1);
       rule = anyAvailable
-        ? `DynamicWeighted: Webster over availableReplicas ${formatSplit(sorted.map((c) => c.name), weights)}.`
+        ? `DynamicWeighted: Webster over availableReplicas ${formatSplit(
+            sorted.map((c) => c.name),
+            weights,
+          )}.`
         : 'DynamicWeighted: no cluster reports availableReplicas, so every cluster weighs 1; split with Webster.';
       if (anyAvailable) ruleClusters = sorted.map((c) => c.name);
       break;
@@ -129,7 +136,12 @@ export function planSeedSplit(policy: SeedPolicy, clusters: readonly PolicyClust
 }
 
 /** Fills `order` up to each cap; what is left goes to the first cluster when `leftoverToFirst`. */
-function fillInOrder(total: number, order: readonly string[], caps: ReadonlyMap<string, number>, leftoverToFirst: boolean): { values: Map<string, number>; leftover: number } {
+function fillInOrder(
+  total: number,
+  order: readonly string[],
+  caps: ReadonlyMap<string, number>,
+  leftoverToFirst: boolean,
+): { values: Map<string, number>; leftover: number } {
   const values = new Map<string, number>();
   let remaining = total;
   for (const name of order) {
@@ -148,12 +160,22 @@ function fillInOrder(total: number, order: readonly string[], caps: ReadonlyMap<
 export function splitByPlan(plan: SeedSplitPlan, total: number): SplitResult {
   switch (plan.policy) {
     case 'Duplicated':
-      return { values: new Map(plan.participants.map((name) => [name, total])), how: `${total} in every cluster`, clusters: [], leftover: 0 };
+      return {
+        values: new Map(plan.participants.map((name) => [name, total])),
+        how: `${total} in every cluster`,
+        clusters: [],
+        leftover: 0,
+      };
     case 'StaticWeighted':
     case 'DynamicWeighted': {
       const votes = plan.participants.map((name) => [name, plan.weights.get(name) ?? 0] as const);
       const values = runWebster(total, votes, [], plan.direction);
-      return { values, how: `Webster(${total}) → ${formatSplit(plan.participants, values)} (exact quotas ${formatQuotas(total, votes)})`, clusters: plan.participants, leftover: 0 };
+      return {
+        values,
+        how: `Webster(${total}) → ${formatSplit(plan.participants, values)} (exact quotas ${formatQuotas(total, votes)})`,
+        clusters: plan.participants,
+        leftover: 0,
+      };
     }
     case 'Aggregated':
     case 'Prioritized': {
@@ -177,7 +199,12 @@ export function splitWithRoom(plan: SeedSplitPlan, total: number, room: Readonly
       let remaining = total;
       let active = plan.participants.filter((name) => (room.get(name) ?? 0) > 0 && (plan.weights.get(name) ?? 0) > 0);
       while (remaining > 0 && active.length > 0) {
-        const seats = runWebster(remaining, active.map((name) => [name, plan.weights.get(name) ?? 0] as const), [], plan.direction);
+        const seats = runWebster(
+          remaining,
+          active.map((name) => [name, plan.weights.get(name) ?? 0] as const),
+          [],
+          plan.direction,
+        );
         remaining = 0;
         for (const name of active) {
           const free = (room.get(name) ?? 0) - (given.get(name) ?? 0);

@@ -4,7 +4,8 @@ import { ZodError } from 'zod';
 import type { InitialAssignmentInput } from '@/lib/api/federation';
 import { previewInitialAssignment } from '@/lib/federation/preview-initial-assignment';
 
-const bounds = (...pairs: [string, number, number][]) => Object.fromEntries(pairs.map(([name, min, max]) => [name, { minReplicas: min, maxReplicas: max }]));
+const bounds = (...pairs: [string, number, number][]) =>
+  Object.fromEntries(pairs.map(([name, min, max]) => [name, { minReplicas: min, maxReplicas: max }]));
 const binding = (entries: Record<string, number>) => Object.entries(entries).map(([name, replicas]) => ({ name, replicas }));
 
 // The seed's worked examples (karmada-federated-hpa-proposal.md) with the numbers docs/engines/federation.md §4 settles on.
@@ -42,7 +43,11 @@ describe('previewInitialAssignment — seed examples (§4.1–§4.5)', () => {
     const result = previewInitialAssignment({ ...staticWeighted, scaleToZero: false });
     expect(result.hpa).toEqual(bounds(['member1', 1, 2], ['member2', 1, 3], ['member3', 1, 5]));
     expect(result.resourceBinding).toEqual(binding({ member1: 1, member2: 3, member3: 1 }));
-    expect(result.notes).toContainEqual(expect.stringContaining('prints maxReplicas 1/4/5; no standard rounding rule yields that: Webster gives 2/3/5, largest remainder 2/3/5, legacy TakeByWeight 1/3/6'));
+    expect(result.notes).toContainEqual(
+      expect.stringContaining(
+        'prints maxReplicas 1/4/5; no standard rounding rule yields that: Webster gives 2/3/5, largest remainder 2/3/5, legacy TakeByWeight 1/3/6',
+      ),
+    );
     expect(result.notes).toContainEqual('member2 ran 4 replicas, above its new maxReplicas 3: the binding clamps it to 3.');
     // Legacy min 2 → 0/0/2 would not match the seed's 1/1/1; Webster's 0/1/1 lifted to 1/1/1 does.
     expect(result.notes).toContainEqual(expect.stringContaining('minReplicas 2 as 0/0/2'));
@@ -72,7 +77,9 @@ describe('previewInitialAssignment — seed examples (§4.1–§4.5)', () => {
     expect(result.notes).toContainEqual(expect.stringContaining("This matches the proposal's DynamicWeighted example"));
     expect(result.notes).toContainEqual(expect.stringContaining('refuse 24 (Clusters available replicas 8 are not enough to schedule.)'));
     // ScaleToZero: all start at 0 and wake by availableReplicas descending until Σ ≥ 8 → 1/5/2 again.
-    expect(previewInitialAssignment({ ...input, scaleToZero: true }).resourceBinding).toEqual(binding({ member1: 1, member2: 5, member3: 2 }));
+    expect(previewInitialAssignment({ ...input, scaleToZero: true }).resourceBinding).toEqual(
+      binding({ member1: 1, member2: 5, member3: 2 }),
+    );
   });
 
   const aggregated: InitialAssignmentInput = {
@@ -97,7 +104,9 @@ describe('previewInitialAssignment — seed examples (§4.1–§4.5)', () => {
   });
 
   it('§4.4 Aggregated with ScaleToZero: binding 8/0/0, member1 alone covers min 8', () => {
-    expect(previewInitialAssignment({ ...aggregated, scaleToZero: true }).resourceBinding).toEqual(binding({ member1: 8, member2: 0, member3: 0 }));
+    expect(previewInitialAssignment({ ...aggregated, scaleToZero: true }).resourceBinding).toEqual(
+      binding({ member1: 8, member2: 0, member3: 0 }),
+    );
   });
 
   const prioritized: InitialAssignmentInput = {
@@ -125,7 +134,7 @@ describe('previewInitialAssignment — seed examples (§4.1–§4.5)', () => {
     expect(previewInitialAssignment({ ...prioritized, scaleToZero: true }).resourceBinding).toEqual(binding({ member1: 15, member2: 0 }));
   });
 
-  it('§4.5 typo hypothesis: with member2 availableReplicas 4 the seed\'s [8,20]/[1,4] is reproduced and no leftover note appears', () => {
+  it("§4.5 typo hypothesis: with member2 availableReplicas 4 the seed's [8,20]/[1,4] is reproduced and no leftover note appears", () => {
     const result = previewInitialAssignment({
       ...prioritized,
       clusters: [
@@ -140,7 +149,12 @@ describe('previewInitialAssignment — seed examples (§4.1–§4.5)', () => {
 
 describe('previewInitialAssignment — §5 rules beyond the examples', () => {
   it('StaticWeighted without any weight splits equally, like Karmada', () => {
-    const result = previewInitialAssignment({ policy: 'StaticWeighted', federatedMinReplicas: 3, federatedMaxReplicas: 9, clusters: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] });
+    const result = previewInitialAssignment({
+      policy: 'StaticWeighted',
+      federatedMinReplicas: 3,
+      federatedMaxReplicas: 9,
+      clusters: [{ name: 'a' }, { name: 'b' }, { name: 'c' }],
+    });
     expect(result.hpa).toEqual(bounds(['a', 1, 3], ['b', 1, 3], ['c', 1, 3]));
   });
 
@@ -149,7 +163,10 @@ describe('previewInitialAssignment — §5 rules beyond the examples', () => {
       policy: 'DynamicWeighted',
       federatedMinReplicas: 1,
       federatedMaxReplicas: 2,
-      clusters: [{ name: 'big', availableReplicas: 100 }, { name: 'tiny', availableReplicas: 1 }],
+      clusters: [
+        { name: 'big', availableReplicas: 100 },
+        { name: 'tiny', availableReplicas: 1 },
+      ],
       previousBinding: binding({ tiny: 3 }),
     });
     expect(result.hpa).toEqual(bounds(['big', 1, 2]));
@@ -163,17 +180,33 @@ describe('previewInitialAssignment — §5 rules beyond the examples', () => {
       policy: 'StaticWeighted',
       federatedMinReplicas: 5,
       federatedMaxReplicas: 6,
-      clusters: [{ name: 'a', staticWeight: 170 }, { name: 'b', staticWeight: 110 }, { name: 'c', staticWeight: 60 }],
+      clusters: [
+        { name: 'a', staticWeight: 170 },
+        { name: 'b', staticWeight: 110 },
+        { name: 'c', staticWeight: 60 },
+      ],
     });
     expect(result.hpa).toEqual(bounds(['a', 2, 3], ['b', 2, 2], ['c', 1, 1]));
     expect(result.notes).toContainEqual(expect.stringContaining('b would get minReplicas 2 > maxReplicas 1'));
   });
 
   it('the UID picks the Webster tie direction when tieBreak is unset; tieBreak overrides it', () => {
-    const input: InitialAssignmentInput = { policy: 'StaticWeighted', federatedMinReplicas: 1, federatedMaxReplicas: 5, clusters: [{ name: 'a', staticWeight: 1 }, { name: 'b', staticWeight: 1 }] };
+    const input: InitialAssignmentInput = {
+      policy: 'StaticWeighted',
+      federatedMinReplicas: 1,
+      federatedMaxReplicas: 5,
+      clusters: [
+        { name: 'a', staticWeight: 1 },
+        { name: 'b', staticWeight: 1 },
+      ],
+    };
     expect(previewInitialAssignment(input).hpa).toEqual(bounds(['a', 1, 3], ['b', 1, 2]));
-    expect(previewInitialAssignment({ ...input, uid: 'd43fdeeb-d750-4e2b-bee3-64eb94534f4c' }).hpa).toEqual(bounds(['a', 1, 2], ['b', 1, 3]));
-    expect(previewInitialAssignment({ ...input, uid: 'd43fdeeb-d750-4e2b-bee3-64eb94534f4c', tieBreak: 'nameAsc' }).hpa).toEqual(bounds(['a', 1, 3], ['b', 1, 2]));
+    expect(previewInitialAssignment({ ...input, uid: 'd43fdeeb-d750-4e2b-bee3-64eb94534f4c' }).hpa).toEqual(
+      bounds(['a', 1, 2], ['b', 1, 3]),
+    );
+    expect(previewInitialAssignment({ ...input, uid: 'd43fdeeb-d750-4e2b-bee3-64eb94534f4c', tieBreak: 'nameAsc' }).hpa).toEqual(
+      bounds(['a', 1, 3], ['b', 1, 2]),
+    );
   });
 
   it.each([

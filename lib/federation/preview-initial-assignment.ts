@@ -9,7 +9,14 @@ import { runDivide } from '@/lib/federation/divide-replicas';
 import { step, textsOf } from '@/lib/federation/explain';
 import { formatSlash, formatSplit } from '@/lib/federation/format-split';
 import { largestRemainder } from '@/lib/federation/largest-remainder';
-import { planSeedSplit, splitByPlan, type ExcludedCluster, type PolicyCluster, type SeedSplitPlan, type SplitResult } from '@/lib/federation/policy-split';
+import {
+  planSeedSplit,
+  splitByPlan,
+  type ExcludedCluster,
+  type PolicyCluster,
+  type SeedSplitPlan,
+  type SplitResult,
+} from '@/lib/federation/policy-split';
 import { runTakeByWeight } from '@/lib/federation/take-by-weight-legacy';
 import { compareNames, resolveTieDirection } from '@/lib/federation/webster';
 
@@ -53,7 +60,12 @@ function initialAssignmentNotes(ctx: NotesContext): string[] {
   // Class: the divider matters. Legacy TakeByWeight is neither Webster nor house-monotone.
   if (policy === 'StaticWeighted' || policy === 'DynamicWeighted') {
     const legacy = (n: number): Map<string, number> =>
-      runTakeByWeight(n, votes.map(([name, weight]) => ({ name, weight, lastReplicas: 0 })), [], 'v1.5').replicas;
+      runTakeByWeight(
+        n,
+        votes.map(([name, weight]) => ({ name, weight, lastReplicas: 0 })),
+        [],
+        'v1.5',
+      ).replicas;
     const legacyMax = legacy(fmax);
     const legacyMin = legacy(fmin);
     for (const [label, n, ours, theirs] of [
@@ -80,14 +92,18 @@ function initialAssignmentNotes(ctx: NotesContext): string[] {
     const prev = prevOf(name);
     const bounds = ctx.hpa.get(name);
     if (bounds && prev > bounds.maxReplicas) {
-      notes.push(`${name} ran ${prev} replicas, above its new maxReplicas ${bounds.maxReplicas}: the binding clamps it to ${binding.get(name)}.`);
+      notes.push(
+        `${name} ran ${prev} replicas, above its new maxReplicas ${bounds.maxReplicas}: the binding clamps it to ${binding.get(name)}.`,
+      );
     }
   }
 
   const sumMin = included.reduce((acc, name) => acc + (ctx.hpa.get(name)?.minReplicas ?? 0), 0);
   if (policy === 'Duplicated') {
     if (included.length > 1) {
-      notes.push(`Under Duplicated the bounds apply per cluster: Σ minReplicas is ${sumMin} for federatedMinReplicas ${fmin}, as with shipped Karmada's Duplicated placement.`);
+      notes.push(
+        `Under Duplicated the bounds apply per cluster: Σ minReplicas is ${sumMin} for federatedMinReplicas ${fmin}, as with shipped Karmada's Duplicated placement.`,
+      );
     }
   } else if (sumMin > fmin) {
     notes.push(`Σ minReplicas ${sumMin} exceeds federatedMinReplicas ${fmin}: every member HPA needs minReplicas ≥ 1.`);
@@ -98,7 +114,7 @@ function initialAssignmentNotes(ctx: NotesContext): string[] {
     const sumAvailable = plan.participants.reduce((acc, name) => acc + (plan.caps.get(name) ?? 0), 0);
     notes.push(
       `Σ availableReplicas ${sumAvailable} is below federatedMaxReplicas ${fmax}: the ${rawMax.leftover} that do not fit go to ${first}` +
-        `${policy === 'Prioritized' ? ', the highest priority (the proposal\'s own rule)' : ', the first in fill order'}, beyond its availableReplicas ${plan.caps.get(first) ?? 0}.`,
+        `${policy === 'Prioritized' ? ", the highest priority (the proposal's own rule)" : ', the first in fill order'}, beyond its availableReplicas ${plan.caps.get(first) ?? 0}.`,
     );
   }
 
@@ -107,7 +123,15 @@ function initialAssignmentNotes(ctx: NotesContext): string[] {
     const strategy = policy === 'Aggregated' ? 'Aggregated' : 'DynamicWeight';
     const available = plan.participants.map((name) => ({ name, replicas: plan.caps.get(name) ?? 0 }));
     const shipped = (n: number): string => {
-      const outcome = runDivide({ strategy, targetReplicas: n, availableClusters: available, scheduledClusters: [], divider: 'webster', legacyVariant: 'v1.8', uid: '' });
+      const outcome = runDivide({
+        strategy,
+        targetReplicas: n,
+        availableClusters: available,
+        scheduledClusters: [],
+        divider: 'webster',
+        legacyVariant: 'v1.8',
+        uid: '',
+      });
       if (!outcome.ok) return `refuse ${n} (${outcome.error})`;
       const placed = [...outcome.replicas].filter(([, r]) => r > 0).map(([name]) => name);
       return `place ${n} as ${formatSplit(placed, outcome.replicas)}`;
@@ -123,7 +147,9 @@ function initialAssignmentNotes(ctx: NotesContext): string[] {
   if (ctx.scaleToZero && policy !== 'Duplicated') {
     const dormant = included.filter((name) => binding.get(name) === 0 && prevOf(name) === 0);
     if (dormant.length > 0) {
-      notes.push(`${dormant.join(', ')} ${dormant.length === 1 ? 'is' : 'are'} new to the binding and start${dormant.length === 1 ? 's' : ''} dormant (0 replicas) under ScaleToZero.`);
+      notes.push(
+        `${dormant.join(', ')} ${dormant.length === 1 ? 'is' : 'are'} new to the binding and start${dormant.length === 1 ? 's' : ''} dormant (0 replicas) under ScaleToZero.`,
+      );
       if (policy === 'StaticWeighted') {
         const lightest = included.slice().sort((a, b) => (plan.weights.get(a) ?? 0) - (plan.weights.get(b) ?? 0) || compareNames(a, b))[0];
         if (lightest !== undefined && dormant.some((name) => name !== lightest)) {
@@ -143,15 +169,25 @@ function initialAssignmentNotes(ctx: NotesContext): string[] {
 function documentedExampleNotes(ctx: NotesContext, names: string[], votes: readonly (readonly [string, number])[]): string[] {
   const { policy, fmin, fmax, clusters, rawMax, rawMin, included } = ctx;
   const available = signature(clusters, (c) => c.availableReplicas);
-  const prevSig = ctx.previousBinding.map((c) => c.replicas).sort((a, b) => a - b).join(',');
+  const prevSig = ctx.previousBinding
+    .map((c) => c.replicas)
+    .sort((a, b) => a - b)
+    .join(',');
   const ours = (split: SplitResult): string => formatSlash(names, split.values);
 
   if (policy === 'Duplicated' && fmin === 3 && fmax === 10 && clusters.length === 4 && prevSig === '1,4,5,20') {
-    return [`The proposal's Duplicated example (§4.1) labels its HPAs "member 1/2/3" although ${included.length} clusters are selected; its numbers match this preview.`];
+    return [
+      `The proposal's Duplicated example (§4.1) labels its HPAs "member 1/2/3" although ${included.length} clusters are selected; its numbers match this preview.`,
+    ];
   }
   if (policy === 'StaticWeighted' && fmin === 2 && fmax === 10 && signature(clusters, (c) => c.staticWeight) === '1,2,3') {
     const hamilton = largestRemainder(fmax, votes);
-    const legacy = runTakeByWeight(fmax, votes.map(([name, weight]) => ({ name, weight, lastReplicas: 0 })), [], 'v1.5').replicas;
+    const legacy = runTakeByWeight(
+      fmax,
+      votes.map(([name, weight]) => ({ name, weight, lastReplicas: 0 })),
+      [],
+      'v1.5',
+    ).replicas;
     return [
       `The proposal's StaticWeighted example (§4.2) prints maxReplicas 1/4/5; no standard rounding rule yields that: Webster gives ${ours(rawMax)}, ` +
         `largest remainder ${formatSlash(names, hamilton)}, legacy TakeByWeight ${formatSlash(names, legacy)}. ` +
@@ -174,7 +210,13 @@ function documentedExampleNotes(ctx: NotesContext, names: string[], votes: reado
         `the first cycle places ${placed}, leaving ${fmax} − ${placed} = ${rawMax.leftover}. This preview gives ${ours(rawMax)}.`,
     ];
   }
-  if (policy === 'Prioritized' && fmin === 8 && fmax === 24 && signature(clusters, (c) => c.priority).startsWith('2,1') && available.startsWith('20,1')) {
+  if (
+    policy === 'Prioritized' &&
+    fmin === 8 &&
+    fmax === 24 &&
+    signature(clusters, (c) => c.priority).startsWith('2,1') &&
+    available.startsWith('20,1')
+  ) {
     return [
       `The proposal's Prioritized example (§4.5) prints maxReplicas 20/4: it gives the ${rawMax.leftover} left over to the lowest priority, beyond its availableReplicas 1, ` +
         'contradicting its own sentence ("the left will be assigned to the cluster with the highest priority"); with availableReplicas 4 for the second cluster its numbers are reproduced exactly. ' +
@@ -219,7 +261,8 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
     }
     const share = rawMin.values.get(name) ?? 0;
     const min = policy === 'Duplicated' ? share : Math.max(share, 1);
-    if (min !== share) steps.push(step('minReplicas', `${name}: minReplicas share ${share} is lifted to 1 (the proposal's floor rule).`, [name]));
+    if (min !== share)
+      steps.push(step('minReplicas', `${name}: minReplicas share ${share} is lifted to 1 (the proposal's floor rule).`, [name]));
     hpa.set(name, { minReplicas: min, maxReplicas: max });
     included.push(name);
   }
@@ -237,7 +280,13 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
       steps.push(step('binding', `${name}: binding clamp(${prev}, ${bounds.minReplicas}, ${bounds.maxReplicas}) = ${clamped}.`, [name]));
     } else {
       binding.set(name, scaleToZero ? 0 : bounds.minReplicas);
-      steps.push(step('binding', `${name}: new to the binding → ${scaleToZero ? '0 (dormant, ScaleToZero)' : `its minReplicas ${bounds.minReplicas}`}.`, [name]));
+      steps.push(
+        step(
+          'binding',
+          `${name}: new to the binding → ${scaleToZero ? '0 (dormant, ScaleToZero)' : `its minReplicas ${bounds.minReplicas}`}.`,
+          [name],
+        ),
+      );
     }
   }
   let total = [...binding.values()].reduce((acc, r) => acc + r, 0);
@@ -253,7 +302,20 @@ export function previewInitialAssignment(input: InitialAssignmentInput): Initial
   }
 
   const keep = new Set(included);
-  const notes = initialAssignmentNotes({ policy, fmin, fmax, clusters, plan, rawMin, rawMax, hpa, included, binding, scaleToZero, previousBinding });
+  const notes = initialAssignmentNotes({
+    policy,
+    fmin,
+    fmax,
+    clusters,
+    plan,
+    rawMin,
+    rawMax,
+    hpa,
+    included,
+    binding,
+    scaleToZero,
+    previousBinding,
+  });
   return {
     hpa: Object.fromEntries(included.map((name) => [name, hpa.get(name) ?? { minReplicas: 0, maxReplicas: 0 }])),
     resourceBinding: included.map((name) => ({ name, replicas: binding.get(name) ?? 0 })),

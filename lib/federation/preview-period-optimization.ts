@@ -15,10 +15,16 @@ export function previewPeriodOptimization(input: PeriodOptimizationInput): Perio
   const names = clusters.map((c) => c.name).sort(compareNames);
   const headroom = new Map(clusters.map((c) => [c.name, Math.max(0, c.maxReplicas - c.currentReplicas)]));
   const pool = [...headroom.values()].reduce((acc, n) => acc + n, 0);
-  const steps = [step('pool', `Pool Σ(maxReplicas − currentReplicas) = ${clusters.map((c) => `(${c.maxReplicas}−${c.currentReplicas})`).join(' + ')} = ${pool}.`)];
+  const steps = [
+    step(
+      'pool',
+      `Pool Σ(maxReplicas − currentReplicas) = ${clusters.map((c) => `(${c.maxReplicas}−${c.currentReplicas})`).join(' + ')} = ${pool}.`,
+    ),
+  ];
   const notes: string[] = [];
   for (const c of clusters) {
-    if (c.currentReplicas > c.maxReplicas) notes.push(`${c.name} runs ${c.currentReplicas} replicas, above its maxReplicas ${c.maxReplicas}; it adds nothing to the pool.`);
+    if (c.currentReplicas > c.maxReplicas)
+      notes.push(`${c.name} runs ${c.currentReplicas} replicas, above its maxReplicas ${c.maxReplicas}; it adds nothing to the pool.`);
   }
 
   if (policy === 'Duplicated') {
@@ -34,7 +40,11 @@ export function previewPeriodOptimization(input: PeriodOptimizationInput): Perio
   }
 
   // The pool goes to running clusters, so Aggregated fills by availableReplicas alone.
-  const plan = planSeedSplit(policy, clusters.map((c) => ({ ...c, prevReplicas: undefined })), resolveTieDirection(parsed.tieBreak, parsed.uid));
+  const plan = planSeedSplit(
+    policy,
+    clusters.map((c) => ({ ...c, prevReplicas: undefined })),
+    resolveTieDirection(parsed.tieBreak, parsed.uid),
+  );
   const split = splitByPlan(plan, pool);
   const shares = new Map(names.map((name) => [name, split.values.get(name) ?? 0]));
   const newMax = new Map(clusters.map((c) => [c.name, c.currentReplicas + (shares.get(c.name) ?? 0)]));

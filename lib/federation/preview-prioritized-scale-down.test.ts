@@ -21,13 +21,15 @@ describe('previewPrioritizedScaleDown — seed example (§4.7)', () => {
       { name: 'cluster2', replicas: 4 },
       { name: 'cluster3', replicas: 1 },
     ]);
-    expect(result.notes).toContainEqual(expect.stringContaining("cluster3's HPA settles at 2 (equal load sharing), leaving 15 pods where 9 would do"));
+    expect(result.notes).toContainEqual(
+      expect.stringContaining("cluster3's HPA settles at 2 (equal load sharing), leaving 15 pods where 9 would do"),
+    );
     expect(result.notes).toContainEqual(expect.stringContaining('so the names are swapped'));
   });
 });
 
 describe('previewPrioritizedScaleDown — rules', () => {
-  it('stops at every cluster\'s min and reports the excess it cannot remove', () => {
+  it("stops at every cluster's min and reports the excess it cannot remove", () => {
     const result = previewPrioritizedScaleDown({
       targetUtilization: 80,
       clusters: [
@@ -75,7 +77,10 @@ describe('previewPrioritizedScaleDown — rules', () => {
 
   it('rejects min > max, naming the field', () => {
     expect(() =>
-      previewPrioritizedScaleDown({ targetUtilization: 50, clusters: [{ name: 'a', currentReplicas: 3, minReplicas: 5, maxReplicas: 4, currentUtilization: 1, priority: 1 }] }),
+      previewPrioritizedScaleDown({
+        targetUtilization: 50,
+        clusters: [{ name: 'a', currentReplicas: 3, minReplicas: 5, maxReplicas: 4, currentUtilization: 1, priority: 1 }],
+      }),
     ).toThrow(/minReplicas/);
   });
 });

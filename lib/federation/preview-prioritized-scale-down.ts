@@ -1,8 +1,4 @@
-import {
-  PrioritizedScaleDownInputSchema,
-  type PrioritizedScaleDownInput,
-  type PrioritizedScaleDownPreview,
-} from '@/lib/api/federation';
+import { PrioritizedScaleDownInputSchema, type PrioritizedScaleDownInput, type PrioritizedScaleDownPreview } from '@/lib/api/federation';
 import { step, textsOf } from '@/lib/federation/explain';
 import { formatSplit } from '@/lib/federation/format-split';
 import { compareNames } from '@/lib/federation/webster';
@@ -52,8 +48,14 @@ export function previewPrioritizedScaleDown(input: PrioritizedScaleDownInput): P
   const excess = Math.max(0, totalCurrent - totalDesired);
   const names = clusters.map((c) => c.name).sort(compareNames);
   const steps = [
-    step('totalLoad', `Total load Σ current × utilization = ${clusters.map((c) => `${c.currentReplicas}×${c.currentUtilization}`).join(' + ')} = ${totalLoad}.`),
-    step('totalDesired', `Total desired ceil(${totalLoad} / ${target}) = ${totalDesired}; excess ${totalCurrent} − ${totalDesired} = ${excess}.`),
+    step(
+      'totalLoad',
+      `Total load Σ current × utilization = ${clusters.map((c) => `${c.currentReplicas}×${c.currentUtilization}`).join(' + ')} = ${totalLoad}.`,
+    ),
+    step(
+      'totalDesired',
+      `Total desired ceil(${totalLoad} / ${target}) = ${totalDesired}; excess ${totalCurrent} − ${totalDesired} = ${excess}.`,
+    ),
   ];
 
   const final = new Map(clusters.map((c) => [c.name, c.currentReplicas]));
@@ -68,7 +70,13 @@ export function previewPrioritizedScaleDown(input: PrioritizedScaleDownInput): P
     final.set(c.name, c.currentReplicas - removed);
     removalOrder.push(c.name);
     remaining -= removed;
-    steps.push(step('removal', `${c.name} (priority ${c.priority}): ${c.currentReplicas} → ${c.currentReplicas - removed} (−${removed}, min ${c.minReplicas}).`, [c.name]));
+    steps.push(
+      step(
+        'removal',
+        `${c.name} (priority ${c.priority}): ${c.currentReplicas} → ${c.currentReplicas - removed} (−${removed}, min ${c.minReplicas}).`,
+        [c.name],
+      ),
+    );
   }
   if (remaining > 0) steps.push(step('excess', `${remaining} excess replicas remain: every cluster is at its minReplicas.`));
   steps.push(step('result', `Final: ${formatSplit(names, final)}.`, names));

@@ -23,7 +23,11 @@ export function previewScaleFromZero(input: ScaleFromZeroInput): ScaleFromZeroPr
       steps.push(step('order', 'Duplicated: the proposal wakes nothing.'));
       break;
     case 'Prioritized': {
-      const byPriority = dormant.slice().sort((a, b) => (b.priority ?? Number.NEGATIVE_INFINITY) - (a.priority ?? Number.NEGATIVE_INFINITY) || compareNames(a.name, b.name));
+      const byPriority = dormant
+        .slice()
+        .sort(
+          (a, b) => (b.priority ?? Number.NEGATIVE_INFINITY) - (a.priority ?? Number.NEGATIVE_INFINITY) || compareNames(a.name, b.name),
+        );
       woken = byPriority.slice(0, 1);
       const literal = byPriority[byPriority.length - 1];
       steps.push(

@@ -1,4 +1,10 @@
-import { ScaleToZeroInputSchema, type ScaleToZeroInput, type ScaleToZeroPreview, type SeedPolicy, type ExplanationStep } from '@/lib/api/federation';
+import {
+  ScaleToZeroInputSchema,
+  type ScaleToZeroInput,
+  type ScaleToZeroPreview,
+  type SeedPolicy,
+  type ExplanationStep,
+} from '@/lib/api/federation';
 import { step, textsOf } from '@/lib/federation/explain';
 import { formatSplit } from '@/lib/federation/format-split';
 import { compareNames } from '@/lib/federation/webster';
@@ -47,7 +53,9 @@ export function previewScaleToZero(input: ScaleToZeroInput): ScaleToZeroPreview 
   const binding = new Map(clusters.map((c) => [c.name, c.replicas]));
   const names = clusters.map((c) => c.name).sort(compareNames);
   const steps: ExplanationStep[] = [];
-  const notes = ['The proposal gives no stopping rule for scaling to zero; Autoscope zeroes clusters while the others still cover federatedMinReplicas.'];
+  const notes = [
+    'The proposal gives no stopping rule for scaling to zero; Autoscope zeroes clusters while the others still cover federatedMinReplicas.',
+  ];
   const zeroed: string[] = [];
 
   if (policy === 'Duplicated') {
@@ -66,7 +74,9 @@ export function previewScaleToZero(input: ScaleToZeroInput): ScaleToZeroPreview 
     let total = clusters.reduce((acc, c) => acc + c.replicas, 0);
     for (const c of order) {
       if (total - c.replicas < fmin) {
-        steps.push(step('binding', `${c.name} stays: Σ ${total} − ${c.replicas} = ${total - c.replicas} < federatedMinReplicas ${fmin}.`, [c.name]));
+        steps.push(
+          step('binding', `${c.name} stays: Σ ${total} − ${c.replicas} = ${total - c.replicas} < federatedMinReplicas ${fmin}.`, [c.name]),
+        );
         break;
       }
       steps.push(step('binding', `${c.name} → 0: Σ ${total} − ${c.replicas} = ${total - c.replicas} ≥ ${fmin}.`, [c.name]));
@@ -76,5 +86,11 @@ export function previewScaleToZero(input: ScaleToZeroInput): ScaleToZeroPreview 
     }
   }
   steps.push(step('result', `Binding: ${formatSplit(names, binding)}.`, names));
-  return { zeroed, resourceBinding: names.map((name) => ({ name, replicas: binding.get(name) ?? 0 })), notes, explanation: textsOf(steps), steps };
+  return {
+    zeroed,
+    resourceBinding: names.map((name) => ({ name, replicas: binding.get(name) ?? 0 })),
+    notes,
+    explanation: textsOf(steps),
+    steps,
+  };
 }

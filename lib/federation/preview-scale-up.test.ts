@@ -79,12 +79,16 @@ describe('previewScaleUp — room, overflow and pending pods', () => {
     expect(result.deficit).toBe(10);
     expect(result.increments).toEqual({ b: 1, c: 3, d: 2 });
     expect(result.unplaced).toBe(4);
-    expect(result.notes).toContainEqual('4 replicas fit in no eligible cluster\'s room and stay unplaced.');
+    expect(result.notes).toContainEqual("4 replicas fit in no eligible cluster's room and stay unplaced.");
   });
 
   it('caps room at availableReplicas except under StaticWeighted', () => {
     const eligibleClusters = [{ name: 'b', currentReplicas: 2, maxReplicas: 20, availableReplicas: 1, staticWeight: 1 }];
-    const base = { targetUtilization: 50, blockedCluster: { name: 'a', currentReplicas: 2, maxReplicas: 2, currentUtilization: 150 }, eligibleClusters };
+    const base = {
+      targetUtilization: 50,
+      blockedCluster: { name: 'a', currentReplicas: 2, maxReplicas: 2, currentUtilization: 150 },
+      eligibleClusters,
+    };
     expect(previewScaleUp({ ...base, policy: 'StaticWeighted' }).increments).toEqual({ b: 4 });
     expect(previewScaleUp({ ...base, policy: 'DynamicWeighted' }).increments).toEqual({ b: 1 });
   });
@@ -114,7 +118,12 @@ describe('previewScaleUp — room, overflow and pending pods', () => {
 
   it('rejects the blocked cluster among the eligible ones', () => {
     expect(() =>
-      previewScaleUp({ policy: 'Aggregated', targetUtilization: 50, blockedCluster, eligibleClusters: [{ name: 'cluster1', currentReplicas: 1, maxReplicas: 2 }] }),
+      previewScaleUp({
+        policy: 'Aggregated',
+        targetUtilization: 50,
+        blockedCluster,
+        eligibleClusters: [{ name: 'cluster1', currentReplicas: 1, maxReplicas: 2 }],
+      }),
     ).toThrow(/eligibleClusters/);
   });
 });

@@ -28,8 +28,10 @@ export function previewScaleUp(input: ScaleUpInput): ScaleUpPreview {
     step(
       'deficit',
       `${blocked.name}: desired ceil(${blocked.currentReplicas} × ${blocked.currentUtilization} / ${targetUtilization}) = ${desired}; ` +
-      `deficit ${desired} − maxReplicas ${blocked.maxReplicas} = ${metricDeficit}` +
-        (blocked.pendingReplicas !== undefined ? `; pending pods ${pending}; placing max(${metricDeficit}, ${pending}) = ${deficit}.` : '.'),
+        `deficit ${desired} − maxReplicas ${blocked.maxReplicas} = ${metricDeficit}` +
+        (blocked.pendingReplicas !== undefined
+          ? `; pending pods ${pending}; placing max(${metricDeficit}, ${pending}) = ${deficit}.`
+          : '.'),
       [blocked.name],
     ),
   ];
@@ -45,7 +47,11 @@ export function previewScaleUp(input: ScaleUpInput): ScaleUpPreview {
   const names = parsed.eligibleClusters.map((c) => c.name).sort(compareNames);
   steps.push(
     step('rule', plan.rule, plan.ruleClusters),
-    step('room', `Room (maxReplicas − currentReplicas${policy === 'StaticWeighted' ? '' : ', capped at availableReplicas'}): ${formatSplit(names, room)}.`, names),
+    step(
+      'room',
+      `Room (maxReplicas − currentReplicas${policy === 'StaticWeighted' ? '' : ', capped at availableReplicas'}): ${formatSplit(names, room)}.`,
+      names,
+    ),
   );
   for (const { name, reason } of plan.excluded) steps.push(step('excluded', `${name} is excluded: ${reason}.`, [name]));
 

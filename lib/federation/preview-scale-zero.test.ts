@@ -15,7 +15,10 @@ describe('previewScaleToZero / previewScaleFromZero — §4.10', () => {
     const down = previewScaleToZero({ policy: 'StaticWeighted', federatedMinReplicas: 2, clusters });
     expect(down.zeroed).toEqual(['member1']);
     expect(down.resourceBinding).toEqual(binding({ member1: 0, member2: 1, member3: 1 }));
-    const up = previewScaleFromZero({ policy: 'StaticWeighted', clusters: clusters.map((c) => ({ ...c, replicas: c.name === 'member1' ? 0 : 1 })) });
+    const up = previewScaleFromZero({
+      policy: 'StaticWeighted',
+      clusters: clusters.map((c) => ({ ...c, replicas: c.name === 'member1' ? 0 : 1 })),
+    });
     expect(up.woken).toEqual(['member1']);
     expect(up.resourceBinding).toEqual(binding({ member1: 1, member2: 1, member3: 1 }));
   });
@@ -29,7 +32,10 @@ describe('previewScaleToZero / previewScaleFromZero — §4.10', () => {
     const down = previewScaleToZero({ policy: 'Prioritized', federatedMinReplicas: 1, clusters });
     expect(down.zeroed).toEqual(['c3', 'c2']);
     expect(down.resourceBinding).toEqual(binding({ c1: 1, c2: 0, c3: 0 }));
-    const up = previewScaleFromZero({ policy: 'Prioritized', clusters: clusters.map((c) => ({ ...c, replicas: c.name === 'c1' ? 1 : 0 })) });
+    const up = previewScaleFromZero({
+      policy: 'Prioritized',
+      clusters: clusters.map((c) => ({ ...c, replicas: c.name === 'c1' ? 1 : 0 })),
+    });
     expect(up.woken).toEqual(['c2']);
     expect(up.resourceBinding).toEqual(binding({ c1: 1, c2: 1, c3: 0 }));
     expect(up.notes).toContainEqual(expect.stringContaining('would wake c3 (priority 1)'));
@@ -50,7 +56,10 @@ describe('previewScaleToZero / previewScaleFromZero — §4.10', () => {
   });
 
   it('Duplicated never scales to or from zero', () => {
-    const clusters = [{ name: 'a', replicas: 0, minReplicas: 1 }, { name: 'b', replicas: 3, minReplicas: 1 }];
+    const clusters = [
+      { name: 'a', replicas: 0, minReplicas: 1 },
+      { name: 'b', replicas: 3, minReplicas: 1 },
+    ];
     expect(previewScaleToZero({ policy: 'Duplicated', federatedMinReplicas: 1, clusters }).zeroed).toEqual([]);
     expect(previewScaleFromZero({ policy: 'Duplicated', clusters }).woken).toEqual([]);
   });
@@ -58,7 +67,11 @@ describe('previewScaleToZero / previewScaleFromZero — §4.10', () => {
   it('DynamicWeighted wakes every dormant cluster to its min', () => {
     const up = previewScaleFromZero({
       policy: 'DynamicWeighted',
-      clusters: [{ name: 'a', replicas: 0, minReplicas: 2 }, { name: 'b', replicas: 0, minReplicas: 3 }, { name: 'c', replicas: 4, minReplicas: 1 }],
+      clusters: [
+        { name: 'a', replicas: 0, minReplicas: 2 },
+        { name: 'b', replicas: 0, minReplicas: 3 },
+        { name: 'c', replicas: 4, minReplicas: 1 },
+      ],
     });
     expect(up.woken).toEqual(['a', 'b']);
     expect(up.resourceBinding).toEqual(binding({ a: 2, b: 3, c: 4 }));

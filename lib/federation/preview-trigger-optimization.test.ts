@@ -35,14 +35,22 @@ describe('previewTriggerOptimization', () => {
 
   it('rejects more pending pods than replicas', () => {
     expect(() =>
-      previewTriggerOptimization({ policy: 'Aggregated', blockedCluster: { name: 'a', currentReplicas: 1, pendingReplicas: 2, maxReplicas: 3 }, otherClusters: [] }),
+      previewTriggerOptimization({
+        policy: 'Aggregated',
+        blockedCluster: { name: 'a', currentReplicas: 1, pendingReplicas: 2, maxReplicas: 3 },
+        otherClusters: [],
+      }),
     ).toThrow(/pendingReplicas/);
   });
 });
 
 describe('previewTriggerOptimization — no other cluster', () => {
   it('keeps the blocked max when nobody can take the capacity', () => {
-    const result = previewTriggerOptimization({ policy: 'Aggregated', blockedCluster: { name: 'a', currentReplicas: 4, pendingReplicas: 2, maxReplicas: 6 }, otherClusters: [] });
+    const result = previewTriggerOptimization({
+      policy: 'Aggregated',
+      blockedCluster: { name: 'a', currentReplicas: 4, pendingReplicas: 2, maxReplicas: 6 },
+      otherClusters: [],
+    });
     expect(result.blockedNewMax).toBe(6);
     expect(result.freed).toBe(0);
     expect(result.sumMaxAfter).toBe(6);

@@ -98,6 +98,10 @@ describe('takeByWeightLegacy — Dispenser guards', () => {
   });
 
   it('merges new replicas onto the initial result, including clusters only in the initial result', () => {
-    expect(takeByWeightLegacy({ numReplicas: 4, weights: { a: 1, b: 1 }, initial: { c: 2 }, variant: 'v1.5' }).replicas).toEqual({ c: 2, a: 2, b: 2 });
+    expect(takeByWeightLegacy({ numReplicas: 4, weights: { a: 1, b: 1 }, initial: { c: 2 }, variant: 'v1.5' }).replicas).toEqual({
+      c: 2,
+      a: 2,
+      b: 2,
+    });
   });
 });

@@ -31,7 +31,10 @@ export interface LegacyOutcome {
 /** At most this many alternatives are spelled out; `alternativeCount` still counts them all. */
 const MAX_LISTED_ALTERNATIVES = 16;
 
-function mergeTargetClusters(initial: readonly (readonly [string, number])[], added: readonly (readonly [string, number])[]): Map<string, number> {
+function mergeTargetClusters(
+  initial: readonly (readonly [string, number])[],
+  added: readonly (readonly [string, number])[],
+): Map<string, number> {
   const merged = new Map<string, number>();
   for (const [name, replicas] of initial) merged.set(name, (merged.get(name) ?? 0) + replicas);
   for (const [name, replicas] of added) merged.set(name, (merged.get(name) ?? 0) + replicas);
@@ -116,7 +119,9 @@ export function runTakeByWeight(
     if (tieOutcomes.length === MAX_LISTED_ALTERNATIVES) break;
     const chosen = new Set(pick);
     // Every tied cluster has the same floor; `replicas` gave the bonus to the first `winners` of them.
-    tieOutcomes.push(new Map(group.map((name, offset) => [name, (replicas.get(name) ?? 0) - (offset < winners ? 1 : 0) + (chosen.has(offset) ? 1 : 0)])));
+    tieOutcomes.push(
+      new Map(group.map((name, offset) => [name, (replicas.get(name) ?? 0) - (offset < winners ? 1 : 0) + (chosen.has(offset) ? 1 : 0)])),
+    );
   }
   return {
     replicas,

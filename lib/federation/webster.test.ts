@@ -48,7 +48,11 @@ describe('allocateWebsterSeats — upstream TestAllocateWebsterSeats', () => {
 
   it.each([
     ['empty party votes, expect nil result', { newSeats: 1, votes: {} }, {}],
-    ['party votes not empty, newSeats is 0, expect all seats 0', { newSeats: 0, votes: { PartyA: 100, PartyB: 200 } }, { PartyA: 0, PartyB: 0 }],
+    [
+      'party votes not empty, newSeats is 0, expect all seats 0',
+      { newSeats: 0, votes: { PartyA: 100, PartyB: 200 } },
+      { PartyA: 0, PartyB: 0 },
+    ],
     ['both party votes and newSeats are 0, expect nil result', { newSeats: 0, votes: {} }, {}],
     [
       'tie-breaker is nil, expect break tie by seats',
@@ -56,7 +60,11 @@ describe('allocateWebsterSeats — upstream TestAllocateWebsterSeats', () => {
       { PartyA: 1, PartyB: 1 },
     ],
     // The two cases below come from the earlier revision of the table; they hold under the current Less too.
-    ['(earlier revision) tie-breaker is nil, expect break tie by votes', { newSeats: 1, votes: { PartyA: 1, PartyB: 2 } }, { PartyA: 0, PartyB: 1 }],
+    [
+      '(earlier revision) tie-breaker is nil, expect break tie by votes',
+      { newSeats: 1, votes: { PartyA: 1, PartyB: 2 } },
+      { PartyA: 0, PartyB: 1 },
+    ],
     [
       '(earlier revision) tie-breaker is nil, expect break tie by seats',
       { newSeats: 1, votes: { PartyA: 0, PartyB: 0 }, initial: { PartyA: 2, PartyB: 1 } },
@@ -64,8 +72,16 @@ describe('allocateWebsterSeats — upstream TestAllocateWebsterSeats', () => {
     ],
     ['tie-breaker is nil, expect break tie by name', { newSeats: 1, votes: { PartyA: 1, PartyB: 1 } }, { PartyA: 1, PartyB: 0 }],
     // upstream's custom tie-breakers `a.Name < b.Name` / `a.Name > b.Name` are our nameAsc / nameDesc.
-    ['custom tie-breaker returns true, expect custom tie-breaker controls seat', { newSeats: 1, votes: { PartyA: 1, PartyB: 1 }, tieBreak: 'nameAsc' as const }, { PartyA: 1, PartyB: 0 }],
-    ['custom tie-breaker returns false, expect custom tie-breaker controls seat', { newSeats: 1, votes: { PartyA: 1, PartyB: 1 }, tieBreak: 'nameDesc' as const }, { PartyA: 0, PartyB: 1 }],
+    [
+      'custom tie-breaker returns true, expect custom tie-breaker controls seat',
+      { newSeats: 1, votes: { PartyA: 1, PartyB: 1 }, tieBreak: 'nameAsc' as const },
+      { PartyA: 1, PartyB: 0 },
+    ],
+    [
+      'custom tie-breaker returns false, expect custom tie-breaker controls seat',
+      { newSeats: 1, votes: { PartyA: 1, PartyB: 1 }, tieBreak: 'nameDesc' as const },
+      { PartyA: 0, PartyB: 1 },
+    ],
     [
       'non-initial allocation, new party joins, only new party gets new seats',
       { newSeats: 2, votes: { NewParty1: 1, NewParty2: 1 }, initial: { OldParty: 0 } },
@@ -141,7 +157,11 @@ describe('allocateWebsterSeats — upstream TestDispenseReplicasByTargetClusters
   });
 
   it('the empty UID picks the ascending-name outcome of the 1:1:1, 10 sum case', () => {
-    expect(allocateWebsterSeats({ newSeats: 10, votes: { member1: 5, member2: 5, member3: 5 } })).toEqual({ member1: 4, member2: 3, member3: 3 });
+    expect(allocateWebsterSeats({ newSeats: 10, votes: { member1: 5, member2: 5, member3: 5 } })).toEqual({
+      member1: 4,
+      member2: 3,
+      member3: 3,
+    });
   });
 });
 
@@ -183,11 +203,18 @@ function captureError(run: () => unknown): unknown {
 
 const voteMaps = fc
   .uniqueArray(fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), { minLength: 1, maxLength: 12 })
-  .chain((names) => fc.tuple(fc.constant(names), fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: names.length, maxLength: names.length })))
+  .chain((names) =>
+    fc.tuple(fc.constant(names), fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: names.length, maxLength: names.length })),
+  )
   .map(([names, weights]) => names.map((name, i) => [name, weights[i] ?? 0] as const));
 
 /** The textbook one-seat-at-a-time loop with upstream's tie rule, to check the bulk + heap implementation against. */
-function naiveWebster(newSeats: number, votes: readonly (readonly [string, number])[], initial: readonly (readonly [string, number])[], direction: 'asc' | 'desc'): Map<string, number> {
+function naiveWebster(
+  newSeats: number,
+  votes: readonly (readonly [string, number])[],
+  initial: readonly (readonly [string, number])[],
+  direction: 'asc' | 'desc',
+): Map<string, number> {
   const seats = new Map<string, number>(initial);
   const v = new Map<string, number>(votes);
   for (const [name] of votes) if (!seats.has(name)) seats.set(name, 0);
@@ -248,21 +275,34 @@ describe('Webster properties (fast-check)', () => {
 
   it('sums to N plus the initial seats and never goes negative or below the initial seats', () => {
     fc.assert(
-      fc.property(voteMaps, fc.integer({ min: 0, max: 300 }), fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 12 }), (votes, n, initialSeats) => {
-        const initial = votes.slice(0, initialSeats.length).map(([name], i) => [name, initialSeats[i] ?? 0] as const);
-        const seats = runWebster(n, votes, initial, 'asc');
-        const total = [...seats.values()].reduce((a, b) => a + b, 0);
-        expect(total).toBe(n + initial.reduce((a, [, s]) => a + s, 0));
-        for (const [name, s] of initial) expect(seats.get(name)).toBeGreaterThanOrEqual(s);
-        for (const s of seats.values()) expect(s).toBeGreaterThanOrEqual(0);
-      }),
+      fc.property(
+        voteMaps,
+        fc.integer({ min: 0, max: 300 }),
+        fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 12 }),
+        (votes, n, initialSeats) => {
+          const initial = votes.slice(0, initialSeats.length).map(([name], i) => [name, initialSeats[i] ?? 0] as const);
+          const seats = runWebster(n, votes, initial, 'asc');
+          const total = [...seats.values()].reduce((a, b) => a + b, 0);
+          expect(total).toBe(n + initial.reduce((a, [, s]) => a + s, 0));
+          for (const [name, s] of initial) expect(seats.get(name)).toBeGreaterThanOrEqual(s);
+          for (const s of seats.values()) expect(s).toBeGreaterThanOrEqual(0);
+        },
+      ),
     );
   });
 
   it('stays within one seat of the exact quota (Webster is quota-consistent for 2 parties)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 500 }), (a, b, n) => {
-        const seats = runWebster(n, [['a', a], ['b', b]], [], 'asc');
+        const seats = runWebster(
+          n,
+          [
+            ['a', a],
+            ['b', b],
+          ],
+          [],
+          'asc',
+        );
         const quota = (n * a) / (a + b);
         expect(Math.abs((seats.get('a') ?? 0) - quota)).toBeLessThanOrEqual(1);
       }),

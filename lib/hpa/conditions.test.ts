@@ -4,7 +4,9 @@ import { HPA_CONDITION_NAME_MAP, setCondition, toShippedConditionType } from '@/
 
 describe('setCondition — upstream setConditionInList', () => {
   it('appends a new type with lastTransitionTime now, keeps the time when only the reason changes, moves it on a flip', () => {
-    const conditions: Condition[] = [{ type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'm', lastTransitionTime: '2025-06-01T11:00:00Z' }];
+    const conditions: Condition[] = [
+      { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', message: 'm', lastTransitionTime: '2025-06-01T11:00:00Z' },
+    ];
     setCondition(conditions, 'ScalingActive', 'True', 'ValidMetricFound', 'ok', '2025-06-01T12:00:00Z');
     setCondition(conditions, 'AbleToScale', 'True', 'SucceededRescale', 'scaled', '2025-06-01T12:00:00Z');
     expect(conditions).toEqual([
@@ -12,7 +14,13 @@ describe('setCondition — upstream setConditionInList', () => {
       { type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: 'ok', lastTransitionTime: '2025-06-01T12:00:00Z' },
     ]);
     setCondition(conditions, 'AbleToScale', 'False', 'FailedUpdateScale', 'denied', '2025-06-01T12:00:15Z');
-    expect(conditions[0]).toEqual({ type: 'AbleToScale', status: 'False', reason: 'FailedUpdateScale', message: 'denied', lastTransitionTime: '2025-06-01T12:00:15Z' });
+    expect(conditions[0]).toEqual({
+      type: 'AbleToScale',
+      status: 'False',
+      reason: 'FailedUpdateScale',
+      message: 'denied',
+      lastTransitionTime: '2025-06-01T12:00:15Z',
+    });
   });
 });
 

@@ -8,7 +8,14 @@ import type { Condition } from '@/lib/k8s/types';
 export type HpaConditionType = 'AbleToScale' | 'ScalingActive' | 'ScalingLimited';
 
 /** upstream: setConditionInList — lastTransitionTime moves only when the status flips; new ones are appended. */
-export function setCondition(conditions: Condition[], type: string, status: 'True' | 'False', reason: string, message: string, now: string): void {
+export function setCondition(
+  conditions: Condition[],
+  type: string,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  now: string,
+): void {
   let existing = conditions.find((c) => c.type === type);
   if (!existing) {
     existing = { type, status: '' };

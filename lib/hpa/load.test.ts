@@ -16,7 +16,12 @@ function pod(i: number): Pod {
 }
 
 function usage(i: number, cpu: string): PodMetrics {
-  return { metadata: { name: `web-${i}`, namespace: 'shop' }, timestamp: '2026-11-22T11:59:30Z', window: '30s', containers: [{ name: 'app', usage: { cpu } }] };
+  return {
+    metadata: { name: `web-${i}`, namespace: 'shop' },
+    timestamp: '2026-11-22T11:59:30Z',
+    window: '30s',
+    containers: [{ name: 'app', usage: { cpu } }],
+  };
 }
 
 /** 4 ready pods at 300m of a 500m request (60%) against a 60% target: in balance. */
@@ -25,7 +30,12 @@ const base: HpaSyncInput = {
     apiVersion: 'autoscaling/v2',
     kind: 'HorizontalPodAutoscaler',
     metadata: { name: 'web', namespace: 'shop' },
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 10, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }] },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 2,
+      maxReplicas: 10,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }],
+    },
     status: { currentReplicas: 4, desiredReplicas: 4, conditions: [] },
   },
   scale: { specReplicas: 4, statusReplicas: 4, selector: 'app=web' },
@@ -36,7 +46,7 @@ const base: HpaSyncInput = {
 };
 
 describe('what-if load for previews', () => {
-  it('withLoad at factor 1 over the same replicas reproduces today\'s decision', () => {
+  it("withLoad at factor 1 over the same replicas reproduces today's decision", () => {
     expect(simulateHpaSync(withLoad(base, 1, 4)).desiredReplicas).toBe(simulateHpaSync(base).desiredReplicas);
     expect(simulateHpaSync(base).desiredReplicas).toBe(4);
   });

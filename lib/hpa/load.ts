@@ -10,7 +10,8 @@ import type { Pod, PodMetrics, Quantity } from '@/lib/k8s/types';
  * (per-pod values fall as pods are added; object and external totals do not).
  */
 
-const scaleQuantity = (q: Quantity, factor: number): string => formatMilliQuantity(BigInt(Math.max(0, Math.round(Number(milliValue(q)) * factor))));
+const scaleQuantity = (q: Quantity, factor: number): string =>
+  formatMilliQuantity(BigInt(Math.max(0, Math.round(Number(milliValue(q)) * factor))));
 
 function isReady(pod: Pod): boolean {
   return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
@@ -26,7 +27,8 @@ function averageUsage(metrics: readonly PodMetrics[], pods: readonly Pod[]): Map
     count += 1;
     for (const c of m.containers) {
       const byResource = sums.get(c.name) ?? new Map<string, number>();
-      for (const [resource, q] of Object.entries(c.usage)) byResource.set(resource, (byResource.get(resource) ?? 0) + Number(milliValue(q)));
+      for (const [resource, q] of Object.entries(c.usage))
+        byResource.set(resource, (byResource.get(resource) ?? 0) + Number(milliValue(q)));
       sums.set(c.name, byResource);
     }
   }
@@ -78,7 +80,15 @@ export function withLoad(input: HpaSyncInput, factor: number, replicas: number):
         Object.entries(input.metrics.pods).map(([metric, samples]) => {
           const avg = samples.length ? samples.reduce((n, s) => n + Number(milliValue(s.value)), 0) / samples.length : 0;
           const first: PodsMetricSample | undefined = samples[0];
-          return [metric, pods.map((p) => ({ pod: p.metadata.name, value: formatMilliQuantity(BigInt(Math.round(avg * perPod))), timestamp: first?.timestamp, window: first?.window }))];
+          return [
+            metric,
+            pods.map((p) => ({
+              pod: p.metadata.name,
+              value: formatMilliQuantity(BigInt(Math.round(avg * perPod))),
+              timestamp: first?.timestamp,
+              window: first?.window,
+            })),
+          ];
         }),
       )
     : undefined;
@@ -89,8 +99,12 @@ export function withLoad(input: HpaSyncInput, factor: number, replicas: number):
       ...input.metrics,
       resource,
       pods: podsMetrics,
-      object: input.metrics.object ? Object.fromEntries(Object.entries(input.metrics.object).map(([k, v]) => [k, scaleQuantity(v, factor)])) : undefined,
-      external: input.metrics.external ? Object.fromEntries(Object.entries(input.metrics.external).map(([k, vs]) => [k, vs.map((v) => scaleQuantity(v, factor))])) : undefined,
+      object: input.metrics.object
+        ? Object.fromEntries(Object.entries(input.metrics.object).map(([k, v]) => [k, scaleQuantity(v, factor)]))
+        : undefined,
+      external: input.metrics.external
+        ? Object.fromEntries(Object.entries(input.metrics.external).map(([k, vs]) => [k, vs.map((v) => scaleQuantity(v, factor))]))
+        : undefined,
     },
     scale: { ...input.scale, specReplicas: replicas, statusReplicas: replicas },
   };
@@ -104,10 +118,22 @@ export function scaleLoad(input: HpaSyncInput, factor: number): HpaSyncInput {
     ...input,
     metrics: {
       ...m,
-      resource: m.resource?.map((pm) => ({ ...pm, containers: pm.containers.map((c) => ({ ...c, usage: Object.fromEntries(Object.entries(c.usage).map(([r, q]) => [r, scaleQuantity(q, factor)])) })) })),
-      pods: m.pods ? Object.fromEntries(Object.entries(m.pods).map(([k, samples]) => [k, samples.map((s) => ({ ...s, value: scaleQuantity(s.value, factor) }))])) : undefined,
+      resource: m.resource?.map((pm) => ({
+        ...pm,
+        containers: pm.containers.map((c) => ({
+          ...c,
+          usage: Object.fromEntries(Object.entries(c.usage).map(([r, q]) => [r, scaleQuantity(q, factor)])),
+        })),
+      })),
+      pods: m.pods
+        ? Object.fromEntries(
+            Object.entries(m.pods).map(([k, samples]) => [k, samples.map((s) => ({ ...s, value: scaleQuantity(s.value, factor) }))]),
+          )
+        : undefined,
       object: m.object ? Object.fromEntries(Object.entries(m.object).map(([k, v]) => [k, scaleQuantity(v, factor)])) : undefined,
-      external: m.external ? Object.fromEntries(Object.entries(m.external).map(([k, vs]) => [k, vs.map((v) => scaleQuantity(v, factor))])) : undefined,
+      external: m.external
+        ? Object.fromEntries(Object.entries(m.external).map(([k, vs]) => [k, vs.map((v) => scaleQuantity(v, factor))]))
+        : undefined,
     },
   };
 }

@@ -30,7 +30,8 @@ function windowMs(window: string | number | null | undefined): number {
  * pods' labels; a PodMetrics entry that carries labels not matching the selector is dropped the same way.
  */
 export function getResourceMetric(input: HpaMetricsInput, resource: string, selector: ParsedSelector, container: string): PodMetricsInfo {
-  if (input.errors?.resource !== undefined) throw new CalcError(`unable to fetch metrics from resource metrics API: ${input.errors.resource}`);
+  if (input.errors?.resource !== undefined)
+    throw new CalcError(`unable to fetch metrics from resource metrics API: ${input.errors.resource}`);
   const items: PodMetrics[] = (input.resource ?? []).filter((m) => !m.metadata.labels || matchesSelector(selector, m.metadata.labels));
   if (items.length === 0) throw new CalcError('no metrics returned from resource metrics API');
   const res: PodMetricsInfo = new Map();
@@ -65,7 +66,8 @@ export function getRawMetric(input: HpaMetricsInput, metricName: string): PodMet
   const samples: PodsMetricSample[] = input.pods?.[metricName] ?? [];
   if (samples.length === 0) throw new CalcError('no metrics returned from custom metrics API');
   const res: PodMetricsInfo = new Map();
-  for (const s of samples) res.set(s.pod, { value: milliValue(s.value), timestampMs: timestampMs(s.timestamp), windowMs: windowMs(s.window) });
+  for (const s of samples)
+    res.set(s.pod, { value: milliValue(s.value), timestampMs: timestampMs(s.timestamp), windowMs: windowMs(s.window) });
   return res;
 }
 
@@ -73,13 +75,17 @@ export function getRawMetric(input: HpaMetricsInput, metricName: string): PodMet
 export function getObjectMetric(input: HpaMetricsInput, metricName: string): bigint {
   if (input.errors?.object !== undefined) throw new CalcError(`unable to fetch metrics from custom metrics API: ${input.errors.object}`);
   const value: Quantity | undefined = input.object?.[metricName];
-  if (value === undefined) throw new CalcError(`unable to fetch metrics from custom metrics API: the preview input has no value for object metric "${metricName}"`);
+  if (value === undefined)
+    throw new CalcError(
+      `unable to fetch metrics from custom metrics API: the preview input has no value for object metric "${metricName}"`,
+    );
   return milliValue(value);
 }
 
 /** upstream: restMetricsClient.GetExternalMetric */
 export function getExternalMetric(input: HpaMetricsInput, metricName: string): bigint[] {
-  if (input.errors?.external !== undefined) throw new CalcError(`unable to fetch metrics from external metrics API: ${input.errors.external}`);
+  if (input.errors?.external !== undefined)
+    throw new CalcError(`unable to fetch metrics from external metrics API: ${input.errors.external}`);
   const values = input.external?.[metricName] ?? [];
   if (values.length === 0) throw new CalcError('no metrics returned from external metrics API');
   return values.map((v) => milliValue(v));

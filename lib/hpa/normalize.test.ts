@@ -29,14 +29,21 @@ function generateScalingRules(pods: number, podsPeriod: number, percent: number,
   return {
     stabilizationWindowSeconds: window,
     selectPolicy: 'Max',
-    policies: [...(pods ? [{ type: 'Pods', value: pods, periodSeconds: podsPeriod }] : []), ...(percent ? [{ type: 'Percent', value: percent, periodSeconds: percentPeriod }] : [])],
+    policies: [
+      ...(pods ? [{ type: 'Pods', value: pods, periodSeconds: podsPeriod }] : []),
+      ...(percent ? [{ type: 'Percent', value: percent, periodSeconds: percentPeriod }] : []),
+    ],
   };
 }
 
 /** upstream: generateEventsUniformDistribution — events centred in equal segments of the last periodSeconds. */
 function generateEventsUniformDistribution(rawEvents: number[], periodSeconds: number): ScaleEvent[] {
   const segment = periodSeconds / rawEvents.length;
-  return rawEvents.map((change, idx) => ({ replicaChange: change, timestampMs: ago(Math.trunc(periodSeconds - segment * (idx + 1) + segment / 2)), outdated: false }));
+  return rawEvents.map((change, idx) => ({
+    replicaChange: change,
+    timestampMs: ago(Math.trunc(periodSeconds - segment * (idx + 1) + segment / 2)),
+    outdated: false,
+  }));
 }
 
 describe('convertDesiredReplicasWithRules — TestConvertDesiredReplicasWithRules', () => {
@@ -45,11 +52,22 @@ describe('convertDesiredReplicasWithRules — TestConvertDesiredReplicasWithRule
     [3, 1, 2, 8, 2, 'TooFewReplicas', 'prenormalized desired replicas < minReplicas'],
     [1, 0, 0, 10, 0, 'DesiredWithinRange', 'prenormalized desired zeroed replicas within range'],
     [20, 1000, 1, 10, 10, 'TooManyReplicas', 'maxReplicas is the limit because maxReplicas < scaleUpLimit'],
-    [3, 1000, 1, 2000, calculateScaleUpLimit(3, FACTOR, MINIMUM), 'ScaleUpLimit', 'scaleUpLimit is the limit because scaleUpLimit < maxReplicas'],
-  ] as const)('TestConvertDesiredReplicasWithRules: current %i desired %i min %i max %i → %i %s (%s)', (current, desired, min, max, expected, reason, _annotation) => {
-    const r = convertDesiredReplicasWithRules(current, desired, min, max, FACTOR, MINIMUM);
-    expect([r.replicas, r.reason]).toEqual([expected, reason]);
-  });
+    [
+      3,
+      1000,
+      1,
+      2000,
+      calculateScaleUpLimit(3, FACTOR, MINIMUM),
+      'ScaleUpLimit',
+      'scaleUpLimit is the limit because scaleUpLimit < maxReplicas',
+    ],
+  ] as const)(
+    'TestConvertDesiredReplicasWithRules: current %i desired %i min %i max %i → %i %s (%s)',
+    (current, desired, min, max, expected, reason, _annotation) => {
+      const r = convertDesiredReplicasWithRules(current, desired, min, max, FACTOR, MINIMUM);
+      expect([r.replicas, r.reason]).toEqual([expected, reason]);
+    },
+  );
 
   it('calculateScaleUpLimit uses max(factor × current, minimum): production factor 2 gives 8 from 4, 4 from 1', () => {
     expect([calculateScaleUpLimit(4, 2, 4), calculateScaleUpLimit(1, 2, 4), calculateScaleUpLimit(3, 8, 4)]).toEqual([8, 4, 24]);
@@ -73,7 +91,10 @@ describe('limits with behavior — TestCalculateScaleUpLimitWithScalingRules / T
   });
   it('selectPolicy Disabled forbids any change in that direction', () => {
     const disabled = { ...minPolicy(), selectPolicy: 'Disabled' };
-    expect([calculateScaleUpLimitWithScalingRules(7, [], [], disabled, NOW_MS), calculateScaleDownLimitWithBehaviors(7, [], [], disabled, NOW_MS)]).toEqual([7, 7]);
+    expect([
+      calculateScaleUpLimitWithScalingRules(7, [], [], disabled, NOW_MS),
+      calculateScaleDownLimitWithBehaviors(7, [], [], disabled, NOW_MS),
+    ]).toEqual([7, 7]);
   });
 });
 
@@ -96,14 +117,61 @@ describe('stabilizeRecommendation — TestNormalizeDesiredReplicas', () => {
 });
 
 describe('stabilizeRecommendationWithBehaviors — TestNormalizeDesiredReplicasWithBehavior', () => {
-  const cases: { name: string; recs: Recommendation[]; current: number; proposal: number; expected: number; log?: number[]; up?: number; down?: number }[] = [
+  const cases: {
+    name: string;
+    recs: Recommendation[];
+    current: number;
+    proposal: number;
+    expected: number;
+    log?: number[];
+    up?: number;
+    down?: number;
+  }[] = [
     { name: 'empty recommendations for scaling down', recs: [], current: 100, proposal: 5, expected: 5, log: [5] },
-    { name: 'simple scale down stabilization', recs: [rec(4, 120), rec(5, 60)], current: 100, proposal: 3, expected: 5, log: [4, 5, 3], down: 180 },
-    { name: 'simple scale up stabilization', recs: [rec(4, 120), rec(5, 60)], current: 1, proposal: 7, expected: 4, log: [4, 5, 7], up: 300 },
-    { name: 'no scale down stabilization', recs: [rec(1, 120), rec(2, 60)], current: 100, proposal: 3, expected: 3, log: [1, 2, 3], up: 300 },
+    {
+      name: 'simple scale down stabilization',
+      recs: [rec(4, 120), rec(5, 60)],
+      current: 100,
+      proposal: 3,
+      expected: 5,
+      log: [4, 5, 3],
+      down: 180,
+    },
+    {
+      name: 'simple scale up stabilization',
+      recs: [rec(4, 120), rec(5, 60)],
+      current: 1,
+      proposal: 7,
+      expected: 4,
+      log: [4, 5, 7],
+      up: 300,
+    },
+    {
+      name: 'no scale down stabilization',
+      recs: [rec(1, 120), rec(2, 60)],
+      current: 100,
+      proposal: 3,
+      expected: 3,
+      log: [1, 2, 3],
+      up: 300,
+    },
     { name: 'no scale up stabilization', recs: [rec(4, 120), rec(5, 60)], current: 1, proposal: 3, expected: 3, log: [4, 5, 3], down: 300 },
-    { name: 'no scale down stabilization, reuse recommendation element', recs: [rec(10, 600), rec(9, 540)], current: 100, proposal: 3, expected: 3, log: [10, 3] },
-    { name: 'no scale up stabilization, reuse recommendation element', recs: [rec(10, 600), rec(9, 540)], current: 1, proposal: 100, expected: 100, log: [10, 100] },
+    {
+      name: 'no scale down stabilization, reuse recommendation element',
+      recs: [rec(10, 600), rec(9, 540)],
+      current: 100,
+      proposal: 3,
+      expected: 3,
+      log: [10, 3],
+    },
+    {
+      name: 'no scale up stabilization, reuse recommendation element',
+      recs: [rec(10, 600), rec(9, 540)],
+      current: 1,
+      proposal: 100,
+      expected: 100,
+      log: [10, 100],
+    },
     {
       name: 'scale down stabilization, reuse one of obsolete recommendation element',
       recs: [rec(10, 600), rec(4, 60), rec(5, 120), rec(9, 540)],
@@ -122,8 +190,24 @@ describe('stabilizeRecommendationWithBehaviors — TestNormalizeDesiredReplicasW
       log: [100, 6, 5, 9],
       up: 300,
     },
-    { name: 'scale up and down stabilization, do not scale up when prenormalized rec goes down', recs: [rec(2, 6000), rec(3, 180)], current: 2, proposal: 1, expected: 2, up: 300, down: 300 },
-    { name: 'scale up and down stabilization, do not scale down when prenormalized rec goes up', recs: [rec(2, 6000), rec(1, 180)], current: 2, proposal: 3, expected: 2, up: 300, down: 300 },
+    {
+      name: 'scale up and down stabilization, do not scale up when prenormalized rec goes down',
+      recs: [rec(2, 6000), rec(3, 180)],
+      current: 2,
+      proposal: 1,
+      expected: 2,
+      up: 300,
+      down: 300,
+    },
+    {
+      name: 'scale up and down stabilization, do not scale down when prenormalized rec goes up',
+      recs: [rec(2, 6000), rec(1, 180)],
+      current: 2,
+      proposal: 3,
+      expected: 2,
+      up: 300,
+      down: 300,
+    },
   ];
   it.each(cases.map((c) => [c.name, c]))('TestNormalizeDesiredReplicasWithBehavior/%s', (_n, c) => {
     const r = stabilizeRecommendationWithBehaviors(c.recs, c.current, c.proposal, c.up ?? 0, c.down ?? 0, NOW_MS);
@@ -153,11 +237,43 @@ describe('convertDesiredReplicasWithBehaviorRate — TestScalingWithRules', () =
   }
   const up = (raw: number[]) => generateEventsUniformDistribution(raw, 120);
   const cases: RuleCase[] = [
-    { name: 'prenormalized desired replicas within range', current: 5, desired: 7, min: 3, max: 8, expected: 7, reason: 'DesiredWithinRange' },
+    {
+      name: 'prenormalized desired replicas within range',
+      current: 5,
+      desired: 7,
+      min: 3,
+      max: 8,
+      expected: 7,
+      reason: 'DesiredWithinRange',
+    },
     { name: 'prenormalized desired replicas < minReplicas', current: 3, desired: 1, min: 2, max: 8, expected: 2, reason: 'TooFewReplicas' },
-    { name: 'prenormalized desired replicas within range when minReplicas is 0', current: 1, desired: 0, min: 0, max: 10, expected: 0, reason: 'DesiredWithinRange' },
-    { name: 'maxReplicas is the limit because maxReplicas < scaleUpLimit', current: 20, desired: 1000, min: 1, max: 10, expected: 10, reason: 'TooManyReplicas' },
-    { name: 'desired replica count is more than the maximum replica count', current: 100, desired: 1000, min: 100, max: 150, expected: 150, reason: 'TooManyReplicas' },
+    {
+      name: 'prenormalized desired replicas within range when minReplicas is 0',
+      current: 1,
+      desired: 0,
+      min: 0,
+      max: 10,
+      expected: 0,
+      reason: 'DesiredWithinRange',
+    },
+    {
+      name: 'maxReplicas is the limit because maxReplicas < scaleUpLimit',
+      current: 20,
+      desired: 1000,
+      min: 1,
+      max: 10,
+      expected: 10,
+      reason: 'TooManyReplicas',
+    },
+    {
+      name: 'desired replica count is more than the maximum replica count',
+      current: 100,
+      desired: 1000,
+      min: 100,
+      max: 150,
+      expected: 150,
+      reason: 'TooManyReplicas',
+    },
     {
       name: 'scaleUpLimit is the limit because scaleUpLimit < maxReplicas with user policies',
       current: 3,
@@ -169,18 +285,126 @@ describe('convertDesiredReplicasWithBehaviorRate — TestScalingWithRules', () =
       scaleUpRules: generateScalingRules(0, 0, 1, 60, 0),
     },
     { name: 'scaleUp with default behavior', min: 1, max: 1000, current: 10, desired: 50, expected: 20, reason: 'ScaleUpLimit' },
-    { name: 'scaleUp with pods policy larger than percent policy', min: 1, max: 1000, scaleUpRules: generateScalingRules(100, 60, 100, 60, 0), current: 10, desired: 500, expected: 110, reason: 'ScaleUpLimit' },
-    { name: 'scaleUp with percent policy larger than pods policy', min: 1, max: 1000, scaleUpRules: generateScalingRules(2, 60, 100, 60, 0), current: 10, desired: 500, expected: 20, reason: 'ScaleUpLimit' },
-    { name: 'scaleUp with spec MaxReplicas limitation with large pod policy', min: 1, max: 1000, scaleUpRules: generateScalingRules(100, 60, 0, 0, 0), current: 10, desired: 50, expected: 50, reason: 'DesiredWithinRange' },
-    { name: 'scaleUp with spec MaxReplicas limitation with large percent policy', min: 1, max: 1000, scaleUpRules: generateScalingRules(10000, 60, 0, 0, 0), current: 10, desired: 50, expected: 50, reason: 'DesiredWithinRange' },
-    { name: 'scaleUp with pod policy limitation', min: 1, max: 1000, scaleUpRules: generateScalingRules(30, 60, 0, 0, 0), current: 10, desired: 50, expected: 40, reason: 'ScaleUpLimit' },
-    { name: 'scaleUp with percent policy limitation', min: 1, max: 1000, scaleUpRules: generateScalingRules(0, 0, 200, 60, 0), current: 10, desired: 50, expected: 30, reason: 'ScaleUpLimit' },
-    { name: 'scaleDown with percent policy larger than pod policy', min: 1, max: 1000, scaleDownRules: generateScalingRules(20, 60, 1, 60, 300), current: 100, desired: 2, expected: 80, reason: 'ScaleDownLimit' },
-    { name: 'scaleDown with pod policy larger than percent policy', min: 1, max: 1000, scaleDownRules: generateScalingRules(2, 60, 1, 60, 300), current: 100, desired: 2, expected: 98, reason: 'ScaleDownLimit' },
-    { name: 'scaleDown with spec MinReplicas limitation with large pod policy', min: 1, max: 1000, scaleDownRules: generateScalingRules(100, 60, 0, 0, 300), current: 10, desired: 0, expected: 1, reason: 'TooFewReplicas' },
-    { name: 'scaleDown with spec MinReplicas limitation with large percent policy', min: 5, max: 1000, scaleDownRules: generateScalingRules(0, 0, 100, 60, 300), current: 10, desired: 2, expected: 5, reason: 'TooFewReplicas' },
-    { name: 'scaleDown with pod policy limitation', min: 1, max: 1000, scaleDownRules: generateScalingRules(5, 60, 0, 0, 300), current: 10, desired: 2, expected: 5, reason: 'ScaleDownLimit' },
-    { name: 'scaleDown with percent policy limitation', min: 1, max: 1000, scaleDownRules: generateScalingRules(0, 0, 50, 60, 300), current: 10, desired: 5, expected: 5, reason: 'DesiredWithinRange' },
+    {
+      name: 'scaleUp with pods policy larger than percent policy',
+      min: 1,
+      max: 1000,
+      scaleUpRules: generateScalingRules(100, 60, 100, 60, 0),
+      current: 10,
+      desired: 500,
+      expected: 110,
+      reason: 'ScaleUpLimit',
+    },
+    {
+      name: 'scaleUp with percent policy larger than pods policy',
+      min: 1,
+      max: 1000,
+      scaleUpRules: generateScalingRules(2, 60, 100, 60, 0),
+      current: 10,
+      desired: 500,
+      expected: 20,
+      reason: 'ScaleUpLimit',
+    },
+    {
+      name: 'scaleUp with spec MaxReplicas limitation with large pod policy',
+      min: 1,
+      max: 1000,
+      scaleUpRules: generateScalingRules(100, 60, 0, 0, 0),
+      current: 10,
+      desired: 50,
+      expected: 50,
+      reason: 'DesiredWithinRange',
+    },
+    {
+      name: 'scaleUp with spec MaxReplicas limitation with large percent policy',
+      min: 1,
+      max: 1000,
+      scaleUpRules: generateScalingRules(10000, 60, 0, 0, 0),
+      current: 10,
+      desired: 50,
+      expected: 50,
+      reason: 'DesiredWithinRange',
+    },
+    {
+      name: 'scaleUp with pod policy limitation',
+      min: 1,
+      max: 1000,
+      scaleUpRules: generateScalingRules(30, 60, 0, 0, 0),
+      current: 10,
+      desired: 50,
+      expected: 40,
+      reason: 'ScaleUpLimit',
+    },
+    {
+      name: 'scaleUp with percent policy limitation',
+      min: 1,
+      max: 1000,
+      scaleUpRules: generateScalingRules(0, 0, 200, 60, 0),
+      current: 10,
+      desired: 50,
+      expected: 30,
+      reason: 'ScaleUpLimit',
+    },
+    {
+      name: 'scaleDown with percent policy larger than pod policy',
+      min: 1,
+      max: 1000,
+      scaleDownRules: generateScalingRules(20, 60, 1, 60, 300),
+      current: 100,
+      desired: 2,
+      expected: 80,
+      reason: 'ScaleDownLimit',
+    },
+    {
+      name: 'scaleDown with pod policy larger than percent policy',
+      min: 1,
+      max: 1000,
+      scaleDownRules: generateScalingRules(2, 60, 1, 60, 300),
+      current: 100,
+      desired: 2,
+      expected: 98,
+      reason: 'ScaleDownLimit',
+    },
+    {
+      name: 'scaleDown with spec MinReplicas limitation with large pod policy',
+      min: 1,
+      max: 1000,
+      scaleDownRules: generateScalingRules(100, 60, 0, 0, 300),
+      current: 10,
+      desired: 0,
+      expected: 1,
+      reason: 'TooFewReplicas',
+    },
+    {
+      name: 'scaleDown with spec MinReplicas limitation with large percent policy',
+      min: 5,
+      max: 1000,
+      scaleDownRules: generateScalingRules(0, 0, 100, 60, 300),
+      current: 10,
+      desired: 2,
+      expected: 5,
+      reason: 'TooFewReplicas',
+    },
+    {
+      name: 'scaleDown with pod policy limitation',
+      min: 1,
+      max: 1000,
+      scaleDownRules: generateScalingRules(5, 60, 0, 0, 300),
+      current: 10,
+      desired: 2,
+      expected: 5,
+      reason: 'ScaleDownLimit',
+    },
+    {
+      name: 'scaleDown with percent policy limitation',
+      min: 1,
+      max: 1000,
+      scaleDownRules: generateScalingRules(0, 0, 50, 60, 300),
+      current: 10,
+      desired: 5,
+      expected: 5,
+      reason: 'DesiredWithinRange',
+    },
     {
       name: 'scaleUp with spec MaxReplicas limitation with large pod policy and events',
       scaleUpEvents: up([1, 5, 9]),
@@ -248,7 +472,16 @@ describe('convertDesiredReplicasWithBehaviorRate — TestScalingWithRules', () =
       expected: 16,
       reason: 'ScaleUpLimit',
     },
-    { name: 'scaleDown with default policy and previous events', scaleDownEvents: up([1, 5, 9]), min: 1, max: 1000, current: 10, desired: 5, expected: 5, reason: 'DesiredWithinRange' },
+    {
+      name: 'scaleDown with default policy and previous events',
+      scaleDownEvents: up([1, 5, 9]),
+      min: 1,
+      max: 1000,
+      current: 10,
+      desired: 5,
+      expected: 5,
+      reason: 'DesiredWithinRange',
+    },
     {
       name: 'scaleDown with spec MinReplicas=nil limitation with large pod policy and previous events',
       scaleDownEvents: up([1, 5, 9]),
@@ -406,21 +639,67 @@ describe('convertDesiredReplicasWithBehaviorRate — TestScalingWithRules', () =
     },
   ];
   it.each(cases.map((c) => [c.name, c]))('TestScalingWithRules/%s', (_n, c) => {
-    const behavior: ResolvedBehavior = { scaleUp: generateScaleUpRules(c.scaleUpRules), scaleDown: generateScaleDownRules(c.scaleDownRules) };
-    const r = convertDesiredReplicasWithBehaviorRate(c.current, c.desired, c.min, c.max, behavior, c.scaleUpEvents ?? [], c.scaleDownEvents ?? [], NOW_MS);
+    const behavior: ResolvedBehavior = {
+      scaleUp: generateScaleUpRules(c.scaleUpRules),
+      scaleDown: generateScaleDownRules(c.scaleDownRules),
+    };
+    const r = convertDesiredReplicasWithBehaviorRate(
+      c.current,
+      c.desired,
+      c.min,
+      c.max,
+      behavior,
+      c.scaleUpEvents ?? [],
+      c.scaleDownEvents ?? [],
+      NOW_MS,
+    );
     expect([r.replicas, r.reason]).toEqual([c.expected, c.reason]);
   });
 });
 
 describe('storeScaleEvent — TestStoreScaleEvents', () => {
-  const ev = (replicaChange: number, secondsAgo: number, outdated = false): ScaleEvent => ({ replicaChange, timestampMs: ago(secondsAgo), outdated });
+  const ev = (replicaChange: number, secondsAgo: number, outdated = false): ScaleEvent => ({
+    replicaChange,
+    timestampMs: ago(secondsAgo),
+    outdated,
+  });
   const cases: { name: string; prev: ScaleEvent[]; next: [number, boolean][]; rules?: HpaScalingRules; expectedChange: number }[] = [
     { name: 'empty entries with default behavior', prev: [], next: [], expectedChange: 0 },
-    { name: 'empty entries with two-policy-behavior', prev: [], next: [[5, false]], rules: generateScalingRules(10, 60, 100, 60, 0), expectedChange: 0 },
+    {
+      name: 'empty entries with two-policy-behavior',
+      prev: [],
+      next: [[5, false]],
+      rules: generateScalingRules(10, 60, 100, 60, 0),
+      expectedChange: 0,
+    },
     { name: 'one outdated entry to be kept untouched without behavior', prev: [ev(7, 61)], next: [[7, false]], expectedChange: 0 },
-    { name: 'one outdated entry to be replaced with behavior', prev: [ev(7, 61)], next: [[5, false]], rules: generateScalingRules(10, 60, 100, 60, 0), expectedChange: 0 },
-    { name: 'one actual entry to be not touched with behavior', prev: [ev(7, 58)], next: [[7, false], [5, false]], rules: generateScalingRules(10, 60, 100, 60, 0), expectedChange: 7 },
-    { name: 'two entries, one of them to be replaced', prev: [ev(7, 61), ev(6, 59)], next: [[5, false], [6, false]], rules: generateScalingRules(10, 60, 0, 0, 0), expectedChange: 6 },
+    {
+      name: 'one outdated entry to be replaced with behavior',
+      prev: [ev(7, 61)],
+      next: [[5, false]],
+      rules: generateScalingRules(10, 60, 100, 60, 0),
+      expectedChange: 0,
+    },
+    {
+      name: 'one actual entry to be not touched with behavior',
+      prev: [ev(7, 58)],
+      next: [
+        [7, false],
+        [5, false],
+      ],
+      rules: generateScalingRules(10, 60, 100, 60, 0),
+      expectedChange: 7,
+    },
+    {
+      name: 'two entries, one of them to be replaced',
+      prev: [ev(7, 61), ev(6, 59)],
+      next: [
+        [5, false],
+        [6, false],
+      ],
+      rules: generateScalingRules(10, 60, 0, 0, 0),
+      expectedChange: 6,
+    },
     {
       name: 'replace one entry, use policies with different periods',
       prev: [ev(8, 29), ev(6, 59), ev(7, 61), ev(9, 61)],

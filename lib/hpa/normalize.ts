@@ -56,7 +56,8 @@ function copyScalingRules(from: HpaScalingRules | null | undefined, to: Resolved
   if (!from) return to;
   const result: ResolvedScalingRules = { ...to };
   if (from.selectPolicy !== undefined && from.selectPolicy !== null) result.selectPolicy = from.selectPolicy;
-  if (from.stabilizationWindowSeconds !== undefined && from.stabilizationWindowSeconds !== null) result.stabilizationWindowSeconds = from.stabilizationWindowSeconds;
+  if (from.stabilizationWindowSeconds !== undefined && from.stabilizationWindowSeconds !== null)
+    result.stabilizationWindowSeconds = from.stabilizationWindowSeconds;
   if (from.policies !== undefined && from.policies !== null) result.policies = from.policies.map((p) => ({ ...p }));
   if (from.tolerance !== undefined && from.tolerance !== null) result.tolerance = from.tolerance;
   return result;
@@ -320,7 +321,11 @@ export function storeScaleEvent(
     if (event.timestampMs < cutoff) event.outdated = true;
     if (event.outdated) oldIndex = i;
   });
-  const entry: ScaleEvent = { replicaChange: scalingUp ? newReplicas - prevReplicas : prevReplicas - newReplicas, timestampMs: nowMs, outdated: false };
+  const entry: ScaleEvent = {
+    replicaChange: scalingUp ? newReplicas - prevReplicas : prevReplicas - newReplicas,
+    timestampMs: nowMs,
+    outdated: false,
+  };
   if (oldIndex >= 0) events[oldIndex] = entry;
   else events.push(entry);
   return { scaleUpEvents: up, scaleDownEvents: down };

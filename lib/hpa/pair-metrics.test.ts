@@ -45,9 +45,15 @@ describe('pairMetrics — by identity, never by position', () => {
       type: 'Object',
       object: { describedObject: { apiVersion, kind: 'Ingress', name: 'main' }, metric: { name: 'rps' }, target: { type, value: '10' } },
     });
-    const withoutApiVersion: MetricStatus = { type: 'Object', object: { describedObject: { kind: 'Ingress', name: 'main' }, metric: { name: 'rps' }, current: { value: '12' } } };
+    const withoutApiVersion: MetricStatus = {
+      type: 'Object',
+      object: { describedObject: { kind: 'Ingress', name: 'main' }, metric: { name: 'rps' }, current: { value: '12' } },
+    };
     expect(pairMetrics([objectSpec('networking.k8s.io/v1', 'Value')], [withoutApiVersion])[0]?.status).toBe(withoutApiVersion);
-    const withoutObject = { type: 'Object', object: { metric: { name: 'rps' }, current: { averageValue: '4' } } } as unknown as MetricStatus;
+    const withoutObject = {
+      type: 'Object',
+      object: { metric: { name: 'rps' }, current: { averageValue: '4' } },
+    } as unknown as MetricStatus;
     expect(pairMetrics([objectSpec('networking.k8s.io/v1', 'AverageValue')], [withoutObject])[0]?.status).toBe(withoutObject);
   });
 
@@ -61,12 +67,25 @@ describe('pairMetrics — by identity, never by position', () => {
   });
 
   it('keys identities as type/name[container]@object{selector}', () => {
-    expect(metricKey(toMetricIdentity({ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization' } } }))).toBe('ContainerResource/cpu[app]');
+    expect(
+      metricKey(
+        toMetricIdentity({
+          type: 'ContainerResource',
+          containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization' } },
+        }),
+      ),
+    ).toBe('ContainerResource/cpu[app]');
     expect(
       metricKey(
         toMetricIdentity({
           type: 'Pods',
-          pods: { metric: { name: 'rps', selector: { matchLabels: { b: '2', a: '1' }, matchExpressions: [{ key: 'c', operator: 'In', values: ['y', 'x'] }] } }, target: { type: 'AverageValue' } },
+          pods: {
+            metric: {
+              name: 'rps',
+              selector: { matchLabels: { b: '2', a: '1' }, matchExpressions: [{ key: 'c', operator: 'In', values: ['y', 'x'] }] },
+            },
+            target: { type: 'AverageValue' },
+          },
         }),
       ),
     ).toBe('Pods/rps{a=1,b=2,c In (x,y)}');

@@ -35,7 +35,11 @@ export function toMetricIdentity(metric: MetricSpec | MetricStatus): MetricIdent
     case 'Resource':
       return { type: 'Resource', name: metric.resource?.name ?? '' };
     case 'ContainerResource':
-      return { type: 'ContainerResource', name: metric.containerResource?.name ?? '', container: metric.containerResource?.container ?? '' };
+      return {
+        type: 'ContainerResource',
+        name: metric.containerResource?.name ?? '',
+        container: metric.containerResource?.container ?? '',
+      };
     case 'Pods':
       return { type: 'Pods', name: metric.pods?.metric.name ?? '', selector: selectorKey(metric.pods?.metric.selector) };
     case 'Object': {
@@ -69,11 +73,15 @@ export function metricKey(identity: MetricIdentity): string {
  * is not required when the status has none (released controllers omit it for AverageValue targets).
  * Status entries that match no spec metric come last with `spec: null`.
  */
-export function pairMetrics(specMetrics: readonly MetricSpec[] | null | undefined, currentMetrics: readonly MetricStatus[] | null | undefined): MetricPair[] {
+export function pairMetrics(
+  specMetrics: readonly MetricSpec[] | null | undefined,
+  currentMetrics: readonly MetricStatus[] | null | undefined,
+): MetricPair[] {
   const remaining = (currentMetrics ?? []).map((status) => ({ status, identity: toMetricIdentity(status), used: false }));
   // kind and name never contain '/', so the last two segments are the object without its apiVersion
   // (which may itself be "v1" or "apps/v1")
-  const looseKey = (id: MetricIdentity): string => metricKey({ ...id, describedObject: id.describedObject?.split('/').slice(-2).join('/') });
+  const looseKey = (id: MetricIdentity): string =>
+    metricKey({ ...id, describedObject: id.describedObject?.split('/').slice(-2).join('/') });
   const withoutObject = (id: MetricIdentity): string => metricKey({ ...id, describedObject: undefined });
   const pairs: MetricPair[] = (specMetrics ?? []).map((spec) => {
     const identity = toMetricIdentity(spec);
@@ -82,7 +90,13 @@ export function pairMetrics(specMetrics: readonly MetricSpec[] | null | undefine
       remaining.find((r) => !r.used && metricKey(r.identity) === key) ??
       remaining.find((r) => !r.used && looseKey(r.identity) === looseKey(identity)) ??
       // released controllers write no describedObject for an Object metric with an AverageValue target
-      remaining.find((r) => !r.used && r.identity.type === 'Object' && r.identity.describedObject === undefined && withoutObject(r.identity) === withoutObject(identity));
+      remaining.find(
+        (r) =>
+          !r.used &&
+          r.identity.type === 'Object' &&
+          r.identity.describedObject === undefined &&
+          withoutObject(r.identity) === withoutObject(identity),
+      );
     if (match) match.used = true;
     return { identity, key, spec, status: match?.status ?? null };
   });

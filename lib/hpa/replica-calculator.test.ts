@@ -62,7 +62,12 @@ function buildPods(f: CalcScenario): Pod[] {
     const req = f.requests && i < f.requests.length ? { requests: { cpu: f.requests[i] as string } } : undefined;
     const pod: Pod = {
       metadata: { name: `test-pod-${i}`, namespace: 'test-namespace', labels: { name: 'test-pod' } },
-      spec: { containers: [{ name: 'container1', resources: req }, { name: 'container2', resources: req }] },
+      spec: {
+        containers: [
+          { name: 'container1', resources: req },
+          { name: 'container2', resources: req },
+        ],
+      },
       status: {
         phase: f.podPhase?.[i] ?? 'Running',
         startTime: f.podStartTime?.[i] ?? ZERO,
@@ -104,10 +109,19 @@ function runResource(c: ResourceCase): { replicas: number; utilization: number; 
   } catch (error) {
     throw new CalcError(`unable to get metrics for resource cpu: ${(error as Error).message}`);
   }
-  const r = getResourceReplicas(c.fixture.currentReplicas, c.targetUtilization, 'cpu', c.tolerances ?? DEFAULT_TOLERANCES, buildPods(c.fixture), metrics, container, {
-    ...OPTIONS,
-    ...c.options,
-  });
+  const r = getResourceReplicas(
+    c.fixture.currentReplicas,
+    c.targetUtilization,
+    'cpu',
+    c.tolerances ?? DEFAULT_TOLERANCES,
+    buildPods(c.fixture),
+    metrics,
+    container,
+    {
+      ...OPTIONS,
+      ...c.options,
+    },
+  );
   return { replicas: r.replicas, utilization: r.utilization, raw: r.rawUtilization };
 }
 
@@ -116,14 +130,34 @@ function checkResource(c: ResourceCase): void {
     expect(() => runResource(c)).toThrow(c.expectedError);
     return;
   }
-  expect(runResource(c)).toEqual({ replicas: c.expectedReplicas, utilization: c.expectedUtilization, raw: BigInt(c.expectedRawValue ?? 0) });
+  expect(runResource(c)).toEqual({
+    replicas: c.expectedReplicas,
+    utilization: c.expectedUtilization,
+    raw: BigInt(c.expectedRawValue ?? 0),
+  });
 }
 
 const RESOURCE_SCALE: ResourceCase[] = [
-  { name: 'scale up', fixture: { currentReplicas: 3, requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(300, 500, 700) }, targetUtilization: 30, expectedReplicas: 5, expectedUtilization: 50, expectedRawValue: 1000 },
+  {
+    name: 'scale up',
+    fixture: { currentReplicas: 3, requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(300, 500, 700) },
+    targetUtilization: 30,
+    expectedReplicas: 5,
+    expectedUtilization: 50,
+    expectedRawValue: 1000,
+  },
   {
     name: 'scale up: container metric',
-    fixture: { currentReplicas: 3, container: 'container2', requests: cpuRequests(3, '1.0'), levels: [[1000, 300], [1000, 500], [1000, 700]] },
+    fixture: {
+      currentReplicas: 3,
+      container: 'container2',
+      requests: cpuRequests(3, '1.0'),
+      levels: [
+        [1000, 300],
+        [1000, 500],
+        [1000, 700],
+      ],
+    },
     targetUtilization: 30,
     expectedReplicas: 5,
     expectedUtilization: 50,
@@ -131,7 +165,12 @@ const RESOURCE_SCALE: ResourceCase[] = [
   },
   {
     name: 'scale up: unready pod scales less',
-    fixture: { currentReplicas: 3, podReadiness: ['False', 'True', 'True'], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(300, 500, 700) },
+    fixture: {
+      currentReplicas: 3,
+      podReadiness: ['False', 'True', 'True'],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(300, 500, 700),
+    },
     targetUtilization: 30,
     expectedReplicas: 4,
     expectedUtilization: 60,
@@ -139,7 +178,17 @@ const RESOURCE_SCALE: ResourceCase[] = [
   },
   {
     name: 'scale up: hot-CPU container scales less',
-    fixture: { currentReplicas: 3, podStartTime: [timeNow, time3MinsAgo, time3MinsAgo], container: 'container2', requests: cpuRequests(3, '1.0'), levels: [[0, 300], [0, 500], [0, 700]] },
+    fixture: {
+      currentReplicas: 3,
+      podStartTime: [timeNow, time3MinsAgo, time3MinsAgo],
+      container: 'container2',
+      requests: cpuRequests(3, '1.0'),
+      levels: [
+        [0, 300],
+        [0, 500],
+        [0, 700],
+      ],
+    },
     targetUtilization: 30,
     expectedReplicas: 4,
     expectedUtilization: 60,
@@ -147,7 +196,12 @@ const RESOURCE_SCALE: ResourceCase[] = [
   },
   {
     name: 'scale up: hot-CPU pod scales less',
-    fixture: { currentReplicas: 3, podStartTime: [timeNow, time3MinsAgo, time3MinsAgo], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(300, 500, 700) },
+    fixture: {
+      currentReplicas: 3,
+      podStartTime: [timeNow, time3MinsAgo, time3MinsAgo],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(300, 500, 700),
+    },
     targetUtilization: 30,
     expectedReplicas: 4,
     expectedUtilization: 60,
@@ -155,7 +209,12 @@ const RESOURCE_SCALE: ResourceCase[] = [
   },
   {
     name: 'no scale: unready pods ignored',
-    fixture: { currentReplicas: 3, podReadiness: ['True', 'False', 'False'], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(400, 500, 700) },
+    fixture: {
+      currentReplicas: 3,
+      podReadiness: ['True', 'False', 'False'],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(400, 500, 700),
+    },
     targetUtilization: 30,
     expectedReplicas: 3,
     expectedUtilization: 40,
@@ -163,7 +222,13 @@ const RESOURCE_SCALE: ResourceCase[] = [
   },
   {
     name: 'no scale: hot-CPU pods ignored',
-    fixture: { currentReplicas: 3, podReadiness: ['True', 'False', 'False'], podStartTime: [time3MinsAgo, timeNow, timeNow], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(400, 500, 700) },
+    fixture: {
+      currentReplicas: 3,
+      podReadiness: ['True', 'False', 'False'],
+      podStartTime: [time3MinsAgo, timeNow, timeNow],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(400, 500, 700),
+    },
     targetUtilization: 30,
     expectedReplicas: 3,
     expectedUtilization: 40,
@@ -206,7 +271,10 @@ const RESOURCE_SCALE: ResourceCase[] = [
       podPhase: ['Running', 'Running', 'Failed', 'Failed'],
       container: 'container2',
       requests: cpuRequests(4, '1.0'),
-      levels: [[1000, 500], [9000, 700]],
+      levels: [
+        [1000, 500],
+        [9000, 700],
+      ],
     },
     targetUtilization: 30,
     expectedReplicas: 4,
@@ -273,10 +341,28 @@ const RESOURCE_SCALE: ResourceCase[] = [
     expectedUtilization: 60,
     expectedRawValue: 600,
   },
-  { name: 'scale down', fixture: { currentReplicas: 5, requests: cpuRequests(5, '1.0'), levels: makePodMetricLevels(100, 300, 500, 250, 250) }, targetUtilization: 50, expectedReplicas: 3, expectedUtilization: 28, expectedRawValue: 560 },
+  {
+    name: 'scale down',
+    fixture: { currentReplicas: 5, requests: cpuRequests(5, '1.0'), levels: makePodMetricLevels(100, 300, 500, 250, 250) },
+    targetUtilization: 50,
+    expectedReplicas: 3,
+    expectedUtilization: 28,
+    expectedRawValue: 560,
+  },
   {
     name: 'scale down: container metric',
-    fixture: { currentReplicas: 5, container: 'container2', requests: cpuRequests(5, '1.0'), levels: [[1000, 100], [1000, 300], [1000, 500], [1000, 250], [1000, 250]] },
+    fixture: {
+      currentReplicas: 5,
+      container: 'container2',
+      requests: cpuRequests(5, '1.0'),
+      levels: [
+        [1000, 100],
+        [1000, 300],
+        [1000, 500],
+        [1000, 250],
+        [1000, 250],
+      ],
+    },
     targetUtilization: 50,
     expectedReplicas: 3,
     expectedUtilization: 28,
@@ -284,7 +370,12 @@ const RESOURCE_SCALE: ResourceCase[] = [
   },
   {
     name: 'scale down: exclude unready pods',
-    fixture: { currentReplicas: 5, podReadiness: ['True', 'True', 'True', 'False', 'False'], requests: cpuRequests(5, '1.0'), levels: makePodMetricLevels(100, 300, 500, 250, 250) },
+    fixture: {
+      currentReplicas: 5,
+      podReadiness: ['True', 'True', 'True', 'False', 'False'],
+      requests: cpuRequests(5, '1.0'),
+      levels: makePodMetricLevels(100, 300, 500, 250, 250),
+    },
     targetUtilization: 50,
     expectedReplicas: 2,
     expectedUtilization: 30,
@@ -297,7 +388,13 @@ const RESOURCE_SCALE: ResourceCase[] = [
       podReadiness: ['True', 'True', 'True', 'False', 'False'],
       container: 'container2',
       requests: cpuRequests(5, '1.0'),
-      levels: [[1000, 100], [1000, 300], [1000, 500], [1000, 250], [1000, 250]],
+      levels: [
+        [1000, 100],
+        [1000, 300],
+        [1000, 500],
+        [1000, 250],
+        [1000, 250],
+      ],
     },
     targetUtilization: 50,
     expectedReplicas: 2,
@@ -326,7 +423,13 @@ const RESOURCE_SCALE: ResourceCase[] = [
       podPhase: ['Running', 'Pending', 'Pending', 'Pending', 'Pending'],
       container: 'container2',
       requests: cpuRequests(5, '1.0'),
-      levels: [[1000, 100], [1000, 300], [1000, 500], [1000, 250], [1000, 250]],
+      levels: [
+        [1000, 100],
+        [1000, 300],
+        [1000, 500],
+        [1000, 250],
+        [1000, 250],
+      ],
     },
     targetUtilization: 50,
     expectedReplicas: 1,
@@ -335,7 +438,12 @@ const RESOURCE_SCALE: ResourceCase[] = [
   },
   {
     name: 'scale down: ignore hot-CPU pods',
-    fixture: { currentReplicas: 5, podStartTime: [time3MinsAgo, time3MinsAgo, time3MinsAgo, timeNow, timeNow], requests: cpuRequests(5, '1.0'), levels: makePodMetricLevels(100, 300, 500, 250, 250) },
+    fixture: {
+      currentReplicas: 5,
+      podStartTime: [time3MinsAgo, time3MinsAgo, time3MinsAgo, timeNow, timeNow],
+      requests: cpuRequests(5, '1.0'),
+      levels: makePodMetricLevels(100, 300, 500, 250, 250),
+    },
     targetUtilization: 50,
     expectedReplicas: 2,
     expectedUtilization: 30,
@@ -348,7 +456,13 @@ const RESOURCE_SCALE: ResourceCase[] = [
       podStartTime: [time3MinsAgo, time3MinsAgo, time3MinsAgo, timeNow, timeNow],
       container: 'container2',
       requests: cpuRequests(5, '1.0'),
-      levels: [[1000, 100], [1000, 300], [1000, 500], [1000, 1000], [1000, 1000]],
+      levels: [
+        [1000, 100],
+        [1000, 300],
+        [1000, 500],
+        [1000, 1000],
+        [1000, 1000],
+      ],
     },
     targetUtilization: 50,
     expectedReplicas: 2,
@@ -379,7 +493,13 @@ const RESOURCE_SCALE: ResourceCase[] = [
         podPhase: ['Running', 'Running', 'Running', 'Running', 'Running', phase, phase],
         container: 'container2',
         requests: cpuRequests(7, '1.0'),
-        levels: [[1000, 100], [1000, 300], [1000, 500], [1000, 250], [1000, 250]],
+        levels: [
+          [1000, 100],
+          [1000, 300],
+          [1000, 500],
+          [1000, 250],
+          [1000, 250],
+        ],
       },
       options: { ignoreSucceededPods: phase === 'Succeeded' },
       targetUtilization: 50,
@@ -412,7 +532,13 @@ const RESOURCE_SCALE: ResourceCase[] = [
       podDeletionTimestamp: [false, false, false, false, false, true, true],
       container: 'container2',
       requests: cpuRequests(7, '1.0'),
-      levels: [[1000, 100], [1000, 300], [1000, 500], [1000, 250], [1000, 250]],
+      levels: [
+        [1000, 100],
+        [1000, 300],
+        [1000, 500],
+        [1000, 250],
+        [1000, 250],
+      ],
     },
     targetUtilization: 50,
     expectedReplicas: 3,
@@ -423,7 +549,14 @@ const RESOURCE_SCALE: ResourceCase[] = [
 
 const mixedRequests = ['0.9', '1.0', '1.1'];
 const RESOURCE_TOLERANCE: ResourceCase[] = [
-  { name: 'within default tolerance', fixture: { currentReplicas: 3, requests: mixedRequests, levels: makePodMetricLevels(1010, 1030, 1020) }, targetUtilization: 100, expectedReplicas: 3, expectedUtilization: 102, expectedRawValue: 2040 },
+  {
+    name: 'within default tolerance',
+    fixture: { currentReplicas: 3, requests: mixedRequests, levels: makePodMetricLevels(1010, 1030, 1020) },
+    targetUtilization: 100,
+    expectedReplicas: 3,
+    expectedUtilization: 102,
+    expectedRawValue: 2040,
+  },
   {
     name: 'outside 0% tolerance',
     tolerances: { scaleDown: 0, scaleUp: 0, rule: 'interval' },
@@ -472,14 +605,54 @@ const RESOURCE_TOLERANCE: ResourceCase[] = [
 ];
 
 const RESOURCE_MISSING: ResourceCase[] = [
-  { name: 'superfluous metrics counted', fixture: { currentReplicas: 4, requests: cpuRequests(4, '1.0'), levels: makePodMetricLevels(4000, 9500, 3000, 7000, 3200, 2000) }, targetUtilization: 100, expectedReplicas: 24, expectedUtilization: 587, expectedRawValue: 11750 },
-  { name: 'some pods missing metrics scales down', fixture: { currentReplicas: 4, requests: cpuRequests(4, '1.0'), levels: makePodMetricLevels(400, 95) }, targetUtilization: 100, expectedReplicas: 3, expectedUtilization: 24, expectedRawValue: 495 },
-  { name: 'no change: metric equal to target', fixture: { currentReplicas: 2, requests: cpuRequests(2, '1.0'), levels: makePodMetricLevels(1000) }, targetUtilization: 100, expectedReplicas: 2, expectedUtilization: 100, expectedRawValue: 2000 },
-  { name: 'no change: metric above target', fixture: { currentReplicas: 2, requests: cpuRequests(2, '1.0'), levels: makePodMetricLevels(1900) }, targetUtilization: 100, expectedReplicas: 2, expectedUtilization: 190, expectedRawValue: 3800 },
-  { name: 'no change: metric below target', fixture: { currentReplicas: 2, requests: cpuRequests(2, '1.0'), levels: makePodMetricLevels(600) }, targetUtilization: 100, expectedReplicas: 2, expectedUtilization: 60, expectedRawValue: 1200 },
+  {
+    name: 'superfluous metrics counted',
+    fixture: { currentReplicas: 4, requests: cpuRequests(4, '1.0'), levels: makePodMetricLevels(4000, 9500, 3000, 7000, 3200, 2000) },
+    targetUtilization: 100,
+    expectedReplicas: 24,
+    expectedUtilization: 587,
+    expectedRawValue: 11750,
+  },
+  {
+    name: 'some pods missing metrics scales down',
+    fixture: { currentReplicas: 4, requests: cpuRequests(4, '1.0'), levels: makePodMetricLevels(400, 95) },
+    targetUtilization: 100,
+    expectedReplicas: 3,
+    expectedUtilization: 24,
+    expectedRawValue: 495,
+  },
+  {
+    name: 'no change: metric equal to target',
+    fixture: { currentReplicas: 2, requests: cpuRequests(2, '1.0'), levels: makePodMetricLevels(1000) },
+    targetUtilization: 100,
+    expectedReplicas: 2,
+    expectedUtilization: 100,
+    expectedRawValue: 2000,
+  },
+  {
+    name: 'no change: metric above target',
+    fixture: { currentReplicas: 2, requests: cpuRequests(2, '1.0'), levels: makePodMetricLevels(1900) },
+    targetUtilization: 100,
+    expectedReplicas: 2,
+    expectedUtilization: 190,
+    expectedRawValue: 3800,
+  },
+  {
+    name: 'no change: metric below target',
+    fixture: { currentReplicas: 2, requests: cpuRequests(2, '1.0'), levels: makePodMetricLevels(600) },
+    targetUtilization: 100,
+    expectedReplicas: 2,
+    expectedUtilization: 60,
+    expectedRawValue: 1200,
+  },
   {
     name: 'no change: unready pod metric missing',
-    fixture: { currentReplicas: 3, podReadiness: ['False', 'True', 'True'], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(100, 450) },
+    fixture: {
+      currentReplicas: 3,
+      podReadiness: ['False', 'True', 'True'],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(100, 450),
+    },
     targetUtilization: 50,
     expectedReplicas: 3,
     expectedUtilization: 45,
@@ -487,7 +660,12 @@ const RESOURCE_MISSING: ResourceCase[] = [
   },
   {
     name: 'no change: hot-CPU pod metric missing',
-    fixture: { currentReplicas: 3, podStartTime: [timeNow, time3MinsAgo, time3MinsAgo], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(100, 450) },
+    fixture: {
+      currentReplicas: 3,
+      podStartTime: [timeNow, time3MinsAgo, time3MinsAgo],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(100, 450),
+    },
     targetUtilization: 50,
     expectedReplicas: 3,
     expectedUtilization: 45,
@@ -495,7 +673,12 @@ const RESOURCE_MISSING: ResourceCase[] = [
   },
   {
     name: 'scale up: unready pod metric missing',
-    fixture: { currentReplicas: 3, podReadiness: ['False', 'True', 'True'], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(100, 2000) },
+    fixture: {
+      currentReplicas: 3,
+      podReadiness: ['False', 'True', 'True'],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(100, 2000),
+    },
     targetUtilization: 50,
     expectedReplicas: 4,
     expectedUtilization: 200,
@@ -503,7 +686,13 @@ const RESOURCE_MISSING: ResourceCase[] = [
   },
   {
     name: 'scale up: hot-CPU pod metric missing',
-    fixture: { currentReplicas: 3, podReadiness: ['False', 'True', 'True'], podStartTime: [timeNow, time3MinsAgo, time3MinsAgo], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(100, 2000) },
+    fixture: {
+      currentReplicas: 3,
+      podReadiness: ['False', 'True', 'True'],
+      podStartTime: [timeNow, time3MinsAgo, time3MinsAgo],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(100, 2000),
+    },
     targetUtilization: 50,
     expectedReplicas: 4,
     expectedUtilization: 200,
@@ -511,7 +700,12 @@ const RESOURCE_MISSING: ResourceCase[] = [
   },
   {
     name: 'scale down: unready pod metric missing',
-    fixture: { currentReplicas: 4, podReadiness: ['False', 'True', 'True', 'True'], requests: cpuRequests(4, '1.0'), levels: makePodMetricLevels(100, 100, 100) },
+    fixture: {
+      currentReplicas: 4,
+      podReadiness: ['False', 'True', 'True', 'True'],
+      requests: cpuRequests(4, '1.0'),
+      levels: makePodMetricLevels(100, 100, 100),
+    },
     targetUtilization: 50,
     expectedReplicas: 3,
     expectedUtilization: 10,
@@ -519,7 +713,12 @@ const RESOURCE_MISSING: ResourceCase[] = [
   },
   {
     name: 'scale down: target over 100',
-    fixture: { currentReplicas: 4, podReadiness: ['False', 'True', 'True', 'True'], requests: ['1.0', '1.0', '2.0', '2.0'], levels: makePodMetricLevels(200, 100, 100) },
+    fixture: {
+      currentReplicas: 4,
+      podReadiness: ['False', 'True', 'True', 'True'],
+      requests: ['1.0', '1.0', '2.0', '2.0'],
+      levels: makePodMetricLevels(200, 100, 100),
+    },
     targetUtilization: 300,
     expectedReplicas: 2,
     expectedUtilization: 6,
@@ -527,20 +726,35 @@ const RESOURCE_MISSING: ResourceCase[] = [
   },
   {
     name: 'rolling update with maxSurge: extra pod missing metric',
-    fixture: { currentReplicas: 2, podPhase: ['Running', 'Running', 'Running'], requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels(100, 100) },
+    fixture: {
+      currentReplicas: 2,
+      podPhase: ['Running', 'Running', 'Running'],
+      requests: cpuRequests(3, '1.0'),
+      levels: makePodMetricLevels(100, 100),
+    },
     targetUtilization: 50,
     expectedReplicas: 2,
     expectedUtilization: 10,
     expectedRawValue: 200,
   },
-  { name: 'disjoint pod and metric names', fixture: { currentReplicas: 1, requests: cpuRequests(1, '1.0'), levels: makePodMetricLevels(100), podNames: ['an-older-pod-name'] }, targetUtilization: 100, expectedError: 'no metrics returned matched known pods' },
+  {
+    name: 'disjoint pod and metric names',
+    fixture: { currentReplicas: 1, requests: cpuRequests(1, '1.0'), levels: makePodMetricLevels(100), podNames: ['an-older-pod-name'] },
+    targetUtilization: 100,
+    expectedError: 'no metrics returned matched known pods',
+  },
   {
     name: 'no metrics returned from metrics API',
     fixture: { currentReplicas: 4, requests: cpuRequests(3, '1.0'), levels: makePodMetricLevels() },
     targetUtilization: 100,
     expectedError: 'unable to get metrics for resource cpu: no metrics returned from resource metrics API',
   },
-  { name: 'missing CPU request on container', fixture: { currentReplicas: 1, requests: [], levels: makePodMetricLevels(200) }, targetUtilization: 100, expectedError: 'missing request for' },
+  {
+    name: 'missing CPU request on container',
+    fixture: { currentReplicas: 1, requests: [], levels: makePodMetricLevels(200) },
+    targetUtilization: 100,
+    expectedError: 'missing request for',
+  },
 ];
 
 describe('GetResourceReplicas — TestReplicaCalcResourceScale', () => {
@@ -576,14 +790,22 @@ describe('GetResourceReplicas — TestReplicaCalcComputedToleranceAlgImplementat
     const target = Math.abs(1 / (requestedToUsed * (1 - 0.1))) + 0.01;
     const finalCPUPercentTarget = Math.trunc(target * 100);
     const finalPods = Math.ceil((totalUsed / (totalRequested * target)) * startPods);
-    const r = runResource({ name: '', fixture: { currentReplicas: startPods, requests, levels }, targetUtilization: finalCPUPercentTarget });
+    const r = runResource({
+      name: '',
+      fixture: { currentReplicas: startPods, requests, levels },
+      targetUtilization: finalCPUPercentTarget,
+    });
     expect(r).toEqual({ replicas: finalPods, utilization: expectedUtilization, raw: BigInt(2 * (totalUsed / 10)) });
     expect(finalPods).toBe(9);
   });
 
   it('TestReplicaCalcComputedToleranceAlgImplementation/does not scale just inside the tolerance', () => {
     const target = Math.abs(1 / (requestedToUsed * (1 - 0.1))) + 0.004;
-    const r = runResource({ name: '', fixture: { currentReplicas: startPods, requests, levels }, targetUtilization: Math.trunc(target * 100) });
+    const r = runResource({
+      name: '',
+      fixture: { currentReplicas: startPods, requests, levels },
+      targetUtilization: Math.trunc(target * 100),
+    });
     expect(r).toEqual({ replicas: startPods, utilization: expectedUtilization, raw: BigInt(2 * (totalUsed / 10)) });
   });
 });
@@ -603,7 +825,14 @@ function podsMetrics(levels: readonly (number | bigint)[]): PodMetricsInfo {
 }
 
 const POD_METRIC: MetricCase[] = [
-  { name: 'scale up', fixture: { currentReplicas: 3 }, levels: [20000, 10000, 30000], targetUsage: 15000, expectedReplicas: 4, expectedUsage: 20000 },
+  {
+    name: 'scale up',
+    fixture: { currentReplicas: 3 },
+    levels: [20000, 10000, 30000],
+    targetUsage: 15000,
+    expectedReplicas: 4,
+    expectedUsage: 20000,
+  },
   {
     name: 'scale up: unready hot-CPU pod scales less',
     fixture: { currentReplicas: 3, podReadiness: ['True', 'True', 'False'], podStartTime: [time3MinsAgo, time3MinsAgo, timeNow] },
@@ -620,8 +849,22 @@ const POD_METRIC: MetricCase[] = [
     expectedReplicas: 7,
     expectedUsage: 31666,
   },
-  { name: 'scale down', fixture: { currentReplicas: 5 }, levels: [12000, 12000, 12000, 12000, 12000], targetUsage: 20000, expectedReplicas: 3, expectedUsage: 12000 },
-  { name: 'within default tolerance', fixture: { currentReplicas: 3 }, levels: [20000, 21000, 21000], targetUsage: 20000, expectedReplicas: 3, expectedUsage: 20666 },
+  {
+    name: 'scale down',
+    fixture: { currentReplicas: 5 },
+    levels: [12000, 12000, 12000, 12000, 12000],
+    targetUsage: 20000,
+    expectedReplicas: 3,
+    expectedUsage: 12000,
+  },
+  {
+    name: 'within default tolerance',
+    fixture: { currentReplicas: 3 },
+    levels: [20000, 21000, 21000],
+    targetUsage: 20000,
+    expectedReplicas: 3,
+    expectedUsage: 20666,
+  },
   {
     name: 'outside configurable 1% tolerance',
     tolerances: { scaleDown: 0.1, scaleUp: 0.01, rule: 'interval' },
@@ -631,23 +874,66 @@ const POD_METRIC: MetricCase[] = [
     expectedReplicas: 4,
     expectedUsage: 20666,
   },
-  { name: 'no change: missing metrics', fixture: { currentReplicas: 5 }, levels: [20000, 19000, 21000], targetUsage: 20000, expectedReplicas: 5, expectedUsage: 20000 },
-  { name: 'rolling update with maxSurge: extra pod missing metric', fixture: { currentReplicas: 2, podPhase: ['Running', 'Running', 'Running'] }, levels: [10000, 10000], targetUsage: 17000, expectedReplicas: 2, expectedUsage: 10000 },
+  {
+    name: 'no change: missing metrics',
+    fixture: { currentReplicas: 5 },
+    levels: [20000, 19000, 21000],
+    targetUsage: 20000,
+    expectedReplicas: 5,
+    expectedUsage: 20000,
+  },
+  {
+    name: 'rolling update with maxSurge: extra pod missing metric',
+    fixture: { currentReplicas: 2, podPhase: ['Running', 'Running', 'Running'] },
+    levels: [10000, 10000],
+    targetUsage: 17000,
+    expectedReplicas: 2,
+    expectedUsage: 10000,
+  },
 ];
 
 describe('GetMetricReplicas — TestReplicaCalcPodMetric', () => {
   it.each(POD_METRIC.map((c) => [c.name, c]))('TestReplicaCalcPodMetric/%s', (_n, c) => {
-    const r = calcPlainMetricReplicas(podsMetrics(c.levels), c.fixture.currentReplicas, BigInt(c.targetUsage), c.tolerances ?? DEFAULT_TOLERANCES, buildPods(c.fixture), '', OPTIONS);
+    const r = calcPlainMetricReplicas(
+      podsMetrics(c.levels),
+      c.fixture.currentReplicas,
+      BigInt(c.targetUsage),
+      c.tolerances ?? DEFAULT_TOLERANCES,
+      buildPods(c.fixture),
+      '',
+      OPTIONS,
+    );
     expect({ replicas: r.replicas, usage: r.usage }).toEqual({ replicas: c.expectedReplicas, usage: BigInt(c.expectedUsage) });
   });
 });
 
 const OBJECT_METRIC: MetricCase[] = [
   { name: 'scale up', fixture: { currentReplicas: 3 }, levels: [20000], targetUsage: 15000, expectedReplicas: 4, expectedUsage: 20000 },
-  { name: 'scale up: very large metric saturates replicas to MaxInt32', fixture: { currentReplicas: 3 }, levels: [INT64_MAX], targetUsage: 1, expectedReplicas: INT32_MAX, expectedUsage: INT64_MAX },
-  { name: 'scale up: ignores unready pods', fixture: { currentReplicas: 3, podReadiness: ['False', 'True', 'False'] }, levels: [50000], targetUsage: 10000, expectedReplicas: 5, expectedUsage: 50000 },
+  {
+    name: 'scale up: very large metric saturates replicas to MaxInt32',
+    fixture: { currentReplicas: 3 },
+    levels: [INT64_MAX],
+    targetUsage: 1,
+    expectedReplicas: INT32_MAX,
+    expectedUsage: INT64_MAX,
+  },
+  {
+    name: 'scale up: ignores unready pods',
+    fixture: { currentReplicas: 3, podReadiness: ['False', 'True', 'False'] },
+    levels: [50000],
+    targetUsage: 10000,
+    expectedReplicas: 5,
+    expectedUsage: 50000,
+  },
   { name: 'scale down', fixture: { currentReplicas: 5 }, levels: [12000], targetUsage: 20000, expectedReplicas: 3, expectedUsage: 12000 },
-  { name: 'within default tolerance', fixture: { currentReplicas: 3 }, levels: [20666], targetUsage: 20000, expectedReplicas: 3, expectedUsage: 20666 },
+  {
+    name: 'within default tolerance',
+    fixture: { currentReplicas: 3 },
+    levels: [20666],
+    targetUsage: 20000,
+    expectedReplicas: 3,
+    expectedUsage: 20666,
+  },
   {
     name: 'outside configurable 1% tolerance',
     tolerances: { scaleDown: 0.1, scaleUp: 0.01, rule: 'interval' },
@@ -661,16 +947,36 @@ const OBJECT_METRIC: MetricCase[] = [
 
 describe('GetObjectMetricReplicas — TestReplicaCalcObjectMetric', () => {
   it.each(OBJECT_METRIC.map((c) => [c.name, c]))('TestReplicaCalcObjectMetric/%s', (_n, c) => {
-    const r = getObjectMetricReplicas(c.fixture.currentReplicas, BigInt(c.targetUsage), BigInt(c.levels[0] ?? 0), c.tolerances ?? DEFAULT_TOLERANCES, buildPods(c.fixture));
+    const r = getObjectMetricReplicas(
+      c.fixture.currentReplicas,
+      BigInt(c.targetUsage),
+      BigInt(c.levels[0] ?? 0),
+      c.tolerances ?? DEFAULT_TOLERANCES,
+      buildPods(c.fixture),
+    );
     expect({ replicas: r.replicas, usage: r.usage }).toEqual({ replicas: c.expectedReplicas, usage: BigInt(c.expectedUsage) });
   });
 });
 
 const OBJECT_PER_POD: MetricCase[] = [
-  { name: 'usage overflow with huge target leaves replicas unchanged', fixture: { currentReplicas: 1 }, levels: [INT64_MAX], targetUsage: INT64_MAX, expectedReplicas: 1, expectedUsage: INT64_MAX },
+  {
+    name: 'usage overflow with huge target leaves replicas unchanged',
+    fixture: { currentReplicas: 1 },
+    levels: [INT64_MAX],
+    targetUsage: INT64_MAX,
+    expectedReplicas: 1,
+    expectedUsage: INT64_MAX,
+  },
   { name: 'scale up', fixture: { currentReplicas: 3 }, levels: [20000], targetUsage: 5000, expectedReplicas: 4, expectedUsage: 6667 },
   { name: 'scale down', fixture: { currentReplicas: 5 }, levels: [6000], targetUsage: 2000, expectedReplicas: 3, expectedUsage: 1200 },
-  { name: 'within default tolerance', fixture: { currentReplicas: 4 }, levels: [20166], targetUsage: 5000, expectedReplicas: 4, expectedUsage: 5042 },
+  {
+    name: 'within default tolerance',
+    fixture: { currentReplicas: 4 },
+    levels: [20166],
+    targetUsage: 5000,
+    expectedReplicas: 4,
+    expectedUsage: 5042,
+  },
   {
     name: 'outside configurable 1% tolerance',
     tolerances: { scaleDown: 0.1, scaleUp: 0.01, rule: 'interval' },
@@ -680,13 +986,32 @@ const OBJECT_PER_POD: MetricCase[] = [
     expectedReplicas: 5,
     expectedUsage: 5052,
   },
-  { name: 'statusReplicas zero does not overflow usage', fixture: { currentReplicas: 0 }, levels: [20000], targetUsage: 5000, expectedReplicas: 4, expectedUsage: 0 },
-  { name: 'statusReplicas zero and metric zero does not underflow', fixture: { currentReplicas: 0 }, levels: [0], targetUsage: 5000, expectedReplicas: 0, expectedUsage: 0 },
+  {
+    name: 'statusReplicas zero does not overflow usage',
+    fixture: { currentReplicas: 0 },
+    levels: [20000],
+    targetUsage: 5000,
+    expectedReplicas: 4,
+    expectedUsage: 0,
+  },
+  {
+    name: 'statusReplicas zero and metric zero does not underflow',
+    fixture: { currentReplicas: 0 },
+    levels: [0],
+    targetUsage: 5000,
+    expectedReplicas: 0,
+    expectedUsage: 0,
+  },
 ];
 
 describe('GetObjectPerPodMetricReplicas — TestReplicaCalcObjectPerPodMetric', () => {
   it.each(OBJECT_PER_POD.map((c) => [c.name, c]))('TestReplicaCalcObjectPerPodMetric/%s', (_n, c) => {
-    const r = getObjectPerPodMetricReplicas(c.fixture.currentReplicas, BigInt(c.targetUsage), BigInt(c.levels[0] ?? 0), c.tolerances ?? DEFAULT_TOLERANCES);
+    const r = getObjectPerPodMetricReplicas(
+      c.fixture.currentReplicas,
+      BigInt(c.targetUsage),
+      BigInt(c.levels[0] ?? 0),
+      c.tolerances ?? DEFAULT_TOLERANCES,
+    );
     expect({ replicas: r.replicas, usage: r.usage }).toEqual({ replicas: c.expectedReplicas, usage: BigInt(c.expectedUsage) });
   });
 });
@@ -701,7 +1026,14 @@ const EXTERNAL: MetricCase[] = [
     expectedUsage: 8600,
   },
   { name: 'scale down', fixture: { currentReplicas: 5 }, levels: [8600], targetUsage: 14334, expectedReplicas: 3, expectedUsage: 8600 },
-  { name: 'within default tolerance', fixture: { currentReplicas: 3 }, levels: [8600], targetUsage: 8888, expectedReplicas: 3, expectedUsage: 8600 },
+  {
+    name: 'within default tolerance',
+    fixture: { currentReplicas: 3 },
+    levels: [8600],
+    targetUsage: 8888,
+    expectedReplicas: 3,
+    expectedUsage: 8600,
+  },
   {
     name: 'outside configurable 1% tolerance',
     tolerances: { scaleDown: 0.1, scaleUp: 0.01, rule: 'interval' },
@@ -711,24 +1043,72 @@ const EXTERNAL: MetricCase[] = [
     expectedReplicas: 4,
     expectedUsage: 8900,
   },
-  { name: 'usage overflow caps at MaxInt64', fixture: { currentReplicas: 3 }, levels: [INT64_MAX / 2n + 1n, INT64_MAX / 2n + 1n], targetUsage: INT64_MAX, expectedReplicas: 3, expectedUsage: INT64_MAX },
+  {
+    name: 'usage overflow caps at MaxInt64',
+    fixture: { currentReplicas: 3 },
+    levels: [INT64_MAX / 2n + 1n, INT64_MAX / 2n + 1n],
+    targetUsage: INT64_MAX,
+    expectedReplicas: 3,
+    expectedUsage: INT64_MAX,
+  },
 ];
 
 describe('GetExternalMetricReplicas — TestReplicaCalcExternalMetric', () => {
   it.each(EXTERNAL.map((c) => [c.name, c]))('TestReplicaCalcExternalMetric/%s', (_n, c) => {
-    const r = getExternalMetricReplicas(c.fixture.currentReplicas, BigInt(c.targetUsage), c.levels.map(BigInt), c.tolerances ?? DEFAULT_TOLERANCES, buildPods(c.fixture));
+    const r = getExternalMetricReplicas(
+      c.fixture.currentReplicas,
+      BigInt(c.targetUsage),
+      c.levels.map(BigInt),
+      c.tolerances ?? DEFAULT_TOLERANCES,
+      buildPods(c.fixture),
+    );
     expect({ replicas: r.replicas, usage: r.usage }).toEqual({ replicas: c.expectedReplicas, usage: BigInt(c.expectedUsage) });
   });
 });
 
 const EXTERNAL_PER_POD: MetricCase[] = [
-  { name: 'replica count overflow saturates to MaxInt32', fixture: { currentReplicas: 1 }, levels: [INT64_MAX], targetUsage: 1, expectedReplicas: INT32_MAX, expectedUsage: INT64_MAX },
-  { name: 'usage overflow with huge target leaves replicas unchanged', fixture: { currentReplicas: 1 }, levels: [INT64_MAX], targetUsage: INT64_MAX, expectedReplicas: 1, expectedUsage: INT64_MAX },
-  { name: 'statusReplicas zero does not overflow usage', fixture: { currentReplicas: 0 }, levels: [20000], targetUsage: 5000, expectedReplicas: 4, expectedUsage: 0 },
-  { name: 'statusReplicas zero and metric zero does not underflow', fixture: { currentReplicas: 0 }, levels: [0], targetUsage: 5000, expectedReplicas: 0, expectedUsage: 0 },
+  {
+    name: 'replica count overflow saturates to MaxInt32',
+    fixture: { currentReplicas: 1 },
+    levels: [INT64_MAX],
+    targetUsage: 1,
+    expectedReplicas: INT32_MAX,
+    expectedUsage: INT64_MAX,
+  },
+  {
+    name: 'usage overflow with huge target leaves replicas unchanged',
+    fixture: { currentReplicas: 1 },
+    levels: [INT64_MAX],
+    targetUsage: INT64_MAX,
+    expectedReplicas: 1,
+    expectedUsage: INT64_MAX,
+  },
+  {
+    name: 'statusReplicas zero does not overflow usage',
+    fixture: { currentReplicas: 0 },
+    levels: [20000],
+    targetUsage: 5000,
+    expectedReplicas: 4,
+    expectedUsage: 0,
+  },
+  {
+    name: 'statusReplicas zero and metric zero does not underflow',
+    fixture: { currentReplicas: 0 },
+    levels: [0],
+    targetUsage: 5000,
+    expectedReplicas: 0,
+    expectedUsage: 0,
+  },
   { name: 'scale up', fixture: { currentReplicas: 3 }, levels: [8600], targetUsage: 2150, expectedReplicas: 4, expectedUsage: 2867 },
   { name: 'scale down', fixture: { currentReplicas: 5 }, levels: [8600], targetUsage: 2867, expectedReplicas: 3, expectedUsage: 1720 },
-  { name: 'within default tolerance', fixture: { currentReplicas: 3 }, levels: [8600], targetUsage: 2900, expectedReplicas: 3, expectedUsage: 2867 },
+  {
+    name: 'within default tolerance',
+    fixture: { currentReplicas: 3 },
+    levels: [8600],
+    targetUsage: 2900,
+    expectedReplicas: 3,
+    expectedUsage: 2867,
+  },
   {
     name: 'outside configurable 1% tolerance',
     tolerances: { scaleDown: 0.1, scaleUp: 0.01, rule: 'interval' },
@@ -742,22 +1122,68 @@ const EXTERNAL_PER_POD: MetricCase[] = [
 
 describe('GetExternalPerPodMetricReplicas — TestReplicaCalcExternalPerPodMetric', () => {
   it.each(EXTERNAL_PER_POD.map((c) => [c.name, c]))('TestReplicaCalcExternalPerPodMetric/%s', (_n, c) => {
-    const r = getExternalPerPodMetricReplicas(c.fixture.currentReplicas, BigInt(c.targetUsage), c.levels.map(BigInt), c.tolerances ?? DEFAULT_TOLERANCES);
+    const r = getExternalPerPodMetricReplicas(
+      c.fixture.currentReplicas,
+      BigInt(c.targetUsage),
+      c.levels.map(BigInt),
+      c.tolerances ?? DEFAULT_TOLERANCES,
+    );
     expect({ replicas: r.replicas, usage: r.usage }).toEqual({ replicas: c.expectedReplicas, usage: BigInt(c.expectedUsage) });
   });
 });
 
 describe('groupPods — TestGroupPods', () => {
   const at = (offsetSeconds: number): string => new Date(NOW_MS + offsetSeconds * 1000).toISOString();
-  const metric = (value: number, timestamp?: string, windowSeconds?: number) => ({ value: BigInt(value), timestampMs: Date.parse(timestamp ?? ZERO), windowMs: (windowSeconds ?? 0) * 1000 });
-  const pod = (name: string, status: Pod['status'], deletionTimestamp?: string): Pod => ({ metadata: { name, ...(deletionTimestamp ? { deletionTimestamp } : {}) }, status });
-  const cases: { name: string; pods: Pod[]; metrics: [string, ReturnType<typeof metric>][]; resource: string; ready: number; unready: string[]; missing: string[]; ignored: string[]; options?: Partial<CalculatorOptions> }[] = [
+  const metric = (value: number, timestamp?: string, windowSeconds?: number) => ({
+    value: BigInt(value),
+    timestampMs: Date.parse(timestamp ?? ZERO),
+    windowMs: (windowSeconds ?? 0) * 1000,
+  });
+  const pod = (name: string, status: Pod['status'], deletionTimestamp?: string): Pod => ({
+    metadata: { name, ...(deletionTimestamp ? { deletionTimestamp } : {}) },
+    status,
+  });
+  const cases: {
+    name: string;
+    pods: Pod[];
+    metrics: [string, ReturnType<typeof metric>][];
+    resource: string;
+    ready: number;
+    unready: string[];
+    missing: string[];
+    ignored: string[];
+    options?: Partial<CalculatorOptions>;
+  }[] = [
     { name: 'void', pods: [], metrics: [], resource: 'cpu', ready: 0, unready: [], missing: [], ignored: [] },
-    { name: 'count in a ready pod - memory', pods: [pod('bentham', { phase: 'Running' })], metrics: [['bentham', metric(1, NOW, 60)]], resource: 'memory', ready: 1, unready: [], missing: [], ignored: [] },
-    { name: 'unready a pod without ready condition - CPU', pods: [pod('lucretius', { phase: 'Running', startTime: NOW })], metrics: [['lucretius', metric(1)]], resource: 'cpu', ready: 0, unready: ['lucretius'], missing: [], ignored: [] },
+    {
+      name: 'count in a ready pod - memory',
+      pods: [pod('bentham', { phase: 'Running' })],
+      metrics: [['bentham', metric(1, NOW, 60)]],
+      resource: 'memory',
+      ready: 1,
+      unready: [],
+      missing: [],
+      ignored: [],
+    },
+    {
+      name: 'unready a pod without ready condition - CPU',
+      pods: [pod('lucretius', { phase: 'Running', startTime: NOW })],
+      metrics: [['lucretius', metric(1)]],
+      resource: 'cpu',
+      ready: 0,
+      unready: ['lucretius'],
+      missing: [],
+      ignored: [],
+    },
     {
       name: 'count in a ready pod with fresh metrics during initialization period - CPU',
-      pods: [pod('bentham', { phase: 'Running', startTime: at(-60), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(-30) }] })],
+      pods: [
+        pod('bentham', {
+          phase: 'Running',
+          startTime: at(-60),
+          conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(-30) }],
+        }),
+      ],
       metrics: [['bentham', metric(1, NOW, 30)]],
       resource: 'cpu',
       ready: 1,
@@ -767,7 +1193,13 @@ describe('groupPods — TestGroupPods', () => {
     },
     {
       name: 'unready a ready pod without fresh metrics during initialization period - CPU',
-      pods: [pod('bentham', { phase: 'Running', startTime: at(-60), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(-30) }] })],
+      pods: [
+        pod('bentham', {
+          phase: 'Running',
+          startTime: at(-60),
+          conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(-30) }],
+        }),
+      ],
       metrics: [['bentham', metric(1, NOW, 60)]],
       resource: 'cpu',
       ready: 0,
@@ -777,7 +1209,13 @@ describe('groupPods — TestGroupPods', () => {
     },
     {
       name: 'unready an unready pod during initialization period - CPU',
-      pods: [pod('lucretius', { phase: 'Running', startTime: at(-600), conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(-594) }] })],
+      pods: [
+        pod('lucretius', {
+          phase: 'Running',
+          startTime: at(-600),
+          conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(-594) }],
+        }),
+      ],
       metrics: [['lucretius', metric(1)]],
       resource: 'cpu',
       ready: 0,
@@ -787,7 +1225,13 @@ describe('groupPods — TestGroupPods', () => {
     },
     {
       name: 'count in a ready pod without fresh metrics after initialization period - CPU',
-      pods: [pod('bentham', { phase: 'Running', startTime: at(-180), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(-180) }] })],
+      pods: [
+        pod('bentham', {
+          phase: 'Running',
+          startTime: at(-180),
+          conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(-180) }],
+        }),
+      ],
       metrics: [['bentham', metric(1, at(-120), 60)]],
       resource: 'cpu',
       ready: 1,
@@ -797,7 +1241,13 @@ describe('groupPods — TestGroupPods', () => {
     },
     {
       name: 'count in an unready pod that was ready after initialization period - CPU',
-      pods: [pod('lucretius', { phase: 'Running', startTime: at(-600), conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(-540) }] })],
+      pods: [
+        pod('lucretius', {
+          phase: 'Running',
+          startTime: at(-600),
+          conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(-540) }],
+        }),
+      ],
       metrics: [['lucretius', metric(1)]],
       resource: 'cpu',
       ready: 1,
@@ -807,7 +1257,13 @@ describe('groupPods — TestGroupPods', () => {
     },
     {
       name: 'unready pod that has never been ready after initialization period - CPU',
-      pods: [pod('lucretius', { phase: 'Running', startTime: at(-600), conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(-590) }] })],
+      pods: [
+        pod('lucretius', {
+          phase: 'Running',
+          startTime: at(-600),
+          conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(-590) }],
+        }),
+      ],
       metrics: [['lucretius', metric(1)]],
       resource: 'cpu',
       ready: 1,
@@ -815,12 +1271,25 @@ describe('groupPods — TestGroupPods', () => {
       missing: [],
       ignored: [],
     },
-    { name: 'a missing pod', pods: [pod('epicurus', { phase: 'Running', startTime: at(-180) })], metrics: [], resource: 'cpu', ready: 0, unready: [], missing: ['epicurus'], ignored: [] },
+    {
+      name: 'a missing pod',
+      pods: [pod('epicurus', { phase: 'Running', startTime: at(-180) })],
+      metrics: [],
+      resource: 'cpu',
+      ready: 0,
+      unready: [],
+      missing: ['epicurus'],
+      ignored: [],
+    },
     {
       name: 'several pods',
       pods: [
         pod('lucretius', { phase: 'Running', startTime: NOW }),
-        pod('niccolo', { phase: 'Running', startTime: at(-180), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(-180) }] }),
+        pod('niccolo', {
+          phase: 'Running',
+          startTime: at(-180),
+          conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(-180) }],
+        }),
         pod('epicurus', { phase: 'Running', startTime: at(-180) }),
       ],
       metrics: [
@@ -833,9 +1302,36 @@ describe('groupPods — TestGroupPods', () => {
       missing: ['epicurus'],
       ignored: [],
     },
-    { name: 'pending pods are unreadied', pods: [pod('unscheduled', { phase: 'Pending' })], metrics: [], resource: 'cpu', ready: 0, unready: ['unscheduled'], missing: [], ignored: [] },
-    { name: 'ignore pods with deletion timestamps', pods: [pod('deleted', { phase: 'Pending' }, '1970-01-01T00:00:01Z')], metrics: [['deleted', metric(1)]], resource: 'cpu', ready: 0, unready: [], missing: [], ignored: ['deleted'] },
-    { name: 'ignore pods in a failed state', pods: [pod('failed', { phase: 'Failed' })], metrics: [['failed', metric(1)]], resource: 'cpu', ready: 0, unready: [], missing: [], ignored: ['failed'] },
+    {
+      name: 'pending pods are unreadied',
+      pods: [pod('unscheduled', { phase: 'Pending' })],
+      metrics: [],
+      resource: 'cpu',
+      ready: 0,
+      unready: ['unscheduled'],
+      missing: [],
+      ignored: [],
+    },
+    {
+      name: 'ignore pods with deletion timestamps',
+      pods: [pod('deleted', { phase: 'Pending' }, '1970-01-01T00:00:01Z')],
+      metrics: [['deleted', metric(1)]],
+      resource: 'cpu',
+      ready: 0,
+      unready: [],
+      missing: [],
+      ignored: ['deleted'],
+    },
+    {
+      name: 'ignore pods in a failed state',
+      pods: [pod('failed', { phase: 'Failed' })],
+      metrics: [['failed', metric(1)]],
+      resource: 'cpu',
+      ready: 0,
+      unready: [],
+      missing: [],
+      ignored: ['failed'],
+    },
     {
       name: 'ignore pods in a succeeded state (master)',
       pods: [pod('succeeded', { phase: 'Succeeded' })],
@@ -861,7 +1357,11 @@ describe('groupPods — TestGroupPods', () => {
 
 describe('calculateRequests — TestCalculateRequests', () => {
   const testPod = 'test-pod';
-  const withContainers = (containers: { name: string; cpu?: string; restartPolicy?: string }[], podLevel?: string, init: typeof containers = []): Pod => ({
+  const withContainers = (
+    containers: { name: string; cpu?: string; restartPolicy?: string }[],
+    podLevel?: string,
+    init: typeof containers = [],
+  ): Pod => ({
     metadata: { name: testPod, namespace: 'test-namespace' },
     spec: {
       ...(podLevel ? { resources: { requests: { cpu: podLevel } } } : {}),
@@ -873,21 +1373,42 @@ describe('calculateRequests — TestCalculateRequests', () => {
     { name: 'void', pods: [], container: '', podLevel: false, expected: {} },
     {
       name: 'Sum container requests if pod-level feature is disabled',
-      pods: [withContainers([{ name: 'container1', cpu: '100m' }, { name: 'container2', cpu: '50m' }], '800m')],
+      pods: [
+        withContainers(
+          [
+            { name: 'container1', cpu: '100m' },
+            { name: 'container2', cpu: '50m' },
+          ],
+          '800m',
+        ),
+      ],
       container: '',
       podLevel: false,
       expected: { [testPod]: 150n },
     },
     {
       name: 'Pod-level resources are enabled, but not set: fallback to sum container requests',
-      pods: [withContainers([{ name: 'container1', cpu: '100m' }, { name: 'container2', cpu: '50m' }])],
+      pods: [
+        withContainers([
+          { name: 'container1', cpu: '100m' },
+          { name: 'container2', cpu: '50m' },
+        ]),
+      ],
       container: '',
       podLevel: true,
       expected: { [testPod]: 150n },
     },
     {
       name: 'Pod-level resources override container requests when feature enabled and pod resources specified',
-      pods: [withContainers([{ name: 'container1', cpu: '100m' }, { name: 'container2', cpu: '50m' }], '800m')],
+      pods: [
+        withContainers(
+          [
+            { name: 'container1', cpu: '100m' },
+            { name: 'container2', cpu: '50m' },
+          ],
+          '800m',
+        ),
+      ],
       container: '',
       podLevel: true,
       expected: { [testPod]: 800n },
@@ -908,21 +1429,39 @@ describe('calculateRequests — TestCalculateRequests', () => {
     },
     {
       name: 'Container: if a container name is specified, calculate requests only for that container',
-      pods: [withContainers([{ name: 'container1', cpu: '100m' }, { name: 'container2', cpu: '50m' }])],
+      pods: [
+        withContainers([
+          { name: 'container1', cpu: '100m' },
+          { name: 'container2', cpu: '50m' },
+        ]),
+      ],
       container: 'container1',
       podLevel: false,
       expected: { [testPod]: 100n },
     },
     {
       name: 'Container: if a container name is specified, calculate requests only for that container and ignore pod-level requests',
-      pods: [withContainers([{ name: 'container1', cpu: '100m' }, { name: 'container2', cpu: '50m' }], '800m')],
+      pods: [
+        withContainers(
+          [
+            { name: 'container1', cpu: '100m' },
+            { name: 'container2', cpu: '50m' },
+          ],
+          '800m',
+        ),
+      ],
       container: 'container1',
       podLevel: true,
       expected: { [testPod]: 100n },
     },
     {
       name: 'pod with restartable init containers',
-      pods: [withContainers([{ name: 'container1', cpu: '100m' }], undefined, [{ name: 'init-container1', cpu: '20m' }, { name: 'restartable-container1', cpu: '50m', restartPolicy: 'Always' }])],
+      pods: [
+        withContainers([{ name: 'container1', cpu: '100m' }], undefined, [
+          { name: 'init-container1', cpu: '20m' },
+          { name: 'restartable-container1', cpu: '50m', restartPolicy: 'Always' },
+        ]),
+      ],
       container: '',
       podLevel: false,
       expected: { [testPod]: 150n },

@@ -130,7 +130,12 @@ export function groupPods(pods: readonly Pod[], metrics: PodMetricsInfo, resourc
 const POD_LEVEL_RESOURCES = new Set(['cpu', 'memory']);
 
 /** upstream: calculateRequests (container sum incl. restartable init containers, or pod-level requests). */
-export function calculateRequests(pods: readonly Pod[], container: string, resource: string, podLevelResources: boolean): Map<string, bigint> {
+export function calculateRequests(
+  pods: readonly Pod[],
+  container: string,
+  resource: string,
+  podLevelResources: boolean,
+): Map<string, bigint> {
   const requests = new Map<string, bigint>();
   for (const pod of pods) {
     const podRequests = pod.spec?.resources?.requests;
@@ -260,7 +265,8 @@ export function getResourceReplicas(
     if (usageRatio < 1.0) {
       // on a scale-down, missing pods use 100% of request, or the target when it is above 100%
       const fallback = options.missingPodsOnScaleDown === 'request' ? 100n : BigInt(Math.max(100, targetUtilization));
-      for (const name of groups.missingPods) metrics.set(name, { value: wrap64((requests.get(name) ?? 0n) * fallback) / 100n, timestampMs: 0, windowMs: 0 });
+      for (const name of groups.missingPods)
+        metrics.set(name, { value: wrap64((requests.get(name) ?? 0n) * fallback) / 100n, timestampMs: 0, windowMs: 0 });
       detail.missingFill = 'request';
     } else if (usageRatio > 1.0) {
       for (const name of groups.missingPods) metrics.set(name, { value: 0n, timestampMs: 0, windowMs: 0 });
@@ -274,7 +280,11 @@ export function getResourceReplicas(
   const { ratio: newUsageRatio } = getResourceUtilizationRatio(metrics, requests, targetUtilization);
   detail.rebalancedRatio = newUsageRatio;
   detail.rebalancedSamples = metrics.size;
-  return { ...finishRebalance(currentReplicas, usageRatio, newUsageRatio, metrics.size, tolerances, detail), utilization, rawUtilization: rawAverage };
+  return {
+    ...finishRebalance(currentReplicas, usageRatio, newUsageRatio, metrics.size, tolerances, detail),
+    utilization,
+    rawUtilization: rawAverage,
+  };
 }
 
 function finishRebalance(
@@ -285,7 +295,8 @@ function finishRebalance(
   tolerances: Tolerances,
   detail: PodsProposalDetail,
 ): { replicas: number; detail: PodsProposalDetail } {
-  if (isWithinTolerance(tolerances, newUsageRatio)) return { replicas: currentReplicas, detail: { ...detail, rebalance: 'within-tolerance' } };
+  if (isWithinTolerance(tolerances, newUsageRatio))
+    return { replicas: currentReplicas, detail: { ...detail, rebalance: 'within-tolerance' } };
   if ((usageRatio < 1.0 && newUsageRatio > 1.0) || (usageRatio > 1.0 && newUsageRatio < 1.0)) {
     return { replicas: currentReplicas, detail: { ...detail, rebalance: 'direction-flip' } };
   }
@@ -369,7 +380,8 @@ export function getUsageRatioReplicaCount(
   pods: readonly Pod[],
 ): { replicas: number; detail: UsageRatioDetail } {
   if (currentReplicas !== 0) {
-    if (isWithinTolerance(tolerances, usageRatio)) return { replicas: currentReplicas, detail: { ratio: usageRatio, withinTolerance: true } };
+    if (isWithinTolerance(tolerances, usageRatio))
+      return { replicas: currentReplicas, detail: { ratio: usageRatio, withinTolerance: true } };
     let readyPods: number;
     try {
       readyPods = getReadyPodsCount(pods);

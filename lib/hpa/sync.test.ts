@@ -3,7 +3,17 @@ import type { HpaControllerConfig, HpaSyncInput } from '@/lib/hpa/types';
 import type { MetricSpec } from '@/lib/k8s/types';
 import type { ConditionTriple, HorizontalScenario } from '@/lib/hpa/__fixtures__/upstream-harness';
 import { simulateHpaSync, simulateHpaSyncs } from '@/lib/hpa';
-import { COOL, HOT, NOW, UPSTREAM_TEST_CONFIG, ago, buildSyncInput, statusOkWith, triples, STATUS_OK } from '@/lib/hpa/__fixtures__/upstream-harness';
+import {
+  COOL,
+  HOT,
+  NOW,
+  UPSTREAM_TEST_CONFIG,
+  ago,
+  buildSyncInput,
+  statusOkWith,
+  triples,
+  STATUS_OK,
+} from '@/lib/hpa/__fixtures__/upstream-harness';
 
 interface ReconcileCase {
   /** Upstream test function and case name (horizontal_test.go). */
@@ -20,7 +30,10 @@ interface ReconcileCase {
 
 const req = (n: number, value = '1.0'): string[] => Array.from({ length: n }, () => value);
 const mixedRequests = ['0.9', '1.0', '1.1'];
-const podsQps = (averageValue: string): MetricSpec => ({ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue } } });
+const podsQps = (averageValue: string): MetricSpec => ({
+  type: 'Pods',
+  pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue } },
+});
 const objectQps = (target: MetricSpec['object'] extends infer O ? (O extends { target: infer T } ? T : never) : never): MetricSpec => ({
   type: 'Object',
   object: { describedObject: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'some-deployment' }, metric: { name: 'qps' }, target },
@@ -54,7 +67,12 @@ const CASES: ReconcileCase[] = [
       maxReplicas: 6,
       specReplicas: 3,
       statusReplicas: 3,
-      metricsTarget: [{ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'container1', target: { type: 'Utilization', averageUtilization: 30 } } }],
+      metricsTarget: [
+        {
+          type: 'ContainerResource',
+          containerResource: { name: 'cpu', container: 'container1', target: { type: 'Utilization', averageUtilization: 30 } },
+        },
+      ],
       reportedLevels: [300, 500, 700],
       reportedCPURequests: req(3),
     },
@@ -68,7 +86,12 @@ const CASES: ReconcileCase[] = [
       maxReplicas: 6,
       specReplicas: 5,
       statusReplicas: 5,
-      metricsTarget: [{ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'container2', target: { type: 'Utilization', averageUtilization: 50 } } }],
+      metricsTarget: [
+        {
+          type: 'ContainerResource',
+          containerResource: { name: 'cpu', container: 'container2', target: { type: 'Utilization', averageUtilization: 50 } },
+        },
+      ],
       reportedLevels: [100, 300, 500, 250, 250],
       reportedCPURequests: req(5),
       recommendations: [],
@@ -79,7 +102,16 @@ const CASES: ReconcileCase[] = [
   // TestScaleUpUnreadyOrHotCpuNoScale
   {
     test: 'TestScaleUpUnreadyOrHotCpuNoScale/unready pods excluded from scaling',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [400, 500, 700], reportedCPURequests: req(3), reportedPodReadiness: ['True', 'False', 'False'] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      reportedLevels: [400, 500, 700],
+      reportedCPURequests: req(3),
+      reportedPodReadiness: ['True', 'False', 'False'],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: readyForNewScale,
   },
@@ -108,14 +140,21 @@ const CASES: ReconcileCase[] = [
       ['scale up deployment', { resource: { name: 'test-dep', apiVersion: 'apps/v1', kind: 'Deployment' } }, 5],
       ['scale up replicaset', { resource: { name: 'test-replicaset', apiVersion: 'apps/v1', kind: 'ReplicaSet' } }, 5],
     ] as [string, Partial<HorizontalScenario>, number][]
-  ).map(
-    ([name, extra, expected]): ReconcileCase => ({
-      test: `TestScaleUpCPU/${name}`,
-      scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [300, 500, 700], reportedCPURequests: req(3), ...extra },
-      expectedDesiredReplicas: expected,
-      expectedConditions: [...STATUS_OK],
-    }),
-  ),
+  ).map(([name, extra, expected]): ReconcileCase => ({
+    test: `TestScaleUpCPU/${name}`,
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      reportedLevels: [300, 500, 700],
+      reportedCPURequests: req(3),
+      ...extra,
+    },
+    expectedDesiredReplicas: expected,
+    expectedConditions: [...STATUS_OK],
+  })),
   {
     test: 'TestScaleUpCPU/scale up ignores failed pods',
     scenario: {
@@ -151,7 +190,16 @@ const CASES: ReconcileCase[] = [
   },
   {
     test: 'TestScaleUpCPU/no scale up when all unready pods bring utilization within target',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [400, 500, 700], reportedCPURequests: req(3), reportedPodReadiness: ['True', 'False', 'False'] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      reportedLevels: [400, 500, 700],
+      reportedCPURequests: req(3),
+      reportedPodReadiness: ['True', 'False', 'False'],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: readyForNewScale,
   },
@@ -181,18 +229,34 @@ const CASES: ReconcileCase[] = [
         3,
       ],
     ] as [string, Partial<HorizontalScenario>, number][]
-  ).map(
-    ([name, extra, expected]): ReconcileCase => ({
-      test: `TestScaleDownCPU/${name}`,
-      scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, CPUTarget: 50, reportedLevels: [100, 300, 500, 250, 250], reportedCPURequests: req(5), recommendations: [], ...extra },
-      expectedDesiredReplicas: expected,
-      expectedConditions: [...STATUS_OK],
-    }),
-  ),
+  ).map(([name, extra, expected]): ReconcileCase => ({
+    test: `TestScaleDownCPU/${name}`,
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      CPUTarget: 50,
+      reportedLevels: [100, 300, 500, 250, 250],
+      reportedCPURequests: req(5),
+      recommendations: [],
+      ...extra,
+    },
+    expectedDesiredReplicas: expected,
+    expectedConditions: [...STATUS_OK],
+  })),
   // TestScaleUpCM
   {
     test: 'TestScaleUpCM/scale up custom metric',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, metricsTarget: [podsQps('15.0')], reportedLevels: [20000, 10000, 30000], reportedCPURequests: req(3) },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [podsQps('15.0')],
+      reportedLevels: [20000, 10000, 30000],
+      reportedCPURequests: req(3),
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
   },
@@ -230,46 +294,97 @@ const CASES: ReconcileCase[] = [
   // TestScaleUpCMObject
   {
     test: 'TestScaleUpCMObject/scale up object metric with value target',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, metricsTarget: [objectQps({ type: 'Value', value: '15.0' })], reportedLevels: [20000] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [objectQps({ type: 'Value', value: '15.0' })],
+      reportedLevels: [20000],
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestScaleUpCMObject/scale up per-pod object metric with average value target',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, metricsTarget: [objectQps({ type: 'AverageValue', averageValue: '10.0' })], reportedLevels: [40000] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [objectQps({ type: 'AverageValue', averageValue: '10.0' })],
+      reportedLevels: [40000],
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
   },
   {
     // released controllers compute metrics at 0 replicas when minReplicas is 0: Object/External scale from zero
     test: 'TestScaleUpCMObject/scale up from zero (released controller, minReplicas 0)',
-    scenario: { minReplicas: 0, maxReplicas: 6, specReplicas: 0, statusReplicas: 0, metricsTarget: [objectQps({ type: 'Value', value: '15.0' })], reportedLevels: [20000] },
+    scenario: {
+      minReplicas: 0,
+      maxReplicas: 6,
+      specReplicas: 0,
+      statusReplicas: 0,
+      metricsTarget: [objectQps({ type: 'Value', value: '15.0' })],
+      reportedLevels: [20000],
+    },
     expectedDesiredReplicas: 2,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestScaleUpCMObject/scale up from zero ignores tolerance (released controller, minReplicas 0)',
-    scenario: { minReplicas: 0, maxReplicas: 6, specReplicas: 0, statusReplicas: 0, metricsTarget: [objectQps({ type: 'Value', value: '1.0' })], reportedLevels: [1000] },
+    scenario: {
+      minReplicas: 0,
+      maxReplicas: 6,
+      specReplicas: 0,
+      statusReplicas: 0,
+      metricsTarget: [objectQps({ type: 'Value', value: '1.0' })],
+      reportedLevels: [1000],
+    },
     expectedDesiredReplicas: 1,
     expectedConditions: [...STATUS_OK],
   },
   // TestScaleUpCMExternal
   {
     test: 'TestScaleUpCMExternal/scale up external metric with value target',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, metricsTarget: [externalQps({ type: 'Value', value: '6666m' })], reportedLevels: [8600] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [externalQps({ type: 'Value', value: '6666m' })],
+      reportedLevels: [8600],
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestScaleUpCMExternal/scale up external metric with per-pod average value target',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, metricsTarget: [externalQps({ type: 'AverageValue', averageValue: '2222m' })], reportedLevels: [8600] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [externalQps({ type: 'AverageValue', averageValue: '2222m' })],
+      reportedLevels: [8600],
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
   },
   // TestScaleUpOneMetricInvalid
   {
     test: 'TestScaleUpOneMetricInvalid',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, metricsTarget: [{ type: 'CheddarCheese' }], reportedLevels: [300, 400, 500], reportedCPURequests: req(3) },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      metricsTarget: [{ type: 'CheddarCheese' }],
+      reportedLevels: [300, 400, 500],
+      reportedCPURequests: req(3),
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
     expectedEvents: ['InvalidMetricSourceType', 'SuccessfulRescale'],
@@ -294,26 +409,61 @@ const CASES: ReconcileCase[] = [
   // TestScaleDownStabilizeInitialSize
   {
     test: 'TestScaleDownStabilizeInitialSize',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, CPUTarget: 50, reportedLevels: [100, 300, 500, 250, 250], reportedCPURequests: req(5) },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      CPUTarget: 50,
+      reportedLevels: [100, 300, 500, 250, 250],
+      reportedCPURequests: req(5),
+    },
     expectedDesiredReplicas: 5,
     expectedConditions: statusOkWith({ type: 'AbleToScale', status: 'True', reason: 'ScaleDownStabilized' }),
   },
   // TestScaleDownCM
   {
     test: 'TestScaleDownCM/scale down pods metric',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, metricsTarget: [podsQps('20.0')], reportedLevels: [12000, 12000, 12000, 12000, 12000], reportedCPURequests: req(5), recommendations: [] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      metricsTarget: [podsQps('20.0')],
+      reportedLevels: [12000, 12000, 12000, 12000, 12000],
+      reportedCPURequests: req(5),
+      recommendations: [],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestScaleDownCM/scale down object metric with value target',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, metricsTarget: [objectQps({ type: 'Value', value: '20.0' })], reportedLevels: [12000], reportedCPURequests: req(5), recommendations: [] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      metricsTarget: [objectQps({ type: 'Value', value: '20.0' })],
+      reportedLevels: [12000],
+      reportedCPURequests: req(5),
+      recommendations: [],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestScaleDownCM/scale down to zero object metric with feature gate disabled',
-    scenario: { minReplicas: 0, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, metricsTarget: [objectQps({ type: 'Value', value: '20.0' })], reportedLevels: [0], reportedCPURequests: req(5), recommendations: [] },
+    scenario: {
+      minReplicas: 0,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      metricsTarget: [objectQps({ type: 'Value', value: '20.0' })],
+      reportedLevels: [0],
+      reportedCPURequests: req(5),
+      recommendations: [],
+    },
     expectedDesiredReplicas: 0,
     expectedConditions: [...STATUS_OK],
   },
@@ -334,44 +484,99 @@ const CASES: ReconcileCase[] = [
   },
   {
     test: 'TestScaleDownCM/scale down external metric with value target',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, metricsTarget: [externalQps({ type: 'Value', value: '14400m' })], reportedLevels: [8600], recommendations: [] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      metricsTarget: [externalQps({ type: 'Value', value: '14400m' })],
+      reportedLevels: [8600],
+      recommendations: [],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestScaleDownCM/scale down to zero external metric with feature gate disabled',
-    scenario: { minReplicas: 0, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, metricsTarget: [externalQps({ type: 'Value', value: '14400m' })], reportedLevels: [0], recommendations: [] },
+    scenario: {
+      minReplicas: 0,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      metricsTarget: [externalQps({ type: 'Value', value: '14400m' })],
+      reportedLevels: [0],
+      recommendations: [],
+    },
     expectedDesiredReplicas: 0,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestScaleDownCM/scale down per-pod external metric with average value target',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, metricsTarget: [externalQps({ type: 'AverageValue', averageValue: '3000m' })], reportedLevels: [8600], recommendations: [] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      metricsTarget: [externalQps({ type: 'AverageValue', averageValue: '3000m' })],
+      reportedLevels: [8600],
+      recommendations: [],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: [...STATUS_OK],
   },
   // TestTolerance
   {
     test: 'TestTolerance/CPU resource metric within tolerance',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 100, reportedLevels: [1010, 1030, 1020], reportedCPURequests: mixedRequests },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 100,
+      reportedLevels: [1010, 1030, 1020],
+      reportedCPURequests: mixedRequests,
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: readyForNewScale,
   },
   {
     test: 'TestTolerance/pods metric within tolerance',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, metricsTarget: [podsQps('20.0')], reportedLevels: [20000, 20001, 21000], reportedCPURequests: mixedRequests },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [podsQps('20.0')],
+      reportedLevels: [20000, 20001, 21000],
+      reportedCPURequests: mixedRequests,
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: readyForNewScale,
   },
   {
     test: 'TestTolerance/object metric with value target within tolerance',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, metricsTarget: [objectQps({ type: 'Value', value: '20.0' })], reportedLevels: [20050], reportedCPURequests: mixedRequests },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [objectQps({ type: 'Value', value: '20.0' })],
+      reportedLevels: [20050],
+      reportedCPURequests: mixedRequests,
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: readyForNewScale,
   },
   {
     test: 'TestTolerance/external metric with value target within tolerance',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 4, statusReplicas: 4, metricsTarget: [externalQps({ type: 'Value', value: '8666m' })], reportedLevels: [8600] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 4,
+      statusReplicas: 4,
+      metricsTarget: [externalQps({ type: 'Value', value: '8666m' })],
+      reportedLevels: [8600],
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: readyForNewScale,
   },
@@ -399,32 +604,74 @@ const CASES: ReconcileCase[] = [
   },
   {
     test: 'TestTolerance/per-pod external metric with average value target within tolerance',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 4, statusReplicas: 4, metricsTarget: [externalQps({ type: 'AverageValue', averageValue: '2200m' })], reportedLevels: [8600] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 4,
+      statusReplicas: 4,
+      metricsTarget: [externalQps({ type: 'AverageValue', averageValue: '2200m' })],
+      reportedLevels: [8600],
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: readyForNewScale,
   },
   // TestConfigurableTolerance
   {
     test: 'TestConfigurableTolerance/Scaling up because of a 1% configurable tolerance',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, scaleUpRules: { tolerance: '0.01' }, CPUTarget: 100, reportedLevels: [1010, 1030, 1020], reportedCPURequests: mixedRequests },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      scaleUpRules: { tolerance: '0.01' },
+      CPUTarget: 100,
+      reportedLevels: [1010, 1030, 1020],
+      reportedCPURequests: mixedRequests,
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestConfigurableTolerance/No scale-down because of a 90% configurable tolerance',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, scaleDownRules: { tolerance: '0.9' }, CPUTarget: 100, reportedLevels: [300, 300, 300], reportedCPURequests: req(3) },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      scaleDownRules: { tolerance: '0.9' },
+      CPUTarget: 100,
+      reportedLevels: [300, 300, 300],
+      reportedCPURequests: req(3),
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: readyForNewScale,
   },
   {
     test: 'TestConfigurableTolerance/No scaling because of the large default tolerance',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 100, reportedLevels: [1010, 1030, 1020], reportedCPURequests: mixedRequests },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 100,
+      reportedLevels: [1010, 1030, 1020],
+      reportedCPURequests: mixedRequests,
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: readyForNewScale,
   },
   {
     test: 'TestConfigurableTolerance/No scaling because the configurable tolerance is ignored as the feature gate is disabled',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, scaleUpRules: { tolerance: '0.01' }, CPUTarget: 100, reportedLevels: [1010, 1030, 1020], reportedCPURequests: mixedRequests },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      scaleUpRules: { tolerance: '0.01' },
+      CPUTarget: 100,
+      reportedLevels: [1010, 1030, 1020],
+      reportedCPURequests: mixedRequests,
+    },
     config: { configurableTolerance: false },
     expectedDesiredReplicas: 3,
     expectedConditions: readyForNewScale,
@@ -432,83 +679,191 @@ const CASES: ReconcileCase[] = [
   // TestReplicaLimits
   {
     test: 'TestReplicaLimits/scale down clamped to min replicas',
-    scenario: { minReplicas: 2, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 90, reportedLevels: [10, 95, 10], reportedCPURequests: mixedRequests, recommendations: [] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 90,
+      reportedLevels: [10, 95, 10],
+      reportedCPURequests: mixedRequests,
+      recommendations: [],
+    },
     expectedDesiredReplicas: 2,
     expectedConditions: statusOkWith({ type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas' }),
   },
   {
     test: 'TestReplicaLimits/scale down to zero when min replicas is zero',
-    scenario: { minReplicas: 0, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 90, reportedLevels: [0, 0, 0], reportedCPURequests: mixedRequests, recommendations: [] },
+    scenario: {
+      minReplicas: 0,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 90,
+      reportedLevels: [0, 0, 0],
+      reportedCPURequests: mixedRequests,
+      recommendations: [],
+    },
     expectedDesiredReplicas: 0,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestReplicaLimits/scale down clamped to min when desired is zero',
-    scenario: { minReplicas: 2, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 90, reportedLevels: [0, 0, 0], reportedCPURequests: mixedRequests, recommendations: [] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 90,
+      reportedLevels: [0, 0, 0],
+      reportedCPURequests: mixedRequests,
+      recommendations: [],
+    },
     expectedDesiredReplicas: 2,
     expectedConditions: statusOkWith({ type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas' }),
   },
   {
     test: 'TestReplicaLimits/no scaling when spec replicas is zero',
-    scenario: { minReplicas: 3, maxReplicas: 5, specReplicas: 0, statusReplicas: 0, CPUTarget: 90, reportedLevels: [], reportedCPURequests: [] },
+    scenario: {
+      minReplicas: 3,
+      maxReplicas: 5,
+      specReplicas: 0,
+      statusReplicas: 0,
+      CPUTarget: 90,
+      reportedLevels: [],
+      reportedCPURequests: [],
+    },
     expectedDesiredReplicas: 0,
     expectedConditions: getScaleOnly('ScalingDisabled'),
   },
   {
     test: 'TestReplicaLimits/scale up to min when below min replicas',
-    scenario: { minReplicas: 3, maxReplicas: 5, specReplicas: 2, statusReplicas: 2, CPUTarget: 90, reportedLevels: [], reportedCPURequests: [] },
+    scenario: {
+      minReplicas: 3,
+      maxReplicas: 5,
+      specReplicas: 2,
+      statusReplicas: 2,
+      CPUTarget: 90,
+      reportedLevels: [],
+      reportedCPURequests: [],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: [{ type: 'AbleToScale', status: 'True', reason: 'SucceededRescale' }],
   },
   {
     test: 'TestReplicaLimits/scale down to max when above max replicas',
-    scenario: { minReplicas: 3, maxReplicas: 5, specReplicas: 10, statusReplicas: 10, CPUTarget: 90, reportedLevels: [], reportedCPURequests: [] },
+    scenario: {
+      minReplicas: 3,
+      maxReplicas: 5,
+      specReplicas: 10,
+      statusReplicas: 10,
+      CPUTarget: 90,
+      reportedLevels: [],
+      reportedCPURequests: [],
+    },
     expectedDesiredReplicas: 5,
     expectedConditions: [{ type: 'AbleToScale', status: 'True', reason: 'SucceededRescale' }],
   },
   {
     test: 'TestReplicaLimits/scale up clamped to max replicas',
-    scenario: { minReplicas: 2, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 90, reportedLevels: [8000, 9500, 1000], reportedCPURequests: mixedRequests },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 90,
+      reportedLevels: [8000, 9500, 1000],
+      reportedCPURequests: mixedRequests,
+    },
     expectedDesiredReplicas: 5,
     expectedConditions: statusOkWith({ type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas' }),
   },
   // TestMetricsEdgeCases
   {
     test: 'TestMetricsEdgeCases/superfluous metrics reported',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 4, statusReplicas: 4, CPUTarget: 100, reportedLevels: [4000, 9500, 3000, 7000, 3200, 2000], reportedCPURequests: req(4) },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 4,
+      statusReplicas: 4,
+      CPUTarget: 100,
+      reportedLevels: [4000, 9500, 3000, 7000, 3200, 2000],
+      reportedCPURequests: req(4),
+    },
     expectedDesiredReplicas: 6,
     expectedConditions: statusOkWith({ type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas' }),
   },
   {
     test: 'TestMetricsEdgeCases/missing metrics from some pods',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 4, statusReplicas: 4, CPUTarget: 100, reportedLevels: [400, 95], reportedCPURequests: req(4), recommendations: [] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 4,
+      statusReplicas: 4,
+      CPUTarget: 100,
+      reportedLevels: [400, 95],
+      reportedCPURequests: req(4),
+      recommendations: [],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestMetricsEdgeCases/empty metrics from all pods',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 4, statusReplicas: 4, CPUTarget: 100, reportedLevels: [], reportedCPURequests: req(4) },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 4,
+      statusReplicas: 4,
+      CPUTarget: 100,
+      reportedLevels: [],
+      reportedCPURequests: req(4),
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: getScaleOnly('FailedGetResourceMetric'),
     expectedEvents: ['FailedGetResourceMetric', 'FailedComputeMetricsReplicas'],
   },
   {
     test: 'TestMetricsEdgeCases/empty CPU requests',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 1, statusReplicas: 1, CPUTarget: 100, reportedLevels: [200], reportedCPURequests: [] },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 1,
+      statusReplicas: 1,
+      CPUTarget: 100,
+      reportedLevels: [200],
+      reportedCPURequests: [],
+    },
     expectedDesiredReplicas: 1,
     expectedConditions: getScaleOnly('FailedGetResourceMetric'),
   },
   // TestEventCreated / TestEventNotCreated
   {
     test: 'TestEventCreated',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 1, statusReplicas: 1, CPUTarget: 50, reportedLevels: [200], reportedCPURequests: ['0.2'] },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 1,
+      statusReplicas: 1,
+      CPUTarget: 50,
+      reportedLevels: [200],
+      reportedCPURequests: ['0.2'],
+    },
     expectedDesiredReplicas: 2,
     expectedConditions: [...STATUS_OK],
     expectedEvents: ['SuccessfulRescale'],
   },
   {
     test: 'TestEventNotCreated',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 2, statusReplicas: 2, CPUTarget: 50, reportedLevels: [200, 200], reportedCPURequests: ['0.4', '0.4'] },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 2,
+      statusReplicas: 2,
+      CPUTarget: 50,
+      reportedLevels: [200, 200],
+      reportedCPURequests: ['0.4', '0.4'],
+    },
     expectedDesiredReplicas: 2,
     expectedConditions: readyForNewScale,
     expectedEvents: [],
@@ -516,54 +871,123 @@ const CASES: ReconcileCase[] = [
   // TestCPUScalingEdgeCases
   {
     test: 'TestCPUScalingEdgeCases/missing reports from some pods',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 4, statusReplicas: 4, CPUTarget: 50, reportedLevels: [200], reportedCPURequests: ['0.2'], recommendations: [] },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 4,
+      statusReplicas: 4,
+      CPUTarget: 50,
+      reportedLevels: [200],
+      reportedCPURequests: ['0.2'],
+      recommendations: [],
+    },
     expectedDesiredReplicas: 2,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestCPUScalingEdgeCases/more replicas than spec no scale',
-    scenario: { minReplicas: 1, maxReplicas: 8, specReplicas: 4, statusReplicas: 5, CPUTarget: 50, reportedLevels: [500, 500, 500, 500, 500], reportedCPURequests: req(5, '1') },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 8,
+      specReplicas: 4,
+      statusReplicas: 5,
+      CPUTarget: 50,
+      reportedLevels: [500, 500, 500, 500, 500],
+      reportedCPURequests: req(5, '1'),
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: readyForNewScale,
   },
   // TestUpscaleCap
   {
     test: 'TestUpscaleCap/capped by scale up rules',
-    scenario: { minReplicas: 1, maxReplicas: 100, specReplicas: 3, statusReplicas: 3, scaleUpRules: scalingRules(0, 0, 700, 60, 0), CPUTarget: 10, reportedLevels: [100, 200, 300], reportedCPURequests: req(3, '0.1') },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 100,
+      specReplicas: 3,
+      statusReplicas: 3,
+      scaleUpRules: scalingRules(0, 0, 700, 60, 0),
+      CPUTarget: 10,
+      reportedLevels: [100, 200, 300],
+      reportedCPURequests: req(3, '0.1'),
+    },
     expectedDesiredReplicas: 24,
     expectedConditions: statusOkWith({ type: 'ScalingLimited', status: 'True', reason: 'ScaleUpLimit' }),
   },
   {
     test: 'TestUpscaleCap/capped by max replicas when scale up limit exceeds max',
-    scenario: { minReplicas: 1, maxReplicas: 20, specReplicas: 3, statusReplicas: 3, scaleUpRules: scalingRules(0, 0, 700, 60, 0), CPUTarget: 10, reportedLevels: [100, 200, 300], reportedCPURequests: req(3, '0.1') },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 20,
+      specReplicas: 3,
+      statusReplicas: 3,
+      scaleUpRules: scalingRules(0, 0, 700, 60, 0),
+      CPUTarget: 10,
+      reportedLevels: [100, 200, 300],
+      reportedCPURequests: req(3, '0.1'),
+    },
     expectedDesiredReplicas: 20,
     expectedConditions: statusOkWith({ type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas' }),
   },
   // TestCondition*
   {
     test: 'TestConditionInvalidSelectorMissing',
-    scenario: { minReplicas: 1, maxReplicas: 100, specReplicas: 3, statusReplicas: 3, CPUTarget: 10, reportedLevels: [100, 200, 300], reportedCPURequests: req(3, '0.1'), selector: '' },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 100,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 10,
+      reportedLevels: [100, 200, 300],
+      reportedCPURequests: req(3, '0.1'),
+      selector: '',
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: getScaleOnly('InvalidSelector'),
     expectedEvents: ['SelectorRequired', 'FailedComputeMetricsReplicas'],
   },
   {
     test: 'TestConditionInvalidSelectorUnparsable',
-    scenario: { minReplicas: 1, maxReplicas: 100, specReplicas: 3, statusReplicas: 3, CPUTarget: 10, reportedLevels: [100, 200, 300], reportedCPURequests: req(3, '0.1'), selector: 'cheddar cheese' },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 100,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 10,
+      reportedLevels: [100, 200, 300],
+      reportedCPURequests: req(3, '0.1'),
+      selector: 'cheddar cheese',
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: getScaleOnly('InvalidSelector'),
     expectedEvents: ['InvalidSelector', 'FailedComputeMetricsReplicas'],
   },
   {
     test: 'TestConditionNoAmbiguousSelectorWhenNoSelectorOverlapBetweenHPAs',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [300, 500, 700], reportedCPURequests: req(3) },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      reportedLevels: [300, 500, 700],
+      reportedCPURequests: req(3),
+    },
     overrides: { otherHpaSelectors: [{ name: 'test-hpa-2', selector: 'cheddar=cheese' }] },
     expectedDesiredReplicas: 5,
     expectedConditions: [...STATUS_OK],
   },
   {
     test: 'TestConditionAmbiguousSelectorWhenFullSelectorOverlapBetweenHPAs',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [300, 500, 700], reportedCPURequests: req(3) },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      reportedLevels: [300, 500, 700],
+      reportedCPURequests: req(3),
+    },
     overrides: { otherHpaSelectors: [{ name: 'test-hpa-2', selector: 'name=test-pod' }] },
     expectedDesiredReplicas: 3,
     expectedConditions: getScaleOnly('AmbiguousSelector'),
@@ -571,40 +995,58 @@ const CASES: ReconcileCase[] = [
   },
   {
     test: 'TestConditionAmbiguousSelectorWhenPartialSelectorOverlapBetweenHPAs',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [300, 500, 700], reportedCPURequests: req(3), podLabels: { cheddar: 'cheese' } },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      reportedLevels: [300, 500, 700],
+      reportedCPURequests: req(3),
+      podLabels: { cheddar: 'cheese' },
+    },
     overrides: { otherHpaSelectors: [{ name: 'test-hpa-2', selector: 'cheddar=cheese' }] },
     expectedDesiredReplicas: 3,
     expectedConditions: getScaleOnly('AmbiguousSelector'),
   },
-  ...(['FailedGetResourceMetric', 'FailedGetPodsMetric', 'FailedGetObjectMetric', 'FailedGetExternalMetric'] as const).map((reason): ReconcileCase => {
-    const specs: Record<typeof reason, MetricSpec[] | undefined> = {
-      FailedGetResourceMetric: undefined,
-      FailedGetPodsMetric: [podsQps('15.0')],
-      FailedGetObjectMetric: [objectQps({ type: 'Value', value: '15.0' })],
-      FailedGetExternalMetric: [externalQps({ type: 'Value', value: '300m' })],
-    };
-    return {
-      test: `TestConditionFailedGetMetrics/${reason}`,
-      scenario: {
-        minReplicas: 1,
-        maxReplicas: 100,
-        specReplicas: 3,
-        statusReplicas: 3,
-        CPUTarget: specs[reason] ? 0 : 10,
-        metricsTarget: specs[reason],
-        reportedLevels: [100, 200, 300],
-        reportedCPURequests: req(3, '0.1'),
-      },
-      overrides: {},
-      expectedDesiredReplicas: 3,
-      expectedConditions: getScaleOnly(reason),
-      expectedEvents: [reason, 'FailedComputeMetricsReplicas'],
-    };
-  }),
+  ...(['FailedGetResourceMetric', 'FailedGetPodsMetric', 'FailedGetObjectMetric', 'FailedGetExternalMetric'] as const).map(
+    (reason): ReconcileCase => {
+      const specs: Record<typeof reason, MetricSpec[] | undefined> = {
+        FailedGetResourceMetric: undefined,
+        FailedGetPodsMetric: [podsQps('15.0')],
+        FailedGetObjectMetric: [objectQps({ type: 'Value', value: '15.0' })],
+        FailedGetExternalMetric: [externalQps({ type: 'Value', value: '300m' })],
+      };
+      return {
+        test: `TestConditionFailedGetMetrics/${reason}`,
+        scenario: {
+          minReplicas: 1,
+          maxReplicas: 100,
+          specReplicas: 3,
+          statusReplicas: 3,
+          CPUTarget: specs[reason] ? 0 : 10,
+          metricsTarget: specs[reason],
+          reportedLevels: [100, 200, 300],
+          reportedCPURequests: req(3, '0.1'),
+        },
+        overrides: {},
+        expectedDesiredReplicas: 3,
+        expectedConditions: getScaleOnly(reason),
+        expectedEvents: [reason, 'FailedComputeMetricsReplicas'],
+      };
+    },
+  ),
   // TestInvalidMetricSourceType
   {
     test: 'TestInvalidMetricSourceType/only invalid metric source type',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, metricsTarget: [{ type: 'CheddarCheese' }], reportedLevels: [20000] },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [{ type: 'CheddarCheese' }],
+      reportedLevels: [20000],
+    },
     expectedDesiredReplicas: 3,
     expectedConditions: getScaleOnly('InvalidMetricSourceType'),
   },
@@ -627,7 +1069,15 @@ const CASES: ReconcileCase[] = [
   },
   {
     test: 'TestConditionFailedGetScale',
-    scenario: { minReplicas: 1, maxReplicas: 100, specReplicas: 3, statusReplicas: 3, CPUTarget: 10, reportedLevels: [100, 200, 300], reportedCPURequests: req(3, '0.1') },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 100,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 10,
+      reportedLevels: [100, 200, 300],
+      reportedCPURequests: req(3, '0.1'),
+    },
     overrides: { failures: { getScale: 'something went wrong' } },
     expectedDesiredReplicas: 3,
     expectedConditions: [{ type: 'AbleToScale', status: 'False', reason: 'FailedGetScale' }],
@@ -635,7 +1085,15 @@ const CASES: ReconcileCase[] = [
   },
   {
     test: 'TestConditionFailedUpdateScale',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 100, reportedLevels: [150, 150, 150], reportedCPURequests: req(3, '0.1') },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 100,
+      reportedLevels: [150, 150, 150],
+      reportedCPURequests: req(3, '0.1'),
+    },
     overrides: { failures: { updateScale: 'something went wrong' } },
     expectedDesiredReplicas: 3,
     expectedConditions: statusOkWith({ type: 'AbleToScale', status: 'False', reason: 'FailedUpdateScale' }),
@@ -644,7 +1102,16 @@ const CASES: ReconcileCase[] = [
   // TestScaleTimingBehavior
   {
     test: 'TestScaleTimingBehavior/no backoff upscale custom metric only',
-    scenario: { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, metricsTarget: [podsQps('15.0')], reportedLevels: [20000, 10000, 30000], reportedCPURequests: req(3), lastScaleTime: NOW },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      metricsTarget: [podsQps('15.0')],
+      reportedLevels: [20000, 10000, 30000],
+      reportedCPURequests: req(3),
+      lastScaleTime: NOW,
+    },
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
   },
@@ -685,19 +1152,44 @@ const CASES: ReconcileCase[] = [
   // TestScaleRCImmediately
   {
     test: 'TestScaleRCImmediately/scale up to min when below min replicas',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 1, statusReplicas: 1, reportedLevels: [0, 0, 0, 0], reportedCPURequests: req(4), lastScaleTime: NOW },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 1,
+      statusReplicas: 1,
+      reportedLevels: [0, 0, 0, 0],
+      reportedCPURequests: req(4),
+      lastScaleTime: NOW,
+    },
     expectedDesiredReplicas: 2,
     expectedConditions: [{ type: 'AbleToScale', status: 'True', reason: 'SucceededRescale' }],
   },
   {
     test: 'TestScaleRCImmediately/scale down to max when above max replicas',
-    scenario: { minReplicas: 2, maxReplicas: 5, specReplicas: 6, statusReplicas: 6, CPUTarget: 50, reportedLevels: [8000, 9500, 1000], reportedCPURequests: mixedRequests, lastScaleTime: NOW },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 5,
+      specReplicas: 6,
+      statusReplicas: 6,
+      CPUTarget: 50,
+      reportedLevels: [8000, 9500, 1000],
+      reportedCPURequests: mixedRequests,
+      lastScaleTime: NOW,
+    },
     expectedDesiredReplicas: 5,
     expectedConditions: [{ type: 'AbleToScale', status: 'True', reason: 'SucceededRescale' }],
   },
   {
     test: 'TestManualScaleToZeroDisablesHPA',
-    scenario: { minReplicas: 1, maxReplicas: 6, specReplicas: 0, statusReplicas: 0, CPUTarget: 50, reportedLevels: [], reportedCPURequests: [] },
+    scenario: {
+      minReplicas: 1,
+      maxReplicas: 6,
+      specReplicas: 0,
+      statusReplicas: 0,
+      CPUTarget: 50,
+      reportedLevels: [],
+      reportedCPURequests: [],
+    },
     expectedDesiredReplicas: 0,
     expectedConditions: getScaleOnly('ScalingDisabled'),
     expectedEvents: [],
@@ -705,7 +1197,16 @@ const CASES: ReconcileCase[] = [
   // TestScaleUpOneMetricEmpty / TestNoScaleDownOneMetricEmpty: the external metrics API fails, cpu decides
   {
     test: 'TestScaleUpOneMetricEmpty',
-    scenario: { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, metricsTarget: [externalQps({ type: 'Value', value: '100m' })], reportedLevels: [300, 400, 500], reportedCPURequests: req(3) },
+    scenario: {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      metricsTarget: [externalQps({ type: 'Value', value: '100m' })],
+      reportedLevels: [300, 400, 500],
+      reportedCPURequests: req(3),
+    },
     overrides: {},
     expectedDesiredReplicas: 4,
     expectedConditions: [...STATUS_OK],
@@ -732,8 +1233,15 @@ const CASES: ReconcileCase[] = [
 
 function inputFor(c: ReconcileCase): HpaSyncInput {
   const input = buildSyncInput(c.scenario, c.overrides);
-  if (c.test.startsWith('TestConditionFailedGetMetrics')) input.metrics.errors = { resource: 'something went wrong', pods: 'something went wrong', object: 'something went wrong', external: 'something went wrong' };
-  if (c.test === 'TestScaleUpOneMetricEmpty' || c.test === 'TestNoScaleDownOneMetricEmpty') input.metrics.errors = { external: 'something went wrong' };
+  if (c.test.startsWith('TestConditionFailedGetMetrics'))
+    input.metrics.errors = {
+      resource: 'something went wrong',
+      pods: 'something went wrong',
+      object: 'something went wrong',
+      external: 'something went wrong',
+    };
+  if (c.test === 'TestScaleUpOneMetricEmpty' || c.test === 'TestNoScaleDownOneMetricEmpty')
+    input.metrics.errors = { external: 'something went wrong' };
   if (c.config) input.config = { ...UPSTREAM_TEST_CONFIG, ...c.config };
   return input;
 }
@@ -751,17 +1259,46 @@ describe('simulateHpaSync — horizontal_test.go reconcile tables', () => {
 
 describe('simulateHpaSync — upstream messages and status', () => {
   it('TestEventCreated: the SuccessfulRescale message names the metric', () => {
-    const result = simulateHpaSync(buildSyncInput({ minReplicas: 1, maxReplicas: 5, specReplicas: 1, statusReplicas: 1, CPUTarget: 50, reportedLevels: [200], reportedCPURequests: ['0.2'] }));
-    expect(result.events).toEqual([{ type: 'Normal', reason: 'SuccessfulRescale', message: 'New size: 2; reason: cpu resource utilization (percentage of request) above target' }]);
+    const result = simulateHpaSync(
+      buildSyncInput({
+        minReplicas: 1,
+        maxReplicas: 5,
+        specReplicas: 1,
+        statusReplicas: 1,
+        CPUTarget: 50,
+        reportedLevels: [200],
+        reportedCPURequests: ['0.2'],
+      }),
+    );
+    expect(result.events).toEqual([
+      {
+        type: 'Normal',
+        reason: 'SuccessfulRescale',
+        message: 'New size: 2; reason: cpu resource utilization (percentage of request) above target',
+      },
+    ]);
     expect(result.status.lastScaleTime).toBe(NOW);
-    expect(result.conditions.find((c) => c.type === 'AbleToScale')?.message).toBe('the HPA controller was able to update the target scale to 2');
+    expect(result.conditions.find((c) => c.type === 'AbleToScale')?.message).toBe(
+      'the HPA controller was able to update the target scale to 2',
+    );
   });
 
   it('TestScaleUpUnreadyOrHotCpuNoScale: utilization reported from ready pods only (verifyCPUCurrent 40)', () => {
     const result = simulateHpaSync(
-      buildSyncInput({ minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [400, 500, 700], reportedCPURequests: req(3), reportedPodReadiness: ['True', 'False', 'False'] }),
+      buildSyncInput({
+        minReplicas: 2,
+        maxReplicas: 6,
+        specReplicas: 3,
+        statusReplicas: 3,
+        CPUTarget: 30,
+        reportedLevels: [400, 500, 700],
+        reportedCPURequests: req(3),
+        reportedPodReadiness: ['True', 'False', 'False'],
+      }),
     );
-    expect(result.currentMetrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 40, averageValue: '400m' } } }]);
+    expect(result.currentMetrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 40, averageValue: '400m' } } },
+    ]);
   });
 
   it('TestAvoidUnnecessaryUpdates: a sync that changes nothing writes back the same status', () => {
@@ -786,7 +1323,13 @@ describe('simulateHpaSync — upstream messages and status', () => {
       lastScaleTime: lastScale,
       currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '400m', averageUtilization: 40 } } }],
       conditions: [
-        { type: 'AbleToScale', status: 'True', lastTransitionTime: lastScale, reason: 'ReadyForNewScale', message: 'recommended size matches current size' },
+        {
+          type: 'AbleToScale',
+          status: 'True',
+          lastTransitionTime: lastScale,
+          reason: 'ReadyForNewScale',
+          message: 'recommended size matches current size',
+        },
         {
           type: 'ScalingActive',
           status: 'True',
@@ -794,7 +1337,13 @@ describe('simulateHpaSync — upstream messages and status', () => {
           reason: 'ValidMetricFound',
           message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
         },
-        { type: 'ScalingLimited', status: 'True', lastTransitionTime: lastScale, reason: 'TooFewReplicas', message: 'the desired replica count is less than the minimum replica count' },
+        {
+          type: 'ScalingLimited',
+          status: 'True',
+          lastTransitionTime: lastScale,
+          reason: 'TooFewReplicas',
+          message: 'the desired replica count is less than the minimum replica count',
+        },
       ],
     };
     input.config = { ...UPSTREAM_TEST_CONFIG, hpaGeneration: true };
@@ -803,13 +1352,26 @@ describe('simulateHpaSync — upstream messages and status', () => {
   });
 
   it('TestConditionFailedGetMetrics: messages carry upstream error chains', () => {
-    const input = buildSyncInput({ minReplicas: 1, maxReplicas: 100, specReplicas: 3, statusReplicas: 3, CPUTarget: 10, reportedLevels: [100, 200, 300], reportedCPURequests: req(3, '0.1') });
+    const input = buildSyncInput({
+      minReplicas: 1,
+      maxReplicas: 100,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 10,
+      reportedLevels: [100, 200, 300],
+      reportedCPURequests: req(3, '0.1'),
+    });
     input.metrics.errors = { resource: 'something went wrong' };
     const result = simulateHpaSync(input);
-    const inner = 'failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: something went wrong';
+    const inner =
+      'failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: something went wrong';
     expect(result.events).toEqual([
       { type: 'Warning', reason: 'FailedGetResourceMetric', message: inner },
-      { type: 'Warning', reason: 'FailedComputeMetricsReplicas', message: `invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: ${inner}` },
+      {
+        type: 'Warning',
+        reason: 'FailedComputeMetricsReplicas',
+        message: `invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: ${inner}`,
+      },
     ]);
     expect(result.conditions[1]?.message).toBe(`the HPA was unable to compute the replica count: ${inner}`);
     expect(result.currentMetrics).toEqual([{ type: '' }]);
@@ -817,12 +1379,24 @@ describe('simulateHpaSync — upstream messages and status', () => {
 
   it('TestConditionFailedUpdateScale: FailedRescale message and desiredReplicas kept', () => {
     const input = buildSyncInput(
-      { minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 100, reportedLevels: [150, 150, 150], reportedCPURequests: req(3, '0.1') },
+      {
+        minReplicas: 1,
+        maxReplicas: 5,
+        specReplicas: 3,
+        statusReplicas: 3,
+        CPUTarget: 100,
+        reportedLevels: [150, 150, 150],
+        reportedCPURequests: req(3, '0.1'),
+      },
       { failures: { updateScale: 'something went wrong' } },
     );
     const result = simulateHpaSync(input);
     expect(result.events).toEqual([
-      { type: 'Warning', reason: 'FailedRescale', message: 'New size: 5; reason: cpu resource utilization (percentage of request) above target; error: something went wrong' },
+      {
+        type: 'Warning',
+        reason: 'FailedRescale',
+        message: 'New size: 5; reason: cpu resource utilization (percentage of request) above target; error: something went wrong',
+      },
     ]);
     expect(result.status.lastScaleTime).toBeNull();
     expect(result.controllerState.scaleUpEvents).toEqual([]);
@@ -830,29 +1404,63 @@ describe('simulateHpaSync — upstream messages and status', () => {
 
   it('TestConditionAmbiguousSelectorWhenFullSelectorOverlapBetweenHPAs: message lists both HPAs', () => {
     const input = buildSyncInput(
-      { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [300, 500, 700], reportedCPURequests: req(3) },
+      {
+        minReplicas: 2,
+        maxReplicas: 6,
+        specReplicas: 3,
+        statusReplicas: 3,
+        CPUTarget: 30,
+        reportedLevels: [300, 500, 700],
+        reportedCPURequests: req(3),
+      },
       { otherHpaSelectors: [{ name: 'test-hpa-2', selector: 'name=test-pod' }] },
     );
     const result = simulateHpaSync(input);
-    expect(result.events[0]?.message).toBe('pods by selector name=test-pod are controlled by multiple HPAs: [test-namespace/test-hpa test-namespace/test-hpa-2]');
+    expect(result.events[0]?.message).toBe(
+      'pods by selector name=test-pod are controlled by multiple HPAs: [test-namespace/test-hpa test-namespace/test-hpa-2]',
+    );
     expect(result.status.currentMetrics).toBeNull();
   });
 
   it('min/max short-circuit: no metrics evaluated, currentMetrics cleared, ScalingActive untouched', () => {
-    const input = buildSyncInput({ minReplicas: 3, maxReplicas: 5, specReplicas: 10, statusReplicas: 10, CPUTarget: 90, reportedLevels: [], reportedCPURequests: [] });
+    const input = buildSyncInput({
+      minReplicas: 3,
+      maxReplicas: 5,
+      specReplicas: 10,
+      statusReplicas: 10,
+      CPUTarget: 90,
+      reportedLevels: [],
+      reportedCPURequests: [],
+    });
     input.hpa.status = {
       ...input.hpa.status,
       currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 50 } } }],
       conditions: [{ type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: 'x', lastTransitionTime: ago(600) }],
     };
     const result = simulateHpaSync(input);
-    expect(result.events).toEqual([{ type: 'Normal', reason: 'SuccessfulRescale', message: 'New size: 5; reason: Current number of replicas above Spec.MaxReplicas' }]);
+    expect(result.events).toEqual([
+      { type: 'Normal', reason: 'SuccessfulRescale', message: 'New size: 5; reason: Current number of replicas above Spec.MaxReplicas' },
+    ]);
     expect(result.status.currentMetrics).toBeNull();
-    expect(result.conditions.find((c) => c.type === 'ScalingActive')).toEqual({ type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: 'x', lastTransitionTime: ago(600) });
+    expect(result.conditions.find((c) => c.type === 'ScalingActive')).toEqual({
+      type: 'ScalingActive',
+      status: 'True',
+      reason: 'ValidMetricFound',
+      message: 'x',
+      lastTransitionTime: ago(600),
+    });
   });
 
   it('lastTransitionTime changes only when a condition flips its status', () => {
-    const input = buildSyncInput({ minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [300, 500, 700], reportedCPURequests: req(3) });
+    const input = buildSyncInput({
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 30,
+      reportedLevels: [300, 500, 700],
+      reportedCPURequests: req(3),
+    });
     input.hpa.status = {
       ...input.hpa.status,
       conditions: [
@@ -869,10 +1477,21 @@ describe('simulateHpaSync — upstream messages and status', () => {
   });
 
   it('invalid apiVersion in scaleTargetRef gives FailedGetScale with the ParseGroupVersion error', () => {
-    const input = buildSyncInput({ minReplicas: 1, maxReplicas: 5, specReplicas: 3, statusReplicas: 3, CPUTarget: 50, resource: { kind: 'Deployment', apiVersion: 'apps/v1/extra', name: 'x' } });
+    const input = buildSyncInput({
+      minReplicas: 1,
+      maxReplicas: 5,
+      specReplicas: 3,
+      statusReplicas: 3,
+      CPUTarget: 50,
+      resource: { kind: 'Deployment', apiVersion: 'apps/v1/extra', name: 'x' },
+    });
     const result = simulateHpaSync(input);
-    expect(result.events).toEqual([{ type: 'Warning', reason: 'FailedGetScale', message: 'unexpected GroupVersion string: apps/v1/extra' }]);
-    expect(result.conditions[0]?.message).toBe("the HPA controller was unable to get the target's current scale: unexpected GroupVersion string: apps/v1/extra");
+    expect(result.events).toEqual([
+      { type: 'Warning', reason: 'FailedGetScale', message: 'unexpected GroupVersion string: apps/v1/extra' },
+    ]);
+    expect(result.conditions[0]?.message).toBe(
+      "the HPA controller was unable to get the target's current scale: unexpected GroupVersion string: apps/v1/extra",
+    );
     expect(result.controllerState.recommendations).toBeNull();
   });
 
@@ -882,15 +1501,29 @@ describe('simulateHpaSync — upstream messages and status', () => {
       maxReplicas: 10,
       specReplicas: 2,
       statusReplicas: 2,
-      metricsTarget: [{ type: 'External', external: { metric: { name: 'qps', selector: { matchLabels: { queue: 'worker' } } }, target: { type: 'Value', value: '1' } } }],
+      metricsTarget: [
+        {
+          type: 'External',
+          external: { metric: { name: 'qps', selector: { matchLabels: { queue: 'worker' } } }, target: { type: 'Value', value: '1' } },
+        },
+      ],
       reportedLevels: [4000],
     });
     const result = simulateHpaSync(input);
-    expect(result.events[0]?.message).toBe('New size: 8; reason: external metric qps(&LabelSelector{MatchLabels:map[string]string{queue: worker,},MatchExpressions:[]LabelSelectorRequirement{},}) above target');
+    expect(result.events[0]?.message).toBe(
+      'New size: 8; reason: external metric qps(&LabelSelector{MatchLabels:map[string]string{queue: worker,},MatchExpressions:[]LabelSelectorRequirement{},}) above target',
+    );
   });
 
   it('a memory averageValue is DecimalSI by default and BinarySI with the master option', () => {
-    const base = buildSyncInput({ minReplicas: 1, maxReplicas: 10, specReplicas: 3, statusReplicas: 3, reportedLevels: [100, 100, 100], reportedCPURequests: req(3) });
+    const base = buildSyncInput({
+      minReplicas: 1,
+      maxReplicas: 10,
+      specReplicas: 3,
+      statusReplicas: 3,
+      reportedLevels: [100, 100, 100],
+      reportedCPURequests: req(3),
+    });
     base.hpa.spec.metrics = [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Mi' } } }];
     expect(simulateHpaSync(base).currentMetrics[0]?.resource?.current.averageValue).toBe('1048576');
     const binary = simulateHpaSync({ ...base, config: { ...UPSTREAM_TEST_CONFIG, memoryAverageValueFormat: 'BinarySI' } });
@@ -901,7 +1534,16 @@ describe('simulateHpaSync — upstream messages and status', () => {
 describe('simulateHpaSync — tolerance rule, version options and seed aggregator', () => {
   const atBoundary = (config: Partial<HpaControllerConfig>) =>
     simulateHpaSync({
-      ...buildSyncInput({ minReplicas: 1, maxReplicas: 10, specReplicas: 4, statusReplicas: 4, CPUTarget: 100, reportedLevels: [1100, 1100, 1100, 1100], reportedCPURequests: req(4), recommendations: [] }),
+      ...buildSyncInput({
+        minReplicas: 1,
+        maxReplicas: 10,
+        specReplicas: 4,
+        statusReplicas: 4,
+        CPUTarget: 100,
+        reportedLevels: [1100, 1100, 1100, 1100],
+        reportedCPURequests: req(4),
+        recommendations: [],
+      }),
       config: { ...UPSTREAM_TEST_CONFIG, ...config },
     });
 
@@ -949,7 +1591,15 @@ describe('simulateHpaSync — tolerance rule, version options and seed aggregato
 describe('simulateHpaSync — explanation', () => {
   it('states each step with its numbers and the legacy history assumption', () => {
     const result = simulateHpaSync(
-      buildSyncInput({ minReplicas: 1, maxReplicas: 6, specReplicas: 4, statusReplicas: 4, CPUTarget: 60, reportedLevels: [920, 920, 920, 920], reportedCPURequests: req(4) }),
+      buildSyncInput({
+        minReplicas: 1,
+        maxReplicas: 6,
+        specReplicas: 4,
+        statusReplicas: 4,
+        CPUTarget: 60,
+        reportedLevels: [920, 920, 920, 920],
+        reportedCPURequests: req(4),
+      }),
     );
     expect(result.explanation).toEqual([
       'controller history unknown: assumed a fresh controller seeded with 4 replicas now, so a scale-down is held by the 300s stabilization window',
@@ -999,21 +1649,41 @@ describe('simulateHpaSync — more explanation', () => {
     expect(lines[1]).toBe(
       'external metric qps: cannot compute (FailedGetExternalMetric): unable to get external metric test-namespace/qps/&LabelSelector{MatchLabels:map[string]string{},MatchExpressions:[]LabelSelectorRequirement{},}: unable to fetch metrics from external metrics API: connection refused',
     );
-    expect(lines[2]).toBe('1 of 2 metrics failed and the others would scale down to 3: the controller refuses to act on partial data (ScalingActive/FailedGetExternalMetric)');
+    expect(lines[2]).toBe(
+      '1 of 2 metrics failed and the others would scale down to 3: the controller refuses to act on partial data (ScalingActive/FailedGetExternalMetric)',
+    );
   });
 
   it('accepts other HPAs’ selectors as bare strings', () => {
     const input = buildSyncInput(
-      { minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 30, reportedLevels: [300, 500, 700], reportedCPURequests: req(3) },
+      {
+        minReplicas: 2,
+        maxReplicas: 6,
+        specReplicas: 3,
+        statusReplicas: 3,
+        CPUTarget: 30,
+        reportedLevels: [300, 500, 700],
+        reportedCPURequests: req(3),
+      },
       { otherHpaSelectors: ['name in (test-pod,other)', 'not a selector (', ''] },
     );
-    expect(simulateHpaSync(input).events[0]?.message).toBe('pods by selector name=test-pod are controlled by multiple HPAs: [test-namespace/other-hpa-1 test-namespace/test-hpa]');
+    expect(simulateHpaSync(input).events[0]?.message).toBe(
+      'pods by selector name=test-pod are controlled by multiple HPAs: [test-namespace/other-hpa-1 test-namespace/test-hpa]',
+    );
   });
 });
 
 describe('simulateHpaSyncs and determinism', () => {
   it('the legacy 5-minute window holds a scale-down until the fresh-controller seed ages out', () => {
-    const first = buildSyncInput({ minReplicas: 1, maxReplicas: 10, specReplicas: 5, statusReplicas: 5, CPUTarget: 50, reportedLevels: [100, 100, 100, 100, 100], reportedCPURequests: req(5) });
+    const first = buildSyncInput({
+      minReplicas: 1,
+      maxReplicas: 10,
+      specReplicas: 5,
+      statusReplicas: 5,
+      CPUTarget: 50,
+      reportedLevels: [100, 100, 100, 100, 100],
+      reportedCPURequests: req(5),
+    });
     const at = (seconds: number): string => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
     const results = simulateHpaSyncs(first, [{ now: at(150) }, { now: at(300) }, { now: at(301) }]);
     expect(results.map((r) => r.desiredReplicas)).toEqual([5, 5, 5, 1]);
@@ -1038,7 +1708,9 @@ describe('simulateHpaSyncs and determinism', () => {
     expect(results.map((r) => r.desiredReplicas)).toEqual([6, 6, 10]);
     expect(results[1]?.conditions.find((c) => c.type === 'ScalingLimited')?.reason).toBe('ScaleUpLimit');
     // the first event is older than the longest period (15s) by then, so storeScaleEvent recycles its slot
-    expect(results[2]?.controllerState.scaleUpEvents).toEqual([{ replicaChange: 4, timestamp: new Date(Date.parse(NOW) + 16_000).toISOString() }]);
+    expect(results[2]?.controllerState.scaleUpEvents).toEqual([
+      { replicaChange: 4, timestamp: new Date(Date.parse(NOW) + 16_000).toISOString() },
+    ]);
   });
 
   it('the same input twice gives deep-equal output and the input is not mutated', () => {
@@ -1069,7 +1741,15 @@ describe('simulateHpaSync — a fresh controller with a 0 s downscale stabilizat
   const windowZero = { ...UPSTREAM_TEST_CONFIG, downscaleStabilizationSeconds: 0 };
 
   it('TestScaleDownStabilizeInitialSize with downscale-stabilization=0: the seed is older than the cutoff, so 5 → 3 at once', () => {
-    const scenario: HorizontalScenario = { minReplicas: 2, maxReplicas: 6, specReplicas: 5, statusReplicas: 5, CPUTarget: 50, reportedLevels: [100, 300, 500, 250, 250], reportedCPURequests: req(5) };
+    const scenario: HorizontalScenario = {
+      minReplicas: 2,
+      maxReplicas: 6,
+      specReplicas: 5,
+      statusReplicas: 5,
+      CPUTarget: 50,
+      reportedLevels: [100, 300, 500, 250, 250],
+      reportedCPURequests: req(5),
+    };
     // The same fresh controller with the upstream test's 5 m window holds at 5 (TestScaleDownStabilizeInitialSize).
     expect(simulateHpaSync(buildSyncInput(scenario)).desiredReplicas).toBe(5);
     const result = simulateHpaSync({ ...buildSyncInput(scenario), config: windowZero });
@@ -1085,7 +1765,15 @@ describe('simulateHpaSync — a fresh controller with a 0 s downscale stabilizat
 
   it('normalizeDesiredReplicas, current 3, proposal 1, min 2, window 0: scales to minReplicas 2 (TooFewReplicas), not held at 3', () => {
     const result = simulateHpaSync({
-      ...buildSyncInput({ minReplicas: 2, maxReplicas: 6, specReplicas: 3, statusReplicas: 3, CPUTarget: 50, reportedLevels: [50, 50, 50], reportedCPURequests: req(3) }),
+      ...buildSyncInput({
+        minReplicas: 2,
+        maxReplicas: 6,
+        specReplicas: 3,
+        statusReplicas: 3,
+        CPUTarget: 50,
+        reportedLevels: [50, 50, 50],
+        reportedCPURequests: req(3),
+      }),
       config: windowZero,
     });
     expect(result.desiredReplicas).toBe(2);
@@ -1094,7 +1782,14 @@ describe('simulateHpaSync — a fresh controller with a 0 s downscale stabilizat
 
   it('normalizeDesiredReplicas, current 1, proposal 0, min 0, window 0: scales to 0, not held at 1', () => {
     const result = simulateHpaSync({
-      ...buildSyncInput({ minReplicas: 0, maxReplicas: 6, specReplicas: 1, statusReplicas: 1, metricsTarget: [externalQps({ type: 'Value', value: '14400m' })], reportedLevels: [0] }),
+      ...buildSyncInput({
+        minReplicas: 0,
+        maxReplicas: 6,
+        specReplicas: 1,
+        statusReplicas: 1,
+        metricsTarget: [externalQps({ type: 'Value', value: '14400m' })],
+        reportedLevels: [0],
+      }),
       config: windowZero,
     });
     expect(result.desiredReplicas).toBe(0);
@@ -1111,7 +1806,11 @@ describe('simulateHpaSync — a fresh controller with a 0 s downscale stabilizat
         CPUTarget: 50,
         reportedLevels: [100, 300, 500, 250, 250],
         reportedCPURequests: req(5),
-        scaleDownRules: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+        scaleDownRules: {
+          stabilizationWindowSeconds: 0,
+          selectPolicy: 'Max',
+          policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+        },
       }),
       config: windowZero,
     });

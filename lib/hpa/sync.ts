@@ -54,7 +54,9 @@ export const DEFAULT_HPA_CONFIG: Readonly<Required<HpaControllerConfig>> = Objec
 });
 
 /** The API server's default when `spec.metrics` is empty: cpu at 80% utilization. */
-const DEFAULT_METRICS: MetricSpec[] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+const DEFAULT_METRICS: MetricSpec[] = [
+  { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+];
 
 function resolveConfig(config: HpaControllerConfig | undefined): Required<HpaControllerConfig> {
   const resolved: Required<HpaControllerConfig> = { ...DEFAULT_HPA_CONFIG };
@@ -180,7 +182,9 @@ function computeResourceMetric(ctx: SyncContext, spec: MetricSpec): MetricOutcom
   const name = source?.name ?? '';
   const label = spec.type === 'ContainerResource' ? `${name} of container ${container}` : `${name} resource`;
   const wrap = (err: string): string =>
-    spec.type === 'ContainerResource' ? `failed to get ${container} container metric value: ${err}` : `failed to get ${name} resource metric value: ${err}`;
+    spec.type === 'ContainerResource'
+      ? `failed to get ${container} container metric value: ${err}`
+      : `failed to get ${name} resource metric value: ${err}`;
   if (!source) {
     const err = `invalid ${spec.type === 'ContainerResource' ? 'container resource' : 'resource'} metric source: the metric spec has no ${spec.type === 'ContainerResource' ? 'containerResource' : 'resource'} field`;
     return failure(reason, err, wrap(err), label);
@@ -228,7 +232,9 @@ function computeResourceMetric(ctx: SyncContext, spec: MetricSpec): MetricOutcom
     }
     const r = getResourceReplicas(ctx.specReplicas, targetUtilization, name, ctx.tolerances, ctx.pods, fetched, container, ctx.calc);
     const metricName =
-      spec.type === 'ContainerResource' ? `${name} container resource utilization (percentage of request)` : `${name} resource utilization (percentage of request)`;
+      spec.type === 'ContainerResource'
+        ? `${name} container resource utilization (percentage of request)`
+        : `${name} resource utilization (percentage of request)`;
     const format = averageValueFormat(ctx, name);
     return {
       ok: true,
@@ -317,7 +323,10 @@ function computeObjectMetric(ctx: SyncContext, spec: MetricSpec): MetricOutcome 
         ok: true,
         replicas: r.replicas,
         metricName: `${ref.kind} metric ${name}`,
-        status: { type: 'Object', object: { describedObject, metric: { ...source.metric }, current: { value: formatMilliQuantity(r.usage) } } },
+        status: {
+          type: 'Object',
+          object: { describedObject, metric: { ...source.metric }, current: { value: formatMilliQuantity(r.usage) } },
+        },
         line: `${ref.kind} ${ref.name} metric ${name} value ${formatMilliQuantity(r.usage)} vs target ${formatMilliQuantity(targetMilli)} → ${ratioOutcomeText(r.detail, r.replicas, ctx.specReplicas, ctx.tolerances)}`,
       };
     } catch (error) {
@@ -334,7 +343,10 @@ function computeObjectMetric(ctx: SyncContext, spec: MetricSpec): MetricOutcome 
         replicas: r.replicas,
         // upstream names the Object AverageValue proposal "external metric"
         metricName: `external metric ${name}(${goLabelSelectorString(source.metric.selector)})`,
-        status: { type: 'Object', object: { describedObject, metric: { ...source.metric }, current: { averageValue: formatMilliQuantity(r.usage) } } },
+        status: {
+          type: 'Object',
+          object: { describedObject, metric: { ...source.metric }, current: { averageValue: formatMilliQuantity(r.usage) } },
+        },
         line: `${ref.kind} ${ref.name} metric ${name} per pod ${formatMilliQuantity(r.usage)} (value ÷ ${ctx.statusReplicas} status replicas) vs target ${formatMilliQuantity(targetMilli)} → ${ratioOutcomeText(r.detail, r.replicas, ctx.statusReplicas, ctx.tolerances)}`,
       };
     } catch (error) {
@@ -468,7 +480,11 @@ function iso(ms: number): string {
 }
 
 function fromScaleEvents(list: readonly ScaleEvent[]): TimestampedScaleEvent[] {
-  return list.map((e) => (e.outdated ? { replicaChange: e.replicaChange, timestamp: iso(e.timestampMs), outdated: true } : { replicaChange: e.replicaChange, timestamp: iso(e.timestampMs) }));
+  return list.map((e) =>
+    e.outdated
+      ? { replicaChange: e.replicaChange, timestamp: iso(e.timestampMs), outdated: true }
+      : { replicaChange: e.replicaChange, timestamp: iso(e.timestampMs) },
+  );
 }
 
 function cloneStatus(status: HpaStatus | undefined): HpaStatus {
@@ -513,7 +529,12 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
     lastScaleTime: status.lastScaleTime ?? null,
     status,
   });
-  const rebuiltStatus = (currentReplicas: number, desiredReplicas: number, metricStatuses: MetricStatus[] | null, rescaled: boolean): HpaStatus => {
+  const rebuiltStatus = (
+    currentReplicas: number,
+    desiredReplicas: number,
+    metricStatuses: MetricStatus[] | null,
+    rescaled: boolean,
+  ): HpaStatus => {
     const status: HpaStatus = {
       currentReplicas,
       desiredReplicas,
@@ -530,13 +551,29 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
   const getScaleError = gvError ?? input.failures?.getScale;
   if (getScaleError !== undefined) {
     events.push({ type: 'Warning', reason: 'FailedGetScale', message: getScaleError });
-    setCondition(conditions, 'AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${getScaleError}`, now);
-    explanation.push(`could not read the /scale subresource of ${hpa.spec.scaleTargetRef.kind} ${hpa.spec.scaleTargetRef.name}: ${getScaleError} → nothing else is evaluated (AbleToScale/FailedGetScale)`);
+    setCondition(
+      conditions,
+      'AbleToScale',
+      'False',
+      'FailedGetScale',
+      `the HPA controller was unable to get the target's current scale: ${getScaleError}`,
+      now,
+    );
+    explanation.push(
+      `could not read the /scale subresource of ${hpa.spec.scaleTargetRef.kind} ${hpa.spec.scaleTargetRef.name}: ${getScaleError} → nothing else is evaluated (AbleToScale/FailedGetScale)`,
+    );
     const status = cloneStatus(hpa.status);
     status.conditions = conditions;
     return result(status, false);
   }
-  setCondition(conditions, 'AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale", now);
+  setCondition(
+    conditions,
+    'AbleToScale',
+    'True',
+    'SucceededGetScale',
+    "the HPA controller was able to get the target's current scale",
+    now,
+  );
 
   // 2. current replicas come from scale.spec.replicas
   const currentReplicas = input.scale.specReplicas;
@@ -546,7 +583,9 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
 
   // 3. recordInitialRecommendation
   if (recommendations === null) {
-    const window = behavior ? (behavior.scaleDown.stabilizationWindowSeconds ?? config.downscaleStabilizationSeconds) : config.downscaleStabilizationSeconds;
+    const window = behavior
+      ? (behavior.scaleDown.stabilizationWindowSeconds ?? config.downscaleStabilizationSeconds)
+      : config.downscaleStabilizationSeconds;
     if (window === 0) {
       // upstream reads the clock twice: the seed's time.Now() comes before stabilizeRecommendation's
       // `cutoff := time.Now().Add(-window)`, so with a 0 s window the seed is always older than the cutoff. One
@@ -572,8 +611,17 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
 
   if (currentReplicas === 0 && minReplicas !== 0) {
     rescale = false;
-    setCondition(conditions, 'ScalingActive', 'False', 'ScalingDisabled', 'scaling is disabled since the replica count of the target is zero', now);
-    explanation.push('the target has 0 replicas and minReplicas is not 0: autoscaling is disabled (ScalingActive/ScalingDisabled) until someone scales it up');
+    setCondition(
+      conditions,
+      'ScalingActive',
+      'False',
+      'ScalingDisabled',
+      'scaling is disabled since the replica count of the target is zero',
+      now,
+    );
+    explanation.push(
+      'the target has 0 replicas and minReplicas is not 0: autoscaling is disabled (ScalingActive/ScalingDisabled) until someone scales it up',
+    );
   } else if (currentReplicas > maxReplicas) {
     rescaleReason = 'Current number of replicas above Spec.MaxReplicas';
     desiredReplicas = maxReplicas;
@@ -603,15 +651,34 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
       const stabilized = stabilizeRecommendation(recommendations, proposal, nowMs, window * 1000);
       recommendations = stabilized.recommendations;
       if (stabilized.stabilized !== proposal) {
-        setCondition(conditions, 'AbleToScale', 'True', 'ScaleDownStabilized', 'recent recommendations were higher than current one, applying the highest recent recommendation', now);
-        explanation.push(`downscale stabilization (${window}s window, no behavior): highest recent recommendation ${stabilized.stabilized} wins over ${proposal} (AbleToScale/ScaleDownStabilized)`);
+        setCondition(
+          conditions,
+          'AbleToScale',
+          'True',
+          'ScaleDownStabilized',
+          'recent recommendations were higher than current one, applying the highest recent recommendation',
+          now,
+        );
+        explanation.push(
+          `downscale stabilization (${window}s window, no behavior): highest recent recommendation ${stabilized.stabilized} wins over ${proposal} (AbleToScale/ScaleDownStabilized)`,
+        );
       } else {
         setCondition(conditions, 'AbleToScale', 'True', 'ReadyForNewScale', 'recommended size matches current size', now);
       }
-      const limited = convertDesiredReplicasWithRules(currentReplicas, stabilized.stabilized, minReplicas, maxReplicas, config.scaleUpLimitFactor, config.scaleUpLimitMinimum);
+      const limited = convertDesiredReplicasWithRules(
+        currentReplicas,
+        stabilized.stabilized,
+        minReplicas,
+        maxReplicas,
+        config.scaleUpLimitFactor,
+        config.scaleUpLimitMinimum,
+      );
       const clamped = limited.replicas !== stabilized.stabilized;
       setCondition(conditions, 'ScalingLimited', clamped ? 'True' : 'False', limited.reason, limited.message, now);
-      if (clamped) explanation.push(limitText(limited.reason, stabilized.stabilized, limited.replicas, minReplicas, maxReplicas, currentReplicas, config));
+      if (clamped)
+        explanation.push(
+          limitText(limited.reason, stabilized.stabilized, limited.replicas, minReplicas, maxReplicas, currentReplicas, config),
+        );
       desiredReplicas = limited.replicas;
     } else {
       const downWindow = behavior.scaleDown.stabilizationWindowSeconds ?? config.downscaleStabilizationSeconds;
@@ -628,10 +695,20 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
       } else {
         setCondition(conditions, 'AbleToScale', 'True', 'ReadyForNewScale', 'recommended size matches current size', now);
       }
-      const limited = convertDesiredReplicasWithBehaviorRate(currentReplicas, stabilized.stabilized, minReplicas, maxReplicas, behavior, scaleUpEvents, scaleDownEvents, nowMs);
+      const limited = convertDesiredReplicasWithBehaviorRate(
+        currentReplicas,
+        stabilized.stabilized,
+        minReplicas,
+        maxReplicas,
+        behavior,
+        scaleUpEvents,
+        scaleDownEvents,
+        nowMs,
+      );
       const clamped = limited.replicas !== stabilized.stabilized;
       setCondition(conditions, 'ScalingLimited', clamped ? 'True' : 'False', limited.reason, limited.message, now);
-      if (clamped) explanation.push(behaviorLimitText(limited.reason, stabilized.stabilized, limited.replicas, minReplicas, maxReplicas, behavior));
+      if (clamped)
+        explanation.push(behaviorLimitText(limited.reason, stabilized.stabilized, limited.replicas, minReplicas, maxReplicas, behavior));
       desiredReplicas = limited.replicas;
     }
     rescale = desiredReplicas !== currentReplicas;
@@ -640,12 +717,32 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
   if (rescale) {
     const updateError = input.failures?.updateScale;
     if (updateError !== undefined) {
-      events.push({ type: 'Warning', reason: 'FailedRescale', message: `New size: ${desiredReplicas}; reason: ${rescaleReason}; error: ${updateError}` });
-      setCondition(conditions, 'AbleToScale', 'False', 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${updateError}`, now);
-      explanation.push(`scaling ${currentReplicas} → ${desiredReplicas} failed (FailedRescale): ${updateError}; status.desiredReplicas stays ${oldDesired}`);
+      events.push({
+        type: 'Warning',
+        reason: 'FailedRescale',
+        message: `New size: ${desiredReplicas}; reason: ${rescaleReason}; error: ${updateError}`,
+      });
+      setCondition(
+        conditions,
+        'AbleToScale',
+        'False',
+        'FailedUpdateScale',
+        `the HPA controller was unable to update the target scale: ${updateError}`,
+        now,
+      );
+      explanation.push(
+        `scaling ${currentReplicas} → ${desiredReplicas} failed (FailedRescale): ${updateError}; status.desiredReplicas stays ${oldDesired}`,
+      );
       return result(rebuiltStatus(currentReplicas, oldDesired, metricStatuses, false), false);
     }
-    setCondition(conditions, 'AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desiredReplicas}`, now);
+    setCondition(
+      conditions,
+      'AbleToScale',
+      'True',
+      'SucceededRescale',
+      `the HPA controller was able to update the target scale to ${desiredReplicas}`,
+      now,
+    );
     events.push({ type: 'Normal', reason: 'SuccessfulRescale', message: `New size: ${desiredReplicas}; reason: ${rescaleReason}` });
     const stored = storeScaleEvent(behavior, scaleUpEvents, scaleDownEvents, currentReplicas, desiredReplicas, nowMs);
     scaleUpEvents = stored.scaleUpEvents;
@@ -657,7 +754,15 @@ export function simulateHpaSync(input: HpaSyncInput): HpaSyncResult {
   return result(rebuiltStatus(currentReplicas, currentReplicas, metricStatuses, false), false);
 }
 
-function limitText(reason: string, from: number, to: number, min: number, max: number, current: number, config: Required<HpaControllerConfig>): string {
+function limitText(
+  reason: string,
+  from: number,
+  to: number,
+  min: number,
+  max: number,
+  current: number,
+  config: Required<HpaControllerConfig>,
+): string {
   switch (reason) {
     case 'TooManyReplicas':
       return `${from} replicas capped at maxReplicas ${max} (ScalingLimited/TooManyReplicas)`;
@@ -772,7 +877,8 @@ function computeReplicasForMetrics(
     },
   };
   const specs = input.hpa.spec.metrics && input.hpa.spec.metrics.length > 0 ? input.hpa.spec.metrics : DEFAULT_METRICS;
-  if (!input.hpa.spec.metrics || input.hpa.spec.metrics.length === 0) explanation.push('spec.metrics is empty: the API default (cpu at 80% utilization) applies');
+  if (!input.hpa.spec.metrics || input.hpa.spec.metrics.length === 0)
+    explanation.push('spec.metrics is empty: the API default (cpu at 80% utilization) applies');
 
   const statuses: MetricStatus[] = specs.map(() => ({ type: '' }));
   const successes: MetricSuccess[] = [];
@@ -797,16 +903,36 @@ function computeReplicasForMetrics(
   }
 
   const failed = firstFailure as MetricFailure | null;
-  const invalidMetricError = failed ? `invalid metrics (${invalidCount} invalid out of ${specs.length}), first error is: ${failed.error}` : null;
-  const blocking = invalidCount >= specs.length || (config.partialFailure === 'refuseScaleDown' && invalidCount > 0 && replicas < ctx.specReplicas);
+  const invalidMetricError = failed
+    ? `invalid metrics (${invalidCount} invalid out of ${specs.length}), first error is: ${failed.error}`
+    : null;
+  const blocking =
+    invalidCount >= specs.length || (config.partialFailure === 'refuseScaleDown' && invalidCount > 0 && replicas < ctx.specReplicas);
   if (blocking && failed) {
-    setCondition(conditions, 'ScalingActive', 'False', failed.reason, `the HPA was unable to compute the replica count: ${failed.eventMessage}`, now);
+    setCondition(
+      conditions,
+      'ScalingActive',
+      'False',
+      failed.reason,
+      `the HPA was unable to compute the replica count: ${failed.eventMessage}`,
+      now,
+    );
     if (invalidCount < specs.length) {
-      explanation.push(`${invalidCount} of ${specs.length} metrics failed and the others would scale down to ${replicas}: the controller refuses to act on partial data (ScalingActive/${failed.reason})`);
+      explanation.push(
+        `${invalidCount} of ${specs.length} metrics failed and the others would scale down to ${replicas}: the controller refuses to act on partial data (ScalingActive/${failed.reason})`,
+      );
     }
     return { replicas: -1, metric: '', statuses, fatal: invalidMetricError };
   }
-  setCondition(conditions, 'ScalingActive', 'True', 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${metric}`, now);
-  if (failed) explanation.push(`${invalidCount} of ${specs.length} metrics failed, but the valid ones scale up, so the controller acts on them`);
+  setCondition(
+    conditions,
+    'ScalingActive',
+    'True',
+    'ValidMetricFound',
+    `the HPA was able to successfully calculate a replica count from ${metric}`,
+    now,
+  );
+  if (failed)
+    explanation.push(`${invalidCount} of ${specs.length} metrics failed, but the valid ones scale up, so the controller acts on them`);
   return { replicas, metric, statuses, fatal: null };
 }

@@ -25,7 +25,7 @@ export function parseTimeMs(text: string): number {
   return remember(TIME_CACHE, text, Number.isNaN(ms) ? GO_ZERO_TIME_MS : ms);
 }
 
-const GO_DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const GO_DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** time.ParseDuration ("1m0s", "30s", "1.5h"), in milliseconds; null when it does not parse. */
 export function parseGoDuration(text: string): number | null {

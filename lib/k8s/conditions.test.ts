@@ -4,8 +4,20 @@ import type { Condition } from '@/lib/k8s/types';
 
 // A Karmada Cluster's conditions as karmada-apiserver serves them.
 const clusterConditions: Condition[] = [
-  { type: 'Ready', status: 'False', reason: 'ClusterNotReachable', message: 'cluster is not reachable', lastTransitionTime: '2026-11-20T10:37:00Z' },
-  { type: 'CompleteAPIEnablements', status: 'True', reason: 'CompleteAPIEnablements', message: 'collected complete APIs from member cluster', lastTransitionTime: '2026-07-23T12:00:00Z' },
+  {
+    type: 'Ready',
+    status: 'False',
+    reason: 'ClusterNotReachable',
+    message: 'cluster is not reachable',
+    lastTransitionTime: '2026-11-20T10:37:00Z',
+  },
+  {
+    type: 'CompleteAPIEnablements',
+    status: 'True',
+    reason: 'CompleteAPIEnablements',
+    message: 'collected complete APIs from member cluster',
+    lastTransitionTime: '2026-07-23T12:00:00Z',
+  },
 ];
 
 describe('toConditionStatus', () => {
@@ -40,22 +52,37 @@ describe('findCondition / conditionStatus / isConditionTrue', () => {
 });
 
 describe('newestCondition (several Ready entries, cluster-autoscaler-operator PR #402 createOrUpdateMaCondition)', () => {
-  const ready = (status: string, reason: string, at: string | undefined): Condition => ({ type: 'Ready', status, reason, message: reason, lastTransitionTime: at });
+  const ready = (status: string, reason: string, at: string | undefined): Condition => ({
+    type: 'Ready',
+    status,
+    reason,
+    message: reason,
+    lastTransitionTime: at,
+  });
 
   it.each([
     {
       name: 'the newest by lastTransitionTime wins',
-      conditions: [ready('True', 'MachineAutoscalerReady', '2026-11-01T00:00:00Z'), ready('False', 'MachineAutoscalerNonAuthoritativeTargetScaleRef', '2026-11-02T00:00:00Z')],
+      conditions: [
+        ready('True', 'MachineAutoscalerReady', '2026-11-01T00:00:00Z'),
+        ready('False', 'MachineAutoscalerNonAuthoritativeTargetScaleRef', '2026-11-02T00:00:00Z'),
+      ],
       reason: 'MachineAutoscalerNonAuthoritativeTargetScaleRef',
     },
     {
       name: 'an older False loses to a newer True',
-      conditions: [ready('False', 'MachineAutoscalerNonAuthoritativeTargetScaleRef', '2026-11-01T00:00:00Z'), ready('True', 'MachineAutoscalerReady', '2026-11-03T00:00:00Z')],
+      conditions: [
+        ready('False', 'MachineAutoscalerNonAuthoritativeTargetScaleRef', '2026-11-01T00:00:00Z'),
+        ready('True', 'MachineAutoscalerReady', '2026-11-03T00:00:00Z'),
+      ],
       reason: 'MachineAutoscalerReady',
     },
     {
       name: 'on a tie False wins (docs/engines/machine.md §3)',
-      conditions: [ready('True', 'MachineAutoscalerReady', '2026-11-01T00:00:00Z'), ready('False', 'MachineAutoscalerNonAuthoritativeTargetScaleRef', '2026-11-01T00:00:00Z')],
+      conditions: [
+        ready('True', 'MachineAutoscalerReady', '2026-11-01T00:00:00Z'),
+        ready('False', 'MachineAutoscalerNonAuthoritativeTargetScaleRef', '2026-11-01T00:00:00Z'),
+      ],
       reason: 'MachineAutoscalerNonAuthoritativeTargetScaleRef',
     },
     {

@@ -17,7 +17,12 @@ import {
 
 /** Vectors from k8s.io/apimachinery/pkg/api/resource/quantity_test.go, each named after its upstream test. */
 
-const dec = (mantissa: bigint | number, exponent: number, format: QuantityFormat): ParsedQuantity => ({ mantissa: BigInt(mantissa), exponent, format, representation: 'dec' });
+const dec = (mantissa: bigint | number, exponent: number, format: QuantityFormat): ParsedQuantity => ({
+  mantissa: BigInt(mantissa),
+  exponent,
+  format,
+  representation: 'dec',
+});
 const MAX_INT64 = (1n << 63n) - 1n;
 
 describe('parseQuantity — TestQuantityParse', () => {
@@ -128,18 +133,26 @@ describe('parseQuantity — TestQuantityParse', () => {
     expect(compareQuantities(parseQuantity(`+${input}`), expected)).toBe(0);
   });
 
-  it.each(['', '1.1.M', '1+1.0M', '0.1mi', '0.1am', 'aoeu', '.5i', '1i', '-3.01i', '-3.01e-', ' 1', '1 '])('TestQuantityParse invalid: %j', (input) => {
-    expect(() => parseQuantity(input)).toThrow(QuantityParseError);
-    expect(tryParseQuantity(input)).toBeNull();
-  });
+  it.each(['', '1.1.M', '1+1.0M', '0.1mi', '0.1am', 'aoeu', '.5i', '1i', '-3.01i', '-3.01e-', ' 1', '1 '])(
+    'TestQuantityParse invalid: %j',
+    (input) => {
+      expect(() => parseQuantity(input)).toThrow(QuantityParseError);
+      expect(tryParseQuantity(input)).toBeNull();
+    },
+  );
 
   it('rejects with a typed error whose code and message are upstream ErrFormatWrong / ErrSuffix', () => {
-    expect(() => parseQuantity('1 ')).toThrow("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    expect(() => parseQuantity('1 ')).toThrow(
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    );
     try {
       parseQuantity('1i');
     } catch (error) {
       expect(error).toBeInstanceOf(QuantityParseError);
-      expect([(error as QuantityParseError).code, (error as QuantityParseError).message]).toEqual(['suffix', "unable to parse quantity's suffix"]);
+      expect([(error as QuantityParseError).code, (error as QuantityParseError).message]).toEqual([
+        'suffix',
+        "unable to parse quantity's suffix",
+      ]);
     }
   });
 });
@@ -258,7 +271,12 @@ describe('formatMilliQuantity / formatQuantity — TestMilliNewSet, TestNewSet',
   });
 
   it('status values as the HPA controller prints them: "250m", "2", a memory average in BinarySI', () => {
-    expect([formatMilliQuantity(250), formatMilliQuantity(2000), formatMilliQuantity(1536n * 1024n * 1024n * 1000n, 'BinarySI'), formatMilliQuantity(1500, 'BinarySI')]).toEqual(['250m', '2', '1536Mi', '1500m']);
+    expect([
+      formatMilliQuantity(250),
+      formatMilliQuantity(2000),
+      formatMilliQuantity(1536n * 1024n * 1024n * 1000n, 'BinarySI'),
+      formatMilliQuantity(1500, 'BinarySI'),
+    ]).toEqual(['250m', '2', '1536Mi', '1500m']);
   });
 });
 
@@ -327,7 +345,7 @@ describe('asApproximateFloat64 — TestQuantityAsApproximateFloat64', () => {
     [dec(7 * 1024 * 1024, 1, 'BinarySI'), 7 * 1024 * 1024 * 10],
     [dec(7 * 1024 * 1024, 4, 'BinarySI'), 7 * 1024 * 1024 * 10000],
     [dec(7 * 1024 * 1024, 8, 'BinarySI'), 7 * 1024 * 1024 * 100000000],
-    [dec(7 * 1024 * 1024, -1, 'BinarySI'), (7 * 1024 * 1024) * (1 / 10)],
+    [dec(7 * 1024 * 1024, -1, 'BinarySI'), 7 * 1024 * 1024 * (1 / 10)],
     [dec(7 * 1024 * 1024, -8, 'BinarySI'), (7 * 1024 * 1024) / 100000000],
     [dec(1024, 0, 'DecimalSI'), 1024],
     [dec(8 * 1024, 0, 'DecimalSI'), 8 * 1024],

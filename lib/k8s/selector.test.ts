@@ -16,9 +16,12 @@ import {
 /** Vectors from k8s.io/apimachinery/pkg/labels/selector_test.go, each named after its upstream test. */
 
 describe('parseSelector — TestSelectorParse', () => {
-  it.each(['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=', 'x= ', 'x=,z= ', 'x= ,z= ', '!x', 'x>1', 'x>1,z<5'])('TestSelectorParse good: %j re-strings without spaces', (input) => {
-    expect(selectorToString(parseSelector(input))).toBe(input.replaceAll(' ', ''));
-  });
+  it.each(['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=', 'x= ', 'x=,z= ', 'x= ,z= ', '!x', 'x>1', 'x>1,z<5'])(
+    'TestSelectorParse good: %j re-strings without spaces',
+    (input) => {
+      expect(selectorToString(parseSelector(input))).toBe(input.replaceAll(' ', ''));
+    },
+  );
 
   it.each(['x=a||y=b', 'x==a==b', '!x=a', 'x<a'])('TestSelectorParse bad: %j', (input) => {
     expect(() => parseSelector(input)).toThrow(SelectorParseError);
@@ -65,7 +68,11 @@ describe('matchesSelector — TestSelectorMatches', () => {
 
   it('TestEverything: the empty selector matches everything', () => {
     const everything = parseSelector('');
-    expect([isEverything(everything), matchesSelector(everything, { x: 'y' }), matchesSelector(everything, null)]).toEqual([true, true, true]);
+    expect([isEverything(everything), matchesSelector(everything, { x: 'y' }), matchesSelector(everything, null)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -76,7 +83,10 @@ describe('parseSelector — TestSetSelectorParser', () => {
     ['', []],
     ['\rx', [req('x', 'exists')]],
     ['this-is-a-dns.domain.com/key-with-dash', [req('this-is-a-dns.domain.com/key-with-dash', 'exists')]],
-    ['this-is-another-dns.domain.com/key-with-dash in (so,what)', [req('this-is-another-dns.domain.com/key-with-dash', 'in', ['so', 'what'])]],
+    [
+      'this-is-another-dns.domain.com/key-with-dash in (so,what)',
+      [req('this-is-another-dns.domain.com/key-with-dash', 'in', ['so', 'what'])],
+    ],
     ['0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)', [req('0.1.2.domain/99', 'notin', ['10.10.100.1', 'tick.tack.clock'])]],
     ['foo  in\t (abc)', [req('foo', 'in', ['abc'])]],
     ['x notin\n (abc)', [req('x', 'notin', ['abc'])]],
@@ -84,7 +94,10 @@ describe('parseSelector — TestSetSelectorParser', () => {
     ['x in (abc,def)', [req('x', 'in', ['abc', 'def'])]],
     ['x in (abc,)', [req('x', 'in', ['', 'abc'])]],
     ['x in ()', [req('x', 'in', [''])]],
-    ['x notin (abc,,def),bar,z in (),w', [req('bar', 'exists'), req('w', 'exists'), req('x', 'notin', ['', 'abc', 'def']), req('z', 'in', [''])]],
+    [
+      'x notin (abc,,def),bar,z in (),w',
+      [req('bar', 'exists'), req('w', 'exists'), req('x', 'notin', ['', 'abc', 'def']), req('z', 'in', [''])],
+    ],
     ['x,y in (a)', [req('x', 'exists'), req('y', 'in', ['a'])]],
     ['x=a', [req('x', '=', ['a'])]],
     ['x>1', [req('x', 'gt', ['1'])]],
@@ -100,15 +113,22 @@ describe('parseSelector — TestSetSelectorParser', () => {
     expect(parseSelector(input).requirements).toEqual(expected);
   });
 
-  it.each(['x=a||y=b', 'x,,y', ',x,y', 'x nott in (y)', 'a in (xyz),', 'a in (xyz)b notin ()', 'a in (xyz abc)', 'a notin(', 'a (', '('])('TestSetSelectorParser invalid: %j', (input) => {
-    expect(() => parseSelector(input)).toThrow(SelectorParseError);
-  });
+  it.each(['x=a||y=b', 'x,,y', ',x,y', 'x nott in (y)', 'a in (xyz),', 'a in (xyz)b notin ()', 'a in (xyz abc)', 'a notin(', 'a (', '('])(
+    'TestSetSelectorParser invalid: %j',
+    (input) => {
+      expect(() => parseSelector(input)).toThrow(SelectorParseError);
+    },
+  );
 
   it('error messages are upstream’s (they end up in the HPA InvalidSelector condition)', () => {
-    expect(tryParseSelector('cheddar cheese')).toEqual({ error: "unable to parse requirement: found 'cheese', expected: in, notin, =, ==, !=, gt, lt" });
+    expect(tryParseSelector('cheddar cheese')).toEqual({
+      error: "unable to parse requirement: found 'cheese', expected: in, notin, =, ==, !=, gt, lt",
+    });
     expect(tryParseSelector('x,,y')).toEqual({ error: "found ',', expected: identifier after ','" });
     expect(tryParseSelector('a in (xyz)b notin ()')).toEqual({ error: "found 'b', expected: ',' or 'end of string'" });
-    expect(tryParseSelector('x<a')).toEqual({ error: `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer` });
+    expect(tryParseSelector('x<a')).toEqual({
+      error: `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
+    });
   });
 });
 
@@ -127,10 +147,13 @@ describe('newRequirement — TestRequirementConstructor', () => {
     ['foo', 'gt', ['bar'], false],
     ['barz', 'lt', ['blah'], false],
     ['a'.repeat(254), 'exists', [], false],
-  ] as [string, Requirement['operator'], string[], boolean][])('TestRequirementConstructor: key %j %s %j → success %s', (key, op, values, success) => {
-    if (success) expect(newRequirement(key, op, values)).toEqual({ key, operator: op, values });
-    else expect(() => newRequirement(key, op, values)).toThrow(SelectorParseError);
-  });
+  ] as [string, Requirement['operator'], string[], boolean][])(
+    'TestRequirementConstructor: key %j %s %j → success %s',
+    (key, op, values, success) => {
+      if (success) expect(newRequirement(key, op, values)).toEqual({ key, operator: op, values });
+      else expect(() => newRequirement(key, op, values)).toThrow(SelectorParseError);
+    },
+  );
 });
 
 describe('selectorToString — TestToString', () => {
@@ -176,12 +199,21 @@ describe('labelSelectorToSelector — metav1.LabelSelectorAsSelector', () => {
       ],
     });
     expect(selectorToString(selector)).toBe('env in (canary,prod),!legacy,tier=web');
-    const matches = toLabelMatcher({ matchLabels: { tier: 'web' }, matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['dev'] }] });
-    expect([matches({ tier: 'web', env: 'prod' }), matches({ tier: 'web', env: 'dev' }), matches({ tier: 'web' })]).toEqual([true, false, true]);
+    const matches = toLabelMatcher({
+      matchLabels: { tier: 'web' },
+      matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['dev'] }],
+    });
+    expect([matches({ tier: 'web', env: 'prod' }), matches({ tier: 'web', env: 'dev' }), matches({ tier: 'web' })]).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 
   it('an unknown operator and an In without values are errors', () => {
-    expect(() => labelSelectorToSelector({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] })).toThrow('"Gt" is not a valid label selector operator');
+    expect(() => labelSelectorToSelector({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] })).toThrow(
+      '"Gt" is not a valid label selector operator',
+    );
     expect(() => labelSelectorToSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] })).toThrow(
       "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty",
     );

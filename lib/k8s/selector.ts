@@ -35,7 +35,8 @@ export class SelectorParseError extends Error {
 // upstream: k8s.io/apimachinery/pkg/util/validation
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
-const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_ERR =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
@@ -69,7 +70,8 @@ export function qualifiedNameErrors(value: string): string[] {
       errs.push('prefix part must be non-empty');
     } else {
       if (prefix.length > 253) errs.push(`prefix part ${maxLenError(253)}`);
-      if (!DNS1123_SUBDOMAIN_RE.test(prefix)) errs.push(`prefix part ${regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com')}`);
+      if (!DNS1123_SUBDOMAIN_RE.test(prefix))
+        errs.push(`prefix part ${regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com')}`);
     }
   } else {
     return [
@@ -78,7 +80,8 @@ export function qualifiedNameErrors(value: string): string[] {
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!QUALIFIED_NAME_RE.test(name)) errs.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  if (!QUALIFIED_NAME_RE.test(name))
+    errs.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
@@ -118,22 +121,27 @@ export function newRequirement(key: string, operator: SelectorOperator, values: 
   switch (operator) {
     case 'in':
     case 'notin':
-      if (values.length === 0) errs.push(invalidField('values', goStringSlice(values), "for 'in', 'notin' operators, values set can't be empty"));
+      if (values.length === 0)
+        errs.push(invalidField('values', goStringSlice(values), "for 'in', 'notin' operators, values set can't be empty"));
       break;
     case '=':
     case '==':
     case '!=':
-      if (values.length !== 1) errs.push(invalidField('values', goStringSlice(values), 'exact-match compatibility requires one single value'));
+      if (values.length !== 1)
+        errs.push(invalidField('values', goStringSlice(values), 'exact-match compatibility requires one single value'));
       break;
     case 'exists':
     case '!':
-      if (values.length !== 0) errs.push(invalidField('values', goStringSlice(values), 'values set must be empty for exists and does not exist'));
+      if (values.length !== 0)
+        errs.push(invalidField('values', goStringSlice(values), 'values set must be empty for exists and does not exist'));
       break;
     case 'gt':
     case 'lt':
-      if (values.length !== 1) errs.push(invalidField('values', goStringSlice(values), "for 'Gt', 'Lt' operators, exactly one value is required"));
+      if (values.length !== 1)
+        errs.push(invalidField('values', goStringSlice(values), "for 'Gt', 'Lt' operators, exactly one value is required"));
       values.forEach((v, i) => {
-        if (parseGoInt64(v) === null) errs.push(invalidField(`values[${i}]`, goQuote(v), "for 'Gt', 'Lt' operators, the value must be an integer"));
+        if (parseGoInt64(v) === null)
+          errs.push(invalidField(`values[${i}]`, goQuote(v), "for 'Gt', 'Lt' operators, the value must be an integer"));
       });
       break;
   }
@@ -373,7 +381,8 @@ class SelectorParser {
           if (next.tok === Token.EndOfString) return requirements;
           if (next.tok === Token.Comma) {
             const after = this.lookahead(true);
-            if (after.tok !== Token.Identifier && after.tok !== Token.DoesNotExist) this.fail(`found '${after.literal}', expected: identifier after ','`);
+            if (after.tok !== Token.Identifier && after.tok !== Token.DoesNotExist)
+              this.fail(`found '${after.literal}', expected: identifier after ','`);
           } else {
             this.fail(`found '${next.literal}', expected: ',' or 'end of string'`);
           }
@@ -544,7 +553,9 @@ export function labelSelectorToSelector(ls: LabelSelector | null | undefined): P
 }
 
 /** A matcher for a LabelSelector object (`matchLabels` + `matchExpressions`). */
-export function toLabelMatcher(ls: LabelSelector | null | undefined): (labels: Readonly<Record<string, string>> | null | undefined) => boolean {
+export function toLabelMatcher(
+  ls: LabelSelector | null | undefined,
+): (labels: Readonly<Record<string, string>> | null | undefined) => boolean {
   const selector = labelSelectorToSelector(ls);
   return (labels) => matchesSelector(selector, labels);
 }

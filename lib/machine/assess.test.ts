@@ -161,7 +161,11 @@ const cases: Case[] = [
         message: `annotations on authoritative MachineSet openshift-machine-api/${WORKER_1A} (min=7, max=6) do not match spec (min=7, max=6)`,
       },
     ],
-    ready: falseBecause({ code: 'MachineAutoscalerInvalidSpec', severity: 'error', message: 'minReplicas (7) is greater than maxReplicas (6)' }),
+    ready: falseBecause({
+      code: 'MachineAutoscalerInvalidSpec',
+      severity: 'error',
+      message: 'minReplicas (7) is greater than maxReplicas (6)',
+    }),
   },
   {
     name: 'max 0 (schema minimum 1, admitted while the webhook was down) with max-0 annotations',
@@ -200,8 +204,7 @@ const cases: Case[] = [
   },
   {
     name: 'a CAPI ref is unsupported by the shipped operator (exact GVK match against machine.openshift.io/v1beta1)',
-    input: () =>
-      cluster({ ma: (ma) => targetRef(ma, CAPI_V1BETA2, WORKER_1A), context: { operatorSupportsClusterAPITargets: false } }),
+    input: () => cluster({ ma: (ma) => targetRef(ma, CAPI_V1BETA2, WORKER_1A), context: { operatorSupportsClusterAPITargets: false } }),
     findings: [
       {
         code: 'MachineAutoscalerUnsupportedTarget',
@@ -334,7 +337,12 @@ const cases: Case[] = [
   },
   {
     name: 'the CAPI ref once the migration finished and the CAPI copy carries the cluster.x-k8s.io bounds',
-    input: () => cluster({ ma: (ma) => targetRef(ma, CAPI_V1BETA2, WORKER_1A), mapi: clusterAPIAuthoritative, capi: (ms) => unpausedWithCapiBounds(ms) }),
+    input: () =>
+      cluster({
+        ma: (ma) => targetRef(ma, CAPI_V1BETA2, WORKER_1A),
+        mapi: clusterAPIAuthoritative,
+        capi: (ms) => unpausedWithCapiBounds(ms),
+      }),
     findings: [],
     ready: READY,
   },
@@ -406,7 +414,12 @@ const cases: Case[] = [
   },
   {
     name: 'an unpaused ClusterAPI-authoritative copy is not Paused (boundary of the paused rule)',
-    input: () => cluster({ mapi: clusterAPIAuthoritative, capi: (ms) => unpausedWithCapiBounds(ms), ma: (ma) => targetRef(ma, CAPI_V1BETA2, WORKER_1A) }),
+    input: () =>
+      cluster({
+        mapi: clusterAPIAuthoritative,
+        capi: (ms) => unpausedWithCapiBounds(ms),
+        ma: (ma) => targetRef(ma, CAPI_V1BETA2, WORKER_1A),
+      }),
     findings: [],
     ready: READY,
   },
@@ -662,7 +675,10 @@ const cases: Case[] = [
         mapi: (ms) => {
           annotate(ms, { 'machine.openshift.io/GPU': '1' });
           const template = ms.spec?.template ?? {};
-          ms.spec = { ...ms.spec, template: { ...template, spec: { ...template.spec, metadata: { labels: { 'cluster-api/accelerator': 'nvidia-a10g' } } } } };
+          ms.spec = {
+            ...ms.spec,
+            template: { ...template, spec: { ...template.spec, metadata: { labels: { 'cluster-api/accelerator': 'nvidia-a10g' } } } },
+          };
         },
       }),
     findings: [],
@@ -692,7 +708,8 @@ const cases: Case[] = [
                 type: 'Synchronized',
                 status: 'False',
                 reason: 'FailedToConvertMAPIMachineSetToCAPI',
-                message: 'failed to convert Machine API machine set to Cluster API machine set: spec.providerSpec.value.metadataServiceOptions.authentication: Invalid value',
+                message:
+                  'failed to convert Machine API machine set to Cluster API machine set: spec.providerSpec.value.metadataServiceOptions.authentication: Invalid value',
                 severity: 'Error',
                 lastTransitionTime: '2026-08-04T09:12:44Z',
               },
@@ -753,15 +770,33 @@ describe('assessMachineAutoscalers: findings and derived Ready (docs/engines/mac
 describe('InvalidSpec: validator_test.go TestValidate and the schema bounds', () => {
   const table = [
     { name: 'validator_test.go TestValidate "MachineAutoscaler is valid"', min: 2, max: 8, message: null },
-    { name: 'validator_test.go TestValidate "MachineAutoscaler has negative MinReplicas"', min: -10, max: 8, message: 'minReplicas (-10) must be 0 or greater' },
-    { name: 'validator_test.go TestValidate "MachineAutoscaler has negative MaxReplicas"', min: 2, max: -10, message: 'minReplicas (2) is greater than maxReplicas (-10)' },
-    { name: 'validator_test.go TestValidate "MachineAutoscaler has MaxReplicas lower than MinReplicas"', min: 8, max: 2, message: 'minReplicas (8) is greater than maxReplicas (2)' },
+    {
+      name: 'validator_test.go TestValidate "MachineAutoscaler has negative MinReplicas"',
+      min: -10,
+      max: 8,
+      message: 'minReplicas (-10) must be 0 or greater',
+    },
+    {
+      name: 'validator_test.go TestValidate "MachineAutoscaler has negative MaxReplicas"',
+      min: 2,
+      max: -10,
+      message: 'minReplicas (2) is greater than maxReplicas (-10)',
+    },
+    {
+      name: 'validator_test.go TestValidate "MachineAutoscaler has MaxReplicas lower than MinReplicas"',
+      min: 8,
+      max: 2,
+      message: 'minReplicas (8) is greater than maxReplicas (2)',
+    },
     { name: 'min 0, max 1: the smallest valid spec', min: 0, max: 1, message: null },
     { name: 'min 0, max 0: the schema minimum of maxReplicas', min: 0, max: 0, message: 'maxReplicas (0) must be 1 or greater' },
   ];
   it.each(table)('$name', ({ min, max, message }) => {
     const verdict = verdictOf(
-      cluster({ ma: (ma) => (ma.spec = { ...ma.spec, minReplicas: min, maxReplicas: max }), mapi: (ms) => annotate(ms, { [MIN_KEY]: String(min), [MAX_KEY]: String(max) }) }),
+      cluster({
+        ma: (ma) => (ma.spec = { ...ma.spec, minReplicas: min, maxReplicas: max }),
+        mapi: (ms) => annotate(ms, { [MIN_KEY]: String(min), [MAX_KEY]: String(max) }),
+      }),
     );
     const invalid = verdict.findings.filter((item) => item.code === 'MachineAutoscalerInvalidSpec');
     expect(invalid).toEqual(message === null ? [] : [{ code: 'MachineAutoscalerInvalidSpec', severity: 'error', message }]);
@@ -777,13 +812,62 @@ describe('UnsupportedTarget: machineautoscaler_controller_test.go TestValidateRe
   const table: { name: string; apiVersion: string; kind: string; targetName: string; capi: boolean; supported: boolean }[] = [
     { name: 'TestValidateReference "no name"', apiVersion: '', kind: '', targetName: '', capi: true, supported: false },
     { name: 'TestValidateReference "unsupported gvk"', apiVersion: 'bad', kind: 'bad', targetName: 'test', capi: true, supported: false },
-    { name: 'TestValidateReference "valid reference"', apiVersion: MAPI_V1BETA1, kind: 'MachineSet', targetName: 'test', capi: false, supported: true },
-    { name: 'machine.openshift.io/v1 is not v1beta1 (exact version match)', apiVersion: 'machine.openshift.io/v1', kind: 'MachineSet', targetName: WORKER_1A, capi: true, supported: false },
-    { name: 'cluster.x-k8s.io/v1beta1 with an enhancement-era operator', apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'MachineSet', targetName: GPU_1B, capi: true, supported: true },
-    { name: 'cluster.x-k8s.io/v1beta2 with an enhancement-era operator', apiVersion: CAPI_V1BETA2, kind: 'MachineSet', targetName: GPU_1B, capi: true, supported: true },
-    { name: 'cluster.x-k8s.io/v1beta2 with the shipped operator', apiVersion: CAPI_V1BETA2, kind: 'MachineSet', targetName: GPU_1B, capi: false, supported: false },
-    { name: 'cluster.x-k8s.io/v1alpha4 is no longer served', apiVersion: 'cluster.x-k8s.io/v1alpha4', kind: 'MachineSet', targetName: GPU_1B, capi: true, supported: false },
-    { name: 'a MachineDeployment of the CAPI group', apiVersion: CAPI_V1BETA2, kind: 'MachineDeployment', targetName: GPU_1B, capi: true, supported: false },
+    {
+      name: 'TestValidateReference "valid reference"',
+      apiVersion: MAPI_V1BETA1,
+      kind: 'MachineSet',
+      targetName: 'test',
+      capi: false,
+      supported: true,
+    },
+    {
+      name: 'machine.openshift.io/v1 is not v1beta1 (exact version match)',
+      apiVersion: 'machine.openshift.io/v1',
+      kind: 'MachineSet',
+      targetName: WORKER_1A,
+      capi: true,
+      supported: false,
+    },
+    {
+      name: 'cluster.x-k8s.io/v1beta1 with an enhancement-era operator',
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'MachineSet',
+      targetName: GPU_1B,
+      capi: true,
+      supported: true,
+    },
+    {
+      name: 'cluster.x-k8s.io/v1beta2 with an enhancement-era operator',
+      apiVersion: CAPI_V1BETA2,
+      kind: 'MachineSet',
+      targetName: GPU_1B,
+      capi: true,
+      supported: true,
+    },
+    {
+      name: 'cluster.x-k8s.io/v1beta2 with the shipped operator',
+      apiVersion: CAPI_V1BETA2,
+      kind: 'MachineSet',
+      targetName: GPU_1B,
+      capi: false,
+      supported: false,
+    },
+    {
+      name: 'cluster.x-k8s.io/v1alpha4 is no longer served',
+      apiVersion: 'cluster.x-k8s.io/v1alpha4',
+      kind: 'MachineSet',
+      targetName: GPU_1B,
+      capi: true,
+      supported: false,
+    },
+    {
+      name: 'a MachineDeployment of the CAPI group',
+      apiVersion: CAPI_V1BETA2,
+      kind: 'MachineDeployment',
+      targetName: GPU_1B,
+      capi: true,
+      supported: false,
+    },
   ];
   it.each(table)('$name', ({ apiVersion, kind, targetName, capi, supported }) => {
     const verdict = verdictOf(
@@ -798,9 +882,18 @@ describe('UnsupportedTarget: machineautoscaler_controller_test.go TestValidateRe
 
   it('still resolves an unsupported CAPI ref, so the UI can show that the set exists', () => {
     const verdict = verdictOf(
-      cluster({ ma: (ma) => targetRef(ma, CAPI_V1BETA2, GPU_1B), extraClusterAPI: [capiV1beta1MachineSet()], context: { operatorSupportsClusterAPITargets: false } }),
+      cluster({
+        ma: (ma) => targetRef(ma, CAPI_V1BETA2, GPU_1B),
+        extraClusterAPI: [capiV1beta1MachineSet()],
+        context: { operatorSupportsClusterAPITargets: false },
+      }),
     );
-    expect(verdict.target).toMatchObject({ found: true, authoritativeAPI: 'ClusterAPI', refIsAuthoritative: true, expectedNamespace: 'openshift-cluster-api' });
+    expect(verdict.target).toMatchObject({
+      found: true,
+      authoritativeAPI: 'ClusterAPI',
+      refIsAuthoritative: true,
+      expectedNamespace: 'openshift-cluster-api',
+    });
     expect(verdict.findings.map((item) => item.code)).toEqual(['MachineAutoscalerUnsupportedTarget']);
   });
 });
@@ -835,7 +928,14 @@ describe('duplicate owners (docs/engines/machine.md §7 step 4)', () => {
     const verdicts = assess(
       cluster({
         mapi: (ms) => annotate(ms, { [OWNER_KEY]: null }),
-        extraMachineAutoscalers: [secondMachineAutoscaler('worker-us-east-1a-copy', '2026-04-02T16:05:36Z', copyUid, (ma) => (ma.spec = { ...ma.spec, maxReplicas: 8 }))],
+        extraMachineAutoscalers: [
+          secondMachineAutoscaler(
+            'worker-us-east-1a-copy',
+            '2026-04-02T16:05:36Z',
+            copyUid,
+            (ma) => (ma.spec = { ...ma.spec, maxReplicas: 8 }),
+          ),
+        ],
       }),
     );
     expect(codesOf(verdicts, MA)).toEqual([]);
@@ -869,7 +969,12 @@ describe('duplicate owners (docs/engines/machine.md §7 step 4)', () => {
       'MachineAutoscalerNonAuthoritativeTargetScaleRef',
     ]);
     expect(verdicts.get(MA)?.findings[0]?.message).toBe(duplicateMessage(CAPI_MA));
-    expect(verdicts.get(MA)?.target.mirror).toEqual({ apiVersion: CAPI_V1BETA2, kind: 'MachineSet', namespace: 'openshift-cluster-api', name: WORKER_1A });
+    expect(verdicts.get(MA)?.target.mirror).toEqual({
+      apiVersion: CAPI_V1BETA2,
+      kind: 'MachineSet',
+      namespace: 'openshift-cluster-api',
+      name: WORKER_1A,
+    });
   });
 
   it('in a mirror pair the owner annotation on the authoritative copy beats authority and age', () => {
@@ -911,7 +1016,12 @@ describe('duplicate owners (docs/engines/machine.md §7 step 4)', () => {
       cluster({
         mapi: (ms) => annotate(ms, { [OWNER_KEY]: INVALID }),
         extraMachineAutoscalers: [
-          secondMachineAutoscaler('worker-us-east-1a-invalid', '2026-01-05T00:00:00Z', '2b6d9e04-8a13-4f7c-b0e5-93c1f8a2d647', (ma) => (ma.spec = { ...ma.spec, minReplicas: 9 })),
+          secondMachineAutoscaler(
+            'worker-us-east-1a-invalid',
+            '2026-01-05T00:00:00Z',
+            '2b6d9e04-8a13-4f7c-b0e5-93c1f8a2d647',
+            (ma) => (ma.spec = { ...ma.spec, minReplicas: 9 }),
+          ),
           secondMachineAutoscaler('worker-us-east-1a-copy', '2026-04-02T16:05:36Z', copyUid),
         ],
       }),
@@ -925,7 +1035,12 @@ describe('duplicate owners (docs/engines/machine.md §7 step 4)', () => {
     const verdicts = assess(
       cluster({
         extraMachineAutoscalers: [
-          secondMachineAutoscaler('worker-us-east-1a', '2026-01-01T00:00:00Z', '91a0c7d5-e3b2-4f18-86c9-5d4e0b7a2f13', (ma) => (ma.metadata.namespace = 'default')),
+          secondMachineAutoscaler(
+            'worker-us-east-1a',
+            '2026-01-01T00:00:00Z',
+            '91a0c7d5-e3b2-4f18-86c9-5d4e0b7a2f13',
+            (ma) => (ma.metadata.namespace = 'default'),
+          ),
         ],
       }),
     );
@@ -948,17 +1063,83 @@ describe('authority (docs/engines/machine.md §5 recommended rule)', () => {
     authority: string | null;
     refIsAuthoritative: boolean | null;
   }[] = [
-    { name: 'TestValidateAuthoritativeAPI "MachineAPI valid authoritativeAPI"', ref: MAPI_V1BETA1, mapi: { spec: 'MachineAPI', status: 'MachineAPI' }, authority: 'MachineAPI', refIsAuthoritative: true },
-    { name: 'TestValidateAuthoritativeAPI "ClusterAPI valid authoritativeAPI"', ref: CAPI_V1BETA2, mapi: { spec: 'ClusterAPI', status: 'ClusterAPI' }, authority: 'ClusterAPI', refIsAuthoritative: true },
-    { name: 'TestValidateAuthoritativeAPI "authoritativeAPI field does not exist" (upstream ErrAuthoritativeTypeNotExist; §5 default MachineAPI)', ref: MAPI_V1BETA1, mapi: {}, authority: 'MachineAPI', refIsAuthoritative: true },
-    { name: 'TestValidateAuthoritativeAPI "authoritativeAPI is empty string" (upstream ErrAuthoritativeTypeInvalid; §5 default MachineAPI)', ref: MAPI_V1BETA1, mapi: { spec: '', status: '' }, authority: 'MachineAPI', refIsAuthoritative: true },
-    { name: 'TestValidateAuthoritativeAPI "authoritativeAPI is Migrating"', ref: MAPI_V1BETA1, mapi: { spec: 'ClusterAPI', status: 'Migrating' }, authority: 'Migrating', refIsAuthoritative: null },
-    { name: 'TestValidateAuthoritativeAPI "authoritativeAPI is unknown value" (upstream ErrAuthoritativeTypeInvalid; ignored, default MachineAPI)', ref: MAPI_V1BETA1, mapi: { status: 'test' }, authority: 'MachineAPI', refIsAuthoritative: true },
-    { name: 'TestValidateAuthoritativeAPI "MachineAPI authoritativeAPI but targetRef is ClusterAPI"', ref: CAPI_V1BETA2, mapi: { spec: 'MachineAPI', status: 'MachineAPI' }, authority: 'MachineAPI', refIsAuthoritative: false },
-    { name: 'TestValidateAuthoritativeAPI "ClusterAPI authoritativeAPI but targetRef is MachineAPI"', ref: MAPI_V1BETA1, mapi: { spec: 'ClusterAPI', status: 'ClusterAPI' }, authority: 'ClusterAPI', refIsAuthoritative: false },
-    { name: 'spec ClusterAPI, status MachineAPI: status is the effective authority', ref: MAPI_V1BETA1, mapi: { spec: 'ClusterAPI', status: 'MachineAPI' }, authority: 'MachineAPI', refIsAuthoritative: true },
-    { name: 'spec ClusterAPI, status not yet written: spec decides', ref: MAPI_V1BETA1, mapi: { spec: 'ClusterAPI' }, authority: 'ClusterAPI', refIsAuthoritative: false },
-    { name: 'a CAPI set without a MAPI copy is standalone and authoritative', ref: CAPI_V1BETA2, mapi: null, authority: 'ClusterAPI', refIsAuthoritative: true },
+    {
+      name: 'TestValidateAuthoritativeAPI "MachineAPI valid authoritativeAPI"',
+      ref: MAPI_V1BETA1,
+      mapi: { spec: 'MachineAPI', status: 'MachineAPI' },
+      authority: 'MachineAPI',
+      refIsAuthoritative: true,
+    },
+    {
+      name: 'TestValidateAuthoritativeAPI "ClusterAPI valid authoritativeAPI"',
+      ref: CAPI_V1BETA2,
+      mapi: { spec: 'ClusterAPI', status: 'ClusterAPI' },
+      authority: 'ClusterAPI',
+      refIsAuthoritative: true,
+    },
+    {
+      name: 'TestValidateAuthoritativeAPI "authoritativeAPI field does not exist" (upstream ErrAuthoritativeTypeNotExist; §5 default MachineAPI)',
+      ref: MAPI_V1BETA1,
+      mapi: {},
+      authority: 'MachineAPI',
+      refIsAuthoritative: true,
+    },
+    {
+      name: 'TestValidateAuthoritativeAPI "authoritativeAPI is empty string" (upstream ErrAuthoritativeTypeInvalid; §5 default MachineAPI)',
+      ref: MAPI_V1BETA1,
+      mapi: { spec: '', status: '' },
+      authority: 'MachineAPI',
+      refIsAuthoritative: true,
+    },
+    {
+      name: 'TestValidateAuthoritativeAPI "authoritativeAPI is Migrating"',
+      ref: MAPI_V1BETA1,
+      mapi: { spec: 'ClusterAPI', status: 'Migrating' },
+      authority: 'Migrating',
+      refIsAuthoritative: null,
+    },
+    {
+      name: 'TestValidateAuthoritativeAPI "authoritativeAPI is unknown value" (upstream ErrAuthoritativeTypeInvalid; ignored, default MachineAPI)',
+      ref: MAPI_V1BETA1,
+      mapi: { status: 'test' },
+      authority: 'MachineAPI',
+      refIsAuthoritative: true,
+    },
+    {
+      name: 'TestValidateAuthoritativeAPI "MachineAPI authoritativeAPI but targetRef is ClusterAPI"',
+      ref: CAPI_V1BETA2,
+      mapi: { spec: 'MachineAPI', status: 'MachineAPI' },
+      authority: 'MachineAPI',
+      refIsAuthoritative: false,
+    },
+    {
+      name: 'TestValidateAuthoritativeAPI "ClusterAPI authoritativeAPI but targetRef is MachineAPI"',
+      ref: MAPI_V1BETA1,
+      mapi: { spec: 'ClusterAPI', status: 'ClusterAPI' },
+      authority: 'ClusterAPI',
+      refIsAuthoritative: false,
+    },
+    {
+      name: 'spec ClusterAPI, status MachineAPI: status is the effective authority',
+      ref: MAPI_V1BETA1,
+      mapi: { spec: 'ClusterAPI', status: 'MachineAPI' },
+      authority: 'MachineAPI',
+      refIsAuthoritative: true,
+    },
+    {
+      name: 'spec ClusterAPI, status not yet written: spec decides',
+      ref: MAPI_V1BETA1,
+      mapi: { spec: 'ClusterAPI' },
+      authority: 'ClusterAPI',
+      refIsAuthoritative: false,
+    },
+    {
+      name: 'a CAPI set without a MAPI copy is standalone and authoritative',
+      ref: CAPI_V1BETA2,
+      mapi: null,
+      authority: 'ClusterAPI',
+      refIsAuthoritative: true,
+    },
   ];
 
   function setAuthority(ms: MachineAPIMachineSetObject, authority: { spec?: string; status?: string }): void {
@@ -978,7 +1159,9 @@ describe('authority (docs/engines/machine.md §5 recommended rule)', () => {
     );
     expect(verdict.target.authoritativeAPI).toBe(authority);
     expect(verdict.target.refIsAuthoritative).toBe(refIsAuthoritative);
-    expect(verdict.findings.some((item) => item.code === 'MachineAutoscalerNonAuthoritativeTargetScaleRef')).toBe(refIsAuthoritative === false);
+    expect(verdict.findings.some((item) => item.code === 'MachineAutoscalerNonAuthoritativeTargetScaleRef')).toBe(
+      refIsAuthoritative === false,
+    );
     expect(verdict.findings.some((item) => item.code === 'MachineAutoscalerTargetMigrating')).toBe(authority === 'Migrating');
   });
 
@@ -1074,7 +1257,9 @@ describe('operator events and operator Ready in the verdict', () => {
       }),
       'openshift-machine-api/gpu-us-east-1c',
     );
-    expect(verdict.events.map((event) => [event.reason, event.regardingKind])).toEqual([['InvalidOrMissingGPUAcceleratorLabel', 'MachineSet']]);
+    expect(verdict.events.map((event) => [event.reason, event.regardingKind])).toEqual([
+      ['InvalidOrMissingGPUAcceleratorLabel', 'MachineSet'],
+    ]);
     expect(verdict.findings.map((item) => item.code)).toEqual(['GPUAcceleratorLabelMissing']);
     expect(verdict.operatorReady).toBeNull();
   });
@@ -1085,7 +1270,12 @@ describe('output order', () => {
     const input = cluster({
       extraMachineAutoscalers: [
         secondMachineAutoscaler('zz-last', '2026-03-11T00:00:00Z', 'c6f2a8e1-4b93-4d07-9e15-0a7d3b8c5f26'),
-        secondMachineAutoscaler('aa-first', '2026-03-12T00:00:00Z', '7e3b1d90-c5a4-4f28-b6e7-2d8f0a9c1e53', (ma) => (ma.metadata.namespace = 'default')),
+        secondMachineAutoscaler(
+          'aa-first',
+          '2026-03-12T00:00:00Z',
+          '7e3b1d90-c5a4-4f28-b6e7-2d8f0a9c1e53',
+          (ma) => (ma.metadata.namespace = 'default'),
+        ),
         secondMachineAutoscaler('infra-1', '2026-03-13T00:00:00Z', 'f9a4c2d6-0e81-4b35-a7f9-6c1e3b5d8a02'),
       ],
     });

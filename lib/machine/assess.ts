@@ -109,7 +109,12 @@ class MachineSetIndex {
   }
 
   refOf(obj: MachineSetObject): MachineSetRef {
-    return { apiVersion: machineSetApiVersion(obj, this.group), kind: obj.kind ?? MACHINE_SET_KIND, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name };
+    return {
+      apiVersion: machineSetApiVersion(obj, this.group),
+      kind: obj.kind ?? MACHINE_SET_KIND,
+      namespace: obj.metadata.namespace ?? '',
+      name: obj.metadata.name,
+    };
   }
 
   /** The first namespace (in byte order) other than `except` holding a set of this name. */
@@ -199,12 +204,7 @@ function checkSpec(ma: MachineAutoscalerObject): { spec: { min: number; max: num
   return { spec: { min, max }, problem: null };
 }
 
-function firstPass(
-  ma: MachineAutoscalerObject,
-  context: MachineAssessmentContext,
-  mapi: MachineSetIndex,
-  capi: MachineSetIndex,
-): Work {
+function firstPass(ma: MachineAutoscalerObject, context: MachineAssessmentContext, mapi: MachineSetIndex, capi: MachineSetIndex): Work {
   const namespace = ma.metadata.namespace ?? '';
   const name = ma.metadata.name;
   const findings: MachineFinding[] = [];
@@ -454,7 +454,9 @@ export function assessMachineAutoscalers(input: AssessMachineAutoscalersInput): 
   const machineAutoscalers = input.machineAutoscalers
     .filter((ma) => typeof ma.metadata.name === 'string')
     .slice()
-    .sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
+    .sort(
+      (a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name),
+    );
   const works = machineAutoscalers.map((ma) => firstPass(ma, context, mapi, capi));
   const maTargets = new Map(works.map((w) => [w.key, w.ref.name]));
   markDuplicates(works);

@@ -67,14 +67,22 @@ describe('toMachineSetCapacity for Machine API sets (openshift provider: upstrea
     },
     {
       name: 'a zero upstream cpu key falls through to the deprecated vCPU',
-      annotations: { 'capacity.cluster-autoscaler.kubernetes.io/cpu': '0', 'machine.openshift.io/vCPU': '2', 'machine.openshift.io/memoryMb': '8192' },
+      annotations: {
+        'capacity.cluster-autoscaler.kubernetes.io/cpu': '0',
+        'machine.openshift.io/vCPU': '2',
+        'machine.openshift.io/memoryMb': '8192',
+      },
       cpu: '2',
       memory: '8192Mi',
       canScaleFromZero: true,
     },
     {
       name: 'the upstream key wins over the deprecated one',
-      annotations: { 'capacity.cluster-autoscaler.kubernetes.io/memory': '15Gi', 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384' },
+      annotations: {
+        'capacity.cluster-autoscaler.kubernetes.io/memory': '15Gi',
+        'machine.openshift.io/vCPU': '4',
+        'machine.openshift.io/memoryMb': '16384',
+      },
       cpu: '4',
       memory: '15Gi',
       canScaleFromZero: true,
@@ -91,7 +99,11 @@ describe('toMachineSetCapacity for Machine API sets (openshift provider: upstrea
 
   it.each(table)('$name', ({ annotations, cpu, memory, canScaleFromZero, extra }) => {
     const capacity = toMachineSetCapacity('machine.openshift.io', annotations, NO_TEMPLATE);
-    expect([capacity.cpu?.value ?? null, capacity.memory?.value ?? null, capacity.canScaleFromZero]).toEqual([cpu, memory, canScaleFromZero]);
+    expect([capacity.cpu?.value ?? null, capacity.memory?.value ?? null, capacity.canScaleFromZero]).toEqual([
+      cpu,
+      memory,
+      canScaleFromZero,
+    ]);
     if (extra) expect(capacity).toMatchObject(extra);
   });
 });
@@ -105,7 +117,13 @@ describe('toMachineSetCapacity for Cluster API sets (clusterapi_unstructured.go 
     canScaleFromZero: boolean;
     checked?: string;
   }[] = [
-    { name: 'template status.capacity alone is enough', annotations: {}, infrastructure: GPU_TEMPLATE, cpuSource: 'infrastructure-template', canScaleFromZero: true },
+    {
+      name: 'template status.capacity alone is enough',
+      annotations: {},
+      infrastructure: GPU_TEMPLATE,
+      cpuSource: 'infrastructure-template',
+      canScaleFromZero: true,
+    },
     {
       name: 'annotations win over the template',
       annotations: { 'capacity.cluster-autoscaler.kubernetes.io/cpu': '6', 'capacity.cluster-autoscaler.kubernetes.io/memory': '24Gi' },
@@ -177,7 +195,11 @@ describe('isValidGpuAcceleratorLabel: machinetarget_test.go TestWarningForInvali
     { name: 'TestWarningForInvalidGPUAcceleratorLabel "Well formatted label produces no warning"', value: 'nvidia.com', valid: true },
     { name: 'TestWarningForInvalidGPUAcceleratorLabel "Empty string produces a warning"', value: '', valid: false },
     { name: 'TestWarningForInvalidGPUAcceleratorLabel "Poorly formatted label produces a warning"', value: 'nvidia.com/gpu', valid: false },
-    { name: 'TestWarningForInvalidGPUAcceleratorLabel "Missing .spec.template.spec.metadata.labels produces a warning"', value: undefined, valid: false },
+    {
+      name: 'TestWarningForInvalidGPUAcceleratorLabel "Missing .spec.template.spec.metadata.labels produces a warning"',
+      value: undefined,
+      valid: false,
+    },
     { name: 'a label value longer than 63 characters', value: `a${'b'.repeat(63)}`, valid: false },
   ])('$name', ({ value, valid }) => {
     expect(isValidGpuAcceleratorLabel(value)).toBe(valid);

@@ -94,7 +94,9 @@ export function nonAuthoritativeTargetScaleRef(authority: string, name: string, 
 
 /** `afterwardsApiVersion`: the group the migration is heading to, when the ref points at the other one. */
 export function targetMigrating(name: string, afterwardsApiVersion: string | null): MachineFinding {
-  const suffix = afterwardsApiVersion ? `; afterwards this MachineAutoscaler must reference ${afterwardsApiVersion} MachineSet ${name}` : '';
+  const suffix = afterwardsApiVersion
+    ? `; afterwards this MachineAutoscaler must reference ${afterwardsApiVersion} MachineSet ${name}`
+    : '';
   return finding(
     'MachineAutoscalerTargetMigrating',
     'unknown',

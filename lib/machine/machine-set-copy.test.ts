@@ -18,12 +18,22 @@ describe('toMachineSetCopy: one copy of a MachineSet for the detail page, throug
 
   it('reads the Cluster API mirror: no authority of its own, paused by the cluster.x-k8s.io/paused key', () => {
     const copy = toMachineSetCopy(capiMirror(), 'cluster.x-k8s.io');
-    expect(copy).toMatchObject({ apiVersion: 'cluster.x-k8s.io/v1beta2', namespace: 'openshift-cluster-api', authoritativeAPI: null, requestedAuthoritativeAPI: null, paused: true });
+    expect(copy).toMatchObject({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      namespace: 'openshift-cluster-api',
+      authoritativeAPI: null,
+      requestedAuthoritativeAPI: null,
+      paused: true,
+    });
   });
 
   it('a Machine API copy is paused by its Paused condition (machine-api-operator), never by the CAPI key that cluster-capi-operator strips from it', () => {
     const standingAside = mapiMachineSet((m) => {
-      m.status = { ...m.status, authoritativeAPI: 'ClusterAPI', conditions: [{ type: 'Paused', status: 'True', reason: 'AuthoritativeAPINotMachineAPI' }] };
+      m.status = {
+        ...m.status,
+        authoritativeAPI: 'ClusterAPI',
+        conditions: [{ type: 'Paused', status: 'True', reason: 'AuthoritativeAPINotMachineAPI' }],
+      };
     });
     expect(toMachineSetCopy(standingAside, 'machine.openshift.io')).toMatchObject({ authoritativeAPI: 'ClusterAPI', paused: true });
     const keyOnly = mapiMachineSet((m) => {
@@ -33,7 +43,10 @@ describe('toMachineSetCopy: one copy of a MachineSet for the detail page, throug
   });
 
   it('lists the copies that exist, Machine API first', () => {
-    expect(toMachineSetCopies({ machineAPI: mapiMachineSet(), clusterAPI: capiMirror() }).map((c) => c.apiVersion)).toEqual(['machine.openshift.io/v1beta1', 'cluster.x-k8s.io/v1beta2']);
+    expect(toMachineSetCopies({ machineAPI: mapiMachineSet(), clusterAPI: capiMirror() }).map((c) => c.apiVersion)).toEqual([
+      'machine.openshift.io/v1beta1',
+      'cluster.x-k8s.io/v1beta2',
+    ]);
     expect(toMachineSetCopies({ machineAPI: null, clusterAPI: capiMirror() })).toHaveLength(1);
     expect(toMachineSetCopies({ machineAPI: null, clusterAPI: null })).toEqual([]);
   });

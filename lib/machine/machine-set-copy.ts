@@ -27,7 +27,8 @@ export function indexMachineSetsByName<T extends MachineSetObject>(sets: readonl
   const byName = new Map<string, T>();
   for (const set of sets) {
     const held = byName.get(set.metadata.name);
-    if (!held || (held.metadata.namespace !== preferredNamespace && set.metadata.namespace === preferredNamespace)) byName.set(set.metadata.name, set);
+    if (!held || (held.metadata.namespace !== preferredNamespace && set.metadata.namespace === preferredNamespace))
+      byName.set(set.metadata.name, set);
   }
   return byName;
 }

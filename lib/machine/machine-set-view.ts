@@ -144,9 +144,7 @@ export function stringValue(values: Readonly<Record<string, unknown>>, key: stri
 /** `apiVersion` as served, or the group's version inferred from the shape when a list item lacks it. */
 export function machineSetApiVersion(obj: MachineSetObject, group: MachineSetGroup): string {
   if (obj.apiVersion) return obj.apiVersion;
-  return group === MACHINE_API_GROUP
-    ? `${MACHINE_API_GROUP}/${MACHINE_API_VERSION}`
-    : `${CLUSTER_API_GROUP}/${clusterAPIVersionOf(obj)}`;
+  return group === MACHINE_API_GROUP ? `${MACHINE_API_GROUP}/${MACHINE_API_VERSION}` : `${CLUSTER_API_GROUP}/${clusterAPIVersionOf(obj)}`;
 }
 
 export function readMachineSetFacts(obj: MachineSetObject, group?: MachineSetGroup): MachineSetFacts {
@@ -259,8 +257,7 @@ export function toMachineSetView(obj: MachineSetObject, options: MachineSetViewO
     facts.group === MACHINE_API_GROUP
       ? (labels[MACHINE_API_CLUSTER_LABEL] ?? null)
       : (readString(asClusterAPI.spec?.clusterName) ?? labels[CLUSTER_API_CLUSTER_NAME_LABEL] ?? null);
-  const synchronizedGeneration =
-    facts.group === MACHINE_API_GROUP ? readInteger(asMachineAPI.status?.synchronizedGeneration) : null;
+  const synchronizedGeneration = facts.group === MACHINE_API_GROUP ? readInteger(asMachineAPI.status?.synchronizedGeneration) : null;
   return {
     group: facts.group,
     apiVersion: facts.apiVersion,

@@ -8,7 +8,9 @@ describe('indexOperatorEvents / eventsAbout', () => {
   const index = indexOperatorEvents([...coreEvents(), ...eventsV1()]);
 
   it('keeps only the reasons of the operator (docs/engines/machine.md §2), keyed by the object they are about', () => {
-    const about = eventsAbout(index, [{ kind: 'MachineSet', namespace: 'openshift-machine-api', name: 'prod-east-7k2xq-worker-us-east-1a' }]);
+    const about = eventsAbout(index, [
+      { kind: 'MachineSet', namespace: 'openshift-machine-api', name: 'prod-east-7k2xq-worker-us-east-1a' },
+    ]);
     expect(about).toEqual([]);
   });
 
@@ -18,12 +20,16 @@ describe('indexOperatorEvents / eventsAbout', () => {
   });
 
   it('with the uid, drops the events of the deleted namesake', () => {
-    const about = eventsAbout(index, [{ kind: 'MachineAutoscaler', namespace: 'openshift-machine-api', name: 'worker-us-east-1a', uid: MA_UID }]);
+    const about = eventsAbout(index, [
+      { kind: 'MachineAutoscaler', namespace: 'openshift-machine-api', name: 'worker-us-east-1a', uid: MA_UID },
+    ]);
     expect(about.map((event) => event.reason)).toEqual(['SuccessfulUpdate', 'FailedGetTarget']);
   });
 
   it('reads an events.k8s.io/v1 event through regarding/note/series', () => {
-    const [event] = eventsAbout(index, [{ kind: 'MachineSet', namespace: 'openshift-machine-api', name: 'prod-east-7k2xq-gpu-us-east-1c' }]);
+    const [event] = eventsAbout(index, [
+      { kind: 'MachineSet', namespace: 'openshift-machine-api', name: 'prod-east-7k2xq-gpu-us-east-1c' },
+    ]);
     expect(event).toEqual({
       type: 'Warning',
       reason: 'InvalidOrMissingGPUAcceleratorLabel',

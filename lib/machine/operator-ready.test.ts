@@ -13,7 +13,9 @@ const MOCKED_DATE = '2026-09-01T23:00:00Z';
 const MOCKED_DATE_PREV = '2026-09-01T22:59:59.000000059Z';
 
 function ready(status: string, reason: string, message: string, lastTransitionTime?: string): Condition {
-  return lastTransitionTime === undefined ? { type: 'Ready', status, reason, message } : { type: 'Ready', status, reason, message, lastTransitionTime };
+  return lastTransitionTime === undefined
+    ? { type: 'Ready', status, reason, message }
+    : { type: 'Ready', status, reason, message, lastTransitionTime };
 }
 
 /**

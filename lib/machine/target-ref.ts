@@ -1,12 +1,6 @@
 import type { MachineAssessmentContext, MachineSetGroup } from './types';
 import type { MachineAutoscalerTargetRef } from './wire-types';
-import {
-  CLUSTER_API_GROUP,
-  CLUSTER_API_SERVED_VERSIONS,
-  MACHINE_API_GROUP,
-  MACHINE_API_VERSION,
-  MACHINE_SET_KIND,
-} from './keys';
+import { CLUSTER_API_GROUP, CLUSTER_API_SERVED_VERSIONS, MACHINE_API_GROUP, MACHINE_API_VERSION, MACHINE_SET_KIND } from './keys';
 import { splitApiVersion } from './machine-set-view';
 
 export interface ParsedTargetRef {
@@ -47,7 +41,10 @@ export function supportedTargetList(supportsClusterAPITargets: boolean): string[
  * `DefaultSupportedTargetGVKs` holds only machine.openshift.io/v1beta1 MachineSet. Cluster API refs are accepted
  * only from an enhancement-era operator, in either served version (docs/engines/machine.md §6 row 3, §10).
  */
-export function isSupportedTarget(ref: ParsedTargetRef, context: Pick<MachineAssessmentContext, 'operatorSupportsClusterAPITargets'>): boolean {
+export function isSupportedTarget(
+  ref: ParsedTargetRef,
+  context: Pick<MachineAssessmentContext, 'operatorSupportsClusterAPITargets'>,
+): boolean {
   // upstream: `ValidateReference` rejects an empty name together with an unsupported GVK (both FailedGetTarget).
   if (ref.name === '' || ref.kind !== MACHINE_SET_KIND) return false;
   if (ref.group === MACHINE_API_GROUP) return ref.version === MACHINE_API_VERSION;

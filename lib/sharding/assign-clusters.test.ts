@@ -40,7 +40,7 @@ describe('assignClusters', () => {
     expect(assignClusters({ clusters, replicas: ['a', 'b', 'c'], current: a })).toEqual(a);
   });
 
-  it('moves only the leaving replica\'s clusters when a replica leaves', () => {
+  it("moves only the leaving replica's clusters when a replica leaves", () => {
     const before = assignClusters({ clusters, replicas: ['a', 'b', 'c'], current: {} });
     const after = assignClusters({ clusters, replicas: ['a', 'c'], current: before });
     expect(moved(before, after).sort()).toEqual(clusters.filter((c) => before[c] === 'b'));

@@ -86,7 +86,8 @@ export function assessHpa(
     const row = findMeaningRow(kind, { type: c.type, status: c.status, reason: c.reason });
     if (c.meaning === 'ok' && !(row?.notice && row.meaning === 'ok')) continue;
     const code = c.status === 'Unknown' ? 'ConditionUnknown' : (c.reason ?? `${c.type}${c.status}`);
-    const message = c.status === 'Unknown' ? `${c.type} is Unknown${c.message ? `: ${c.message}` : ''}` : (c.message ?? `${c.type}=${c.status}`);
+    const message =
+      c.status === 'Unknown' ? `${c.type} is Unknown${c.message ? `: ${c.message}` : ''}` : (c.message ?? `${c.type}=${c.status}`);
     const { title, hint } = hintFor(code, hintFacts(message));
     problems.push({
       code,

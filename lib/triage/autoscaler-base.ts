@@ -12,7 +12,13 @@ export function namespaceOf(metadata: ObjectMeta): string {
 }
 
 /** The DTO base of one autoscaler object; each `to*Autoscaler` adds what its kind knows. */
-export function toAutoscalerBase(cluster: string, kind: AutoscalerKind, metadata: ObjectMeta, target: AutoscalerTarget, context: MapperContext): AutoscalerBase {
+export function toAutoscalerBase(
+  cluster: string,
+  kind: AutoscalerKind,
+  metadata: ObjectMeta,
+  target: AutoscalerTarget,
+  context: MapperContext,
+): AutoscalerBase {
   return {
     id: autoscalerIdOf(cluster, kind, metadata),
     cluster,

@@ -53,7 +53,9 @@ function toRow(kinds: readonly AutoscalerKind[], type: string, status: Condition
 export const CONDITION_MEANINGS: readonly MeaningRow[] = [
   toRow(ALL_KINDS, '*', 'Unknown', '*', UNKNOWN_STATUS_MEANING),
   ...CONDITIONS.flatMap((c) => [
-    ...Object.entries(REASONS).flatMap(([reason, r]) => (r.meaning && r.condition?.type === c.type ? [toRow(c.kinds, c.type, r.condition.status, reason, r.meaning)] : [])),
+    ...Object.entries(REASONS).flatMap(([reason, r]) =>
+      r.meaning && r.condition?.type === c.type ? [toRow(c.kinds, c.type, r.condition.status, reason, r.meaning)] : [],
+    ),
     ...c.defaults.map((d) => toRow(c.kinds, c.type, d.status, '*', d.meaning)),
   ]),
 ];

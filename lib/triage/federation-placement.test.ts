@@ -12,8 +12,16 @@ const policy = (name: string, namespace: string, selectors: { kind: string; name
 });
 
 describe('indexFederationObjects: the binding and policy of a resource template by key', () => {
-  const bindings = [binding('orders-deployment', 'api', 'Deployment', 'orders'), binding('orders-deployment-2', 'api', 'Deployment', 'orders'), binding('orders-deployment', 'web', 'Deployment', 'orders')];
-  const policies = [policy('all-statefulsets', 'api', [{ kind: 'StatefulSet' }]), policy('orders', 'api', [{ kind: 'Deployment', name: 'orders' }]), policy('any-deployment', 'api', [{ kind: 'Deployment' }])];
+  const bindings = [
+    binding('orders-deployment', 'api', 'Deployment', 'orders'),
+    binding('orders-deployment-2', 'api', 'Deployment', 'orders'),
+    binding('orders-deployment', 'web', 'Deployment', 'orders'),
+  ];
+  const policies = [
+    policy('all-statefulsets', 'api', [{ kind: 'StatefulSet' }]),
+    policy('orders', 'api', [{ kind: 'Deployment', name: 'orders' }]),
+    policy('any-deployment', 'api', [{ kind: 'Deployment' }]),
+  ];
   const lookup = indexFederationObjects(bindings, policies);
 
   it('finds the binding by namespace, kind and name; the first in list order wins', () => {

@@ -17,7 +17,8 @@ export interface FederationLookup {
   policy(namespace: string, ref: ResourceRef | undefined): PropagationPolicyObject | null;
 }
 
-const resourceKey = (namespace: string | undefined, ref: ResourceRef | undefined): string => JSON.stringify([namespace, ref?.kind, ref?.name]);
+const resourceKey = (namespace: string | undefined, ref: ResourceRef | undefined): string =>
+  JSON.stringify([namespace, ref?.kind, ref?.name]);
 
 /** Whether one of the policy's resourceSelectors picks the resource (a selector without a name picks every resource of its kind). */
 function selects(policy: PropagationPolicyObject, ref: ResourceRef | undefined): boolean {
@@ -30,7 +31,10 @@ function selects(policy: PropagationPolicyObject, ref: ResourceRef | undefined):
  * first in list order wins) and its policies by namespace, so finding the binding and policy of each of N
  * FederatedHPAs costs a map lookup rather than a scan of every binding.
  */
-export function indexFederationObjects(bindings: readonly ResourceBindingObject[], policies: readonly PropagationPolicyObject[]): FederationLookup {
+export function indexFederationObjects(
+  bindings: readonly ResourceBindingObject[],
+  policies: readonly PropagationPolicyObject[],
+): FederationLookup {
   const byResource = new Map<string, ResourceBindingObject>();
   for (const b of bindings) {
     const key = resourceKey(b.metadata.namespace, b.spec?.resource);
@@ -49,12 +53,18 @@ export function indexFederationObjects(bindings: readonly ResourceBindingObject[
 }
 
 /** Where a FederatedHPA's workload is placed: its policy and binding, the static weights, and each member's share and readiness. */
-export function toFederationPlacement(a: Autoscaler, binding: ResourceBindingObject | null, policy: PropagationPolicyObject | null): FederationPlacement | undefined {
+export function toFederationPlacement(
+  a: Autoscaler,
+  binding: ResourceBindingObject | null,
+  policy: PropagationPolicyObject | null,
+): FederationPlacement | undefined {
   if (!a.federation) return undefined;
   const spec = obj(binding?.spec);
   const scheduling = obj(obj(spec.placement).replicaScheduling);
-  const weights = obj(scheduling.weightPreference).staticWeightList as { targetCluster?: { clusterNames?: string[] }; weight?: number }[] | undefined;
-  const aggregated = (obj(binding?.status).aggregatedStatus as { clusterName?: string; status?: Obj; applied?: boolean }[] | undefined) ?? [];
+  const weights = obj(scheduling.weightPreference).staticWeightList as
+    { targetCluster?: { clusterNames?: string[] }; weight?: number }[] | undefined;
+  const aggregated =
+    (obj(binding?.status).aggregatedStatus as { clusterName?: string; status?: Obj; applied?: boolean }[] | undefined) ?? [];
   const resource = obj(spec.resource);
   return {
     strategy: a.federation.strategy,
@@ -62,10 +72,16 @@ export function toFederationPlacement(a: Autoscaler, binding: ResourceBindingObj
     binding: binding?.metadata.name ?? null,
     bindingUid: typeof resource.uid === 'string' ? resource.uid : null,
     templateReplicas: typeof spec.replicas === 'number' ? spec.replicas : null,
-    staticWeights: weights ? Object.fromEntries(weights.flatMap((w) => (w.targetCluster?.clusterNames ?? []).map((c) => [c, w.weight ?? 0]))) : null,
+    staticWeights: weights
+      ? Object.fromEntries(weights.flatMap((w) => (w.targetCluster?.clusterNames ?? []).map((c) => [c, w.weight ?? 0])))
+      : null,
     members: a.federation.members.map((m) => {
       const agg = aggregated.find((s) => s.clusterName === m.cluster);
-      return { ...m, readyReplicas: typeof agg?.status?.readyReplicas === 'number' ? agg.status.readyReplicas : null, applied: agg?.applied ?? null };
+      return {
+        ...m,
+        readyReplicas: typeof agg?.status?.readyReplicas === 'number' ? agg.status.readyReplicas : null,
+        applied: agg?.applied ?? null,
+      };
     }),
   };
 }

@@ -14,11 +14,18 @@ function mapAll(cluster: string, list: HorizontalPodAutoscaler[]): Autoscaler[] 
 
 function heal(h: HorizontalPodAutoscaler): HorizontalPodAutoscaler {
   const active = h.status?.conditions?.find((c) => c.type === 'ScalingActive');
-  if (active) Object.assign(active, { status: 'True', reason: 'ValidMetricFound', message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)' });
+  if (active)
+    Object.assign(active, {
+      status: 'True',
+      reason: 'ValidMetricFound',
+      message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
+    });
   // A healed HPA also has a value for each of its metrics again (a failed read leaves an empty entry).
   if (h.status) {
     h.status.currentMetrics = (h.spec.metrics ?? []).map((m) =>
-      m.type === 'Resource' && m.resource ? { type: 'Resource', resource: { name: m.resource.name, current: { averageUtilization: 40, averageValue: '100m' } } } : { type: m.type },
+      m.type === 'Resource' && m.resource
+        ? { type: 'Resource', resource: { name: m.resource.name, current: { averageUtilization: 40, averageValue: '100m' } } }
+        : { type: m.type },
     );
   }
   return h;
@@ -79,7 +86,9 @@ describe('groupProblems over the whole fixture fleet', () => {
       `kubectl --context ${STAGING} get apiservice v1beta1.metrics.k8s.io; if it is not Available, check the metrics-server Deployment in kube-system (pods, logs, and the APIService's service endpoints)`,
     );
     // The ContainerResource HPA of the same cluster fails with its own reason and gets the same cause.
-    expect(groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetContainerResourceMetric')?.likelyCause).toContain(`cluster ${STAGING}`);
+    expect(groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetContainerResourceMetric')?.likelyCause).toContain(
+      `cluster ${STAGING}`,
+    );
   });
 
   it('splits a workload’s own misconfiguration from its reason’s group', () => {
@@ -106,15 +115,25 @@ describe('groupProblems over the whole fixture fleet', () => {
 describe('the metrics-outage rule', () => {
   it.each([
     ['all three Resource-metric HPAs fail: fires', (l: HorizontalPodAutoscaler[]) => l, true],
-    ['one of them healthy: does not fire', (l: HorizontalPodAutoscaler[]) => l.map((h) => (h.metadata.name === 'frontend' ? heal(h) : h)), false],
-    ['only one Resource-metric HPA, failing: below the minimum of 2', (l: HorizontalPodAutoscaler[]) => l.filter((h) => h.metadata.name === 'frontend' || h.metadata.name === 'queue-consumer'), false],
+    [
+      'one of them healthy: does not fire',
+      (l: HorizontalPodAutoscaler[]) => l.map((h) => (h.metadata.name === 'frontend' ? heal(h) : h)),
+      false,
+    ],
+    [
+      'only one Resource-metric HPA, failing: below the minimum of 2',
+      (l: HorizontalPodAutoscaler[]) => l.filter((h) => h.metadata.name === 'frontend' || h.metadata.name === 'queue-consumer'),
+      false,
+    ],
     ['exactly two, both failing: fires', (l: HorizontalPodAutoscaler[]) => l.filter((h) => h.metadata.name !== 'worker'), true],
     [
       'one fails for its own missing request: does not fire',
       (l: HorizontalPodAutoscaler[]) =>
         l.map((h) => {
           const active = h.status?.conditions?.find((c) => c.type === 'ScalingActive');
-          if (h.metadata.name === 'api' && active) active.message = 'the HPA was unable to compute the replica count: failed to get cpu utilization: missing request for cpu in container api of Pod api-6d4b8c7f9-2xk7q';
+          if (h.metadata.name === 'api' && active)
+            active.message =
+              'the HPA was unable to compute the replica count: failed to get cpu utilization: missing request for cpu in container api of Pod api-6d4b8c7f9-2xk7q';
           return h;
         }),
       false,
@@ -174,7 +193,14 @@ function queueConsumers(cluster: string, names: string[], down: boolean): Autosc
 
 describe('the same rule for the custom and external metrics APIs', () => {
   it('every External-metric HPA of a cluster failing: the external metrics API (KEDA, an adapter) is named, not N workloads', () => {
-    const groups = groupProblems([...queueConsumers('prod-a', ['orders', 'payments', 'mail'], true), ...queueConsumers('prod-b', ['orders'], true), ...queueConsumers('prod-b', ['reports'], false)], NOW);
+    const groups = groupProblems(
+      [
+        ...queueConsumers('prod-a', ['orders', 'payments', 'mail'], true),
+        ...queueConsumers('prod-b', ['orders'], true),
+        ...queueConsumers('prod-b', ['reports'], false),
+      ],
+      NOW,
+    );
     const g = groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetExternalMetric');
     expect(g?.count).toBe(4);
     expect(g?.clusters).toEqual(['prod-a', 'prod-b']);
@@ -186,17 +212,23 @@ describe('the same rule for the custom and external metrics APIs', () => {
   });
 
   it('one failing External-metric HPA is a workload problem, not an API outage', () => {
-    const g = groupProblems([...queueConsumers('prod-a', ['orders'], true), ...queueConsumers('prod-a', ['mail'], false)], NOW).find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetExternalMetric');
+    const g = groupProblems([...queueConsumers('prod-a', ['orders'], true), ...queueConsumers('prod-a', ['mail'], false)], NOW).find(
+      (x) => x.key === 'HorizontalPodAutoscaler/FailedGetExternalMetric',
+    );
     expect(g?.count).toBe(1);
     expect(g?.likelyCause).toBeUndefined();
   });
 
   it('an external metrics outage does not make the resource metrics group an outage, or the other way round', () => {
     // staging's own queue-consumer is left out (it reads its External metric fine); frontend is healed.
-    const rest = stagingAs(STAGING, (l) => l.filter((h) => h.metadata.name !== 'queue-consumer').map((h) => (h.metadata.name === 'frontend' ? heal(h) : h)));
+    const rest = stagingAs(STAGING, (l) =>
+      l.filter((h) => h.metadata.name !== 'queue-consumer').map((h) => (h.metadata.name === 'frontend' ? heal(h) : h)),
+    );
     const groups = groupProblems([...queueConsumers(STAGING, ['orders', 'mail'], true), ...rest], NOW);
     expect(groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetResourceMetric')?.likelyCause).toBeUndefined();
-    expect(groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetExternalMetric')?.likelyCause).toContain('external metrics API unavailable');
+    expect(groups.find((x) => x.key === 'HorizontalPodAutoscaler/FailedGetExternalMetric')?.likelyCause).toContain(
+      'external metrics API unavailable',
+    );
   });
 });
 
@@ -204,8 +236,14 @@ describe('options and edge cases', () => {
   it('leaves info problems out unless asked', () => {
     const keys = (includeInfo: boolean): string[] => groupProblems(fleet(), NOW, { includeInfo }).map((g) => g.key);
     expect(keys(false)).not.toContain('HorizontalPodAutoscaler/ScalingDisabled');
-    expect(keys(true)).toEqual(expect.arrayContaining(['HorizontalPodAutoscaler/ScalingDisabled', 'MachineAutoscaler/TargetMirrorNotSynchronized']));
-    expect(keys(true).slice(-2).every((k) => k.endsWith('ScalingDisabled') || k.endsWith('TargetMirrorNotSynchronized'))).toBe(true);
+    expect(keys(true)).toEqual(
+      expect.arrayContaining(['HorizontalPodAutoscaler/ScalingDisabled', 'MachineAutoscaler/TargetMirrorNotSynchronized']),
+    );
+    expect(
+      keys(true)
+        .slice(-2)
+        .every((k) => k.endsWith('ScalingDisabled') || k.endsWith('TargetMirrorNotSynchronized')),
+    ).toBe(true);
   });
 
   it('keeps sampleSize ids, oldest first', () => {
@@ -226,7 +264,15 @@ describe('options and edge cases', () => {
   });
 
   it('returns nothing for a healthy fleet and accepts epoch milliseconds for now', () => {
-    expect(groupProblems(mapAll(EU, hpas(EU).filter((h) => h.metadata.name === 'web')), Date.parse(NOW))).toEqual([]);
+    expect(
+      groupProblems(
+        mapAll(
+          EU,
+          hpas(EU).filter((h) => h.metadata.name === 'web'),
+        ),
+        Date.parse(NOW),
+      ),
+    ).toEqual([]);
     expect(groupProblems([], NOW)).toEqual([]);
   });
 });

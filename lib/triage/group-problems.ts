@@ -24,9 +24,14 @@ interface MetricsApi extends MetricsApiText {
   codes: ReadonlySet<string>;
 }
 
-const METRICS_APIS: readonly MetricsApi[] = (Object.keys(METRICS_API_TEXT) as MetricsApiId[]).map((id) => ({ ...metricsApiReasons(id), ...METRICS_API_TEXT[id] }));
+const METRICS_APIS: readonly MetricsApi[] = (Object.keys(METRICS_API_TEXT) as MetricsApiId[]).map((id) => ({
+  ...metricsApiReasons(id),
+  ...METRICS_API_TEXT[id],
+}));
 
-const METRICS_API_BY_CODE: ReadonlyMap<string, MetricsApi> = new Map(METRICS_APIS.flatMap((api) => [...api.codes].map((code) => [code, api] as const)));
+const METRICS_API_BY_CODE: ReadonlyMap<string, MetricsApi> = new Map(
+  METRICS_APIS.flatMap((api) => [...api.codes].map((code) => [code, api] as const)),
+);
 
 /** The outage rule needs at least this many autoscalers reading the API in the cluster, all failing. */
 export const METRICS_OUTAGE_MIN_AUTOSCALERS = 2;
@@ -214,7 +219,12 @@ function toGroup(acc: Accumulator): ProblemGroup & { oldestMs: number } {
     namespaces: [...acc.namespaces].sort(),
     oldestSince: acc.oldestSince,
     worstSeverity: acc.worst,
-    hint: acc.outageApi && outageClusters.length > 0 ? acc.outageApi.hint(acc.kind, outageClusters) : acc.sameHint ? acc.hint : groupHintFor(acc.reason, acc.cause),
+    hint:
+      acc.outageApi && outageClusters.length > 0
+        ? acc.outageApi.hint(acc.kind, outageClusters)
+        : acc.sameHint
+          ? acc.hint
+          : groupHintFor(acc.reason, acc.cause),
     sampleIds: acc.samples.map((s) => s.id),
     oldestMs: acc.oldestMs,
   };
@@ -294,14 +304,21 @@ function mergeAccumulator(into: Accumulator, from: Accumulator, sampleSize: numb
 }
 
 function copyAccumulator(acc: Accumulator): Accumulator {
-  return { ...acc, clusters: new Set(acc.clusters), namespaces: new Set(acc.namespaces), outageClusters: new Set(acc.outageClusters), samples: [...acc.samples] };
+  return {
+    ...acc,
+    clusters: new Set(acc.clusters),
+    namespaces: new Set(acc.namespaces),
+    outageClusters: new Set(acc.outageClusters),
+    samples: [...acc.samples],
+  };
 }
 
 /** The groups of the slices together: the tallies merged in the order given, then ordered as `groupProblems` orders them. */
 export function groupTallies(tallies: readonly ProblemTally[]): ProblemGroup[] {
   let accumulators: Accumulator[] = [];
   if (tallies.length === 1) {
-    for (const byCode of (tallies[0] as ProblemTally).index.values()) for (const byCause of byCode.values()) accumulators.push(...byCause.values());
+    for (const byCode of (tallies[0] as ProblemTally).index.values())
+      for (const byCause of byCode.values()) accumulators.push(...byCause.values());
   } else {
     const merged = new Map<string, Accumulator>();
     for (const tally of tallies) {

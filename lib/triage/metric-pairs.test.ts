@@ -26,7 +26,10 @@ const cases: Case[] = [
   ],
   [
     'ContainerResource AverageValue in binary SI',
-    { type: 'ContainerResource', containerResource: { name: 'memory', container: 'renderer', target: { type: 'AverageValue', averageValue: '512Mi' } } },
+    {
+      type: 'ContainerResource',
+      containerResource: { name: 'memory', container: 'renderer', target: { type: 'AverageValue', averageValue: '512Mi' } },
+    },
     { type: 'ContainerResource', containerResource: { name: 'memory', container: 'renderer', current: { averageValue: '412Mi' } } },
     0.8,
     'memory (container renderer) 412Mi / 512Mi',
@@ -40,14 +43,20 @@ const cases: Case[] = [
   ],
   [
     'Object Value',
-    { type: 'Object', object: { describedObject: ingress, metric: { name: 'requests-per-second' }, target: { type: 'Value', value: '2k' } } },
+    {
+      type: 'Object',
+      object: { describedObject: ingress, metric: { name: 'requests-per-second' }, target: { type: 'Value', value: '2k' } },
+    },
     { type: 'Object', object: { describedObject: ingress, metric: { name: 'requests-per-second' }, current: { value: '10k' } } },
     5,
     'requests-per-second on Ingress/main-route 10k / 2k',
   ],
   [
     'Object AverageValue (per pod)',
-    { type: 'Object', object: { describedObject: ingress, metric: { name: 'requests-per-second' }, target: { type: 'AverageValue', averageValue: '100' } } },
+    {
+      type: 'Object',
+      object: { describedObject: ingress, metric: { name: 'requests-per-second' }, target: { type: 'AverageValue', averageValue: '100' } },
+    },
     { type: 'Object', object: { describedObject: ingress, metric: { name: 'requests-per-second' }, current: { averageValue: '150' } } },
     1.5,
     'requests-per-second on Ingress/main-route 150 / 100 (avg)',
@@ -131,7 +140,15 @@ describe('toMetricPairs', () => {
         ratio: 1.5,
         summary: 'queue_messages_ready{queue=worker_tasks} 45 / 30 (avg)',
       },
-      { key: 'Resource/memory', type: 'Resource', name: 'memory', target: null, current: { averageValue: '1Gi' }, ratio: null, summary: 'memory 1Gi (not in spec)' },
+      {
+        key: 'Resource/memory',
+        type: 'Resource',
+        name: 'memory',
+        target: null,
+        current: { averageValue: '1Gi' },
+        ratio: null,
+        summary: 'memory 1Gi (not in spec)',
+      },
     ]);
   });
 });

@@ -8,12 +8,21 @@ type Basis = 'averageUtilization' | 'averageValue' | 'value';
 
 function specTarget(spec: MetricSpec | null): MetricTarget | null {
   if (!spec) return null;
-  return spec.resource?.target ?? spec.containerResource?.target ?? spec.pods?.target ?? spec.object?.target ?? spec.external?.target ?? null;
+  return (
+    spec.resource?.target ?? spec.containerResource?.target ?? spec.pods?.target ?? spec.object?.target ?? spec.external?.target ?? null
+  );
 }
 
 function statusCurrent(status: MetricStatus | null): MetricValueStatus | null {
   if (!status) return null;
-  return status.resource?.current ?? status.containerResource?.current ?? status.pods?.current ?? status.object?.current ?? status.external?.current ?? null;
+  return (
+    status.resource?.current ??
+    status.containerResource?.current ??
+    status.pods?.current ??
+    status.object?.current ??
+    status.external?.current ??
+    null
+  );
 }
 
 /**
@@ -101,7 +110,10 @@ function label(pair: MetricPair): string {
 /** e.g. "cpu 92% / 60%", "queue_depth{queue=a} 30 / 10 (avg)"; kubectl's `<unknown>` when there is no value. */
 function summaryOf(pair: MetricPair, basis: Basis | null, target: MetricTarget | null, current: MetricValueStatus | null): string {
   if (!pair.spec) {
-    const only = current?.averageUtilization !== undefined ? `${current.averageUtilization}%` : quantityString(current?.averageValue ?? current?.value);
+    const only =
+      current?.averageUtilization !== undefined
+        ? `${current.averageUtilization}%`
+        : quantityString(current?.averageValue ?? current?.value);
     return `${label(pair)} ${only ?? '<unknown>'} (not in spec)`;
   }
   if (!basis || !target) return `${label(pair)} ${current ? '?' : '<unknown>'} / <no usable target>`;
@@ -110,7 +122,10 @@ function summaryOf(pair: MetricPair, basis: Basis | null, target: MetricTarget |
 }
 
 /** The HPA's metrics paired by identity (lib/hpa/pair-metrics), with ratio and summary for the list views. */
-export function toMetricPairs(specMetrics: readonly MetricSpec[] | null | undefined, currentMetrics: readonly MetricStatus[] | null | undefined): MetricPairDto[] {
+export function toMetricPairs(
+  specMetrics: readonly MetricSpec[] | null | undefined,
+  currentMetrics: readonly MetricStatus[] | null | undefined,
+): MetricPairDto[] {
   return pairMetrics(specMetrics, currentMetrics).map((pair) => {
     const target = specTarget(pair.spec);
     const current = statusCurrent(pair.status);

@@ -35,17 +35,42 @@ function preV112(name: string, conditions: Cond[], replicas: { current: number; 
   };
 }
 
-const VALID: Cond = ['ScalingActive', 'True', 'ValidMetricFound', 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)'];
+const VALID: Cond = [
+  'ScalingActive',
+  'True',
+  'ValidMetricFound',
+  'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
+];
 const WITHIN: Cond = ['ScalingLimited', 'False', 'DesiredWithinRange', 'the desired replica count is within the acceptible range'];
 const BACKOFF: Record<string, Cond> = {
-  BackoffBoth: ['AbleToScale', 'False', 'BackoffBoth', 'the time since the previous scale is still within both the downscale and upscale forbidden windows'],
-  BackoffDownscale: ['AbleToScale', 'False', 'BackoffDownscale', 'the time since the previous scale is still within the downscale forbidden window'],
-  BackoffUpscale: ['AbleToScale', 'False', 'BackoffUpscale', 'the time since the previous scale is still within the upscale forbidden window'],
+  BackoffBoth: [
+    'AbleToScale',
+    'False',
+    'BackoffBoth',
+    'the time since the previous scale is still within both the downscale and upscale forbidden windows',
+  ],
+  BackoffDownscale: [
+    'AbleToScale',
+    'False',
+    'BackoffDownscale',
+    'the time since the previous scale is still within the downscale forbidden window',
+  ],
+  BackoffUpscale: [
+    'AbleToScale',
+    'False',
+    'BackoffUpscale',
+    'the time since the previous scale is still within the upscale forbidden window',
+  ],
 };
 
 describe('AbleToScale=False Backoff* (controllers before v1.12) is an expected wait', () => {
   it.each(Object.keys(BACKOFF))('%s alone: ok, with an informational note, the condition green', (reason) => {
-    const a = toHpaAutoscaler('old', preV112('web', [BACKOFF[reason] as Cond, VALID, WITHIN], { current: 3, desired: 3, max: 10 }), FRESH, NOW);
+    const a = toHpaAutoscaler(
+      'old',
+      preV112('web', [BACKOFF[reason] as Cond, VALID, WITHIN], { current: 3, desired: 3, max: 10 }),
+      FRESH,
+      NOW,
+    );
     expect(a.health).toBe('ok');
     expect(a.problems.map((p) => [p.code, p.severity])).toEqual([[reason, 'info']]);
     expect(a.conditions.find((c) => c.type === 'AbleToScale')?.meaning).toBe('ok');
@@ -54,14 +79,29 @@ describe('AbleToScale=False Backoff* (controllers before v1.12) is an expected w
 
   it.each(Object.keys(BACKOFF))('%s does not outrank a pinned-at-max HPA: degraded/TooManyReplicas first', (reason) => {
     const pinned: Cond = ['ScalingLimited', 'True', 'TooManyReplicas', 'the desired replica count was more than the maximum replica count'];
-    const a = toHpaAutoscaler('old', preV112('web', [BACKOFF[reason] as Cond, VALID, pinned], { current: 10, desired: 10, max: 10 }), FRESH, NOW);
+    const a = toHpaAutoscaler(
+      'old',
+      preV112('web', [BACKOFF[reason] as Cond, VALID, pinned], { current: 10, desired: 10, max: 10 }),
+      FRESH,
+      NOW,
+    );
     expect(a.health).toBe('degraded');
     expect(a.problems.map((p) => p.code)).toEqual(['TooManyReplicas', reason]);
   });
 
   it('a real failure on the same HPA still fails (Backoff with ScalingActive=False FailedGetResourceMetric)', () => {
-    const failed: Cond = ['ScalingActive', 'False', 'FailedGetResourceMetric', 'the HPA was unable to compute the replica count: unable to get metrics for resource cpu: no metrics returned from heapster'];
-    const a = toHpaAutoscaler('old', preV112('web', [BACKOFF.BackoffBoth as Cond, failed, WITHIN], { current: 2, desired: 2, max: 10 }), FRESH, NOW);
+    const failed: Cond = [
+      'ScalingActive',
+      'False',
+      'FailedGetResourceMetric',
+      'the HPA was unable to compute the replica count: unable to get metrics for resource cpu: no metrics returned from heapster',
+    ];
+    const a = toHpaAutoscaler(
+      'old',
+      preV112('web', [BACKOFF.BackoffBoth as Cond, failed, WITHIN], { current: 2, desired: 2, max: 10 }),
+      FRESH,
+      NOW,
+    );
     expect(a.health).toBe('failing');
     expect(a.problems.map((p) => p.code)).toEqual(['FailedGetResourceMetric', 'BackoffBoth']);
   });
@@ -69,16 +109,44 @@ describe('AbleToScale=False Backoff* (controllers before v1.12) is an expected w
 
 describe('the reason decides, never the message', () => {
   it('TooFewReplicas with the "more than the maximum" message an old controller wrote is held at min: ok, nothing said about a maximum', () => {
-    const mismatched: Cond = ['ScalingLimited', 'True', 'TooFewReplicas', 'the desired replica count is more than the maximum replica count'];
-    const a = toHpaAutoscaler('old', preV112('web', [['AbleToScale', 'True', 'ReadyForNewScale', 'the last scale time was sufficiently old as to warrant a new scale'], VALID, mismatched], { current: 1, desired: 1, max: 10 }), FRESH, NOW);
+    const mismatched: Cond = [
+      'ScalingLimited',
+      'True',
+      'TooFewReplicas',
+      'the desired replica count is more than the maximum replica count',
+    ];
+    const a = toHpaAutoscaler(
+      'old',
+      preV112(
+        'web',
+        [
+          ['AbleToScale', 'True', 'ReadyForNewScale', 'the last scale time was sufficiently old as to warrant a new scale'],
+          VALID,
+          mismatched,
+        ],
+        { current: 1, desired: 1, max: 10 },
+      ),
+      FRESH,
+      NOW,
+    );
     expect(a.health).toBe('ok');
     expect(a.problems).toEqual([]);
     expect(a.conditions.find((c) => c.type === 'ScalingLimited')?.meaning).toBe('ok');
   });
 
   it('TooManyReplicas with the "less than the minimum" message is at max: degraded, the hint speaks of maxReplicas', () => {
-    const mismatched: Cond = ['ScalingLimited', 'True', 'TooManyReplicas', 'the desired replica count is less than the minimum replica count'];
-    const a = toHpaAutoscaler('old', preV112('web', [['AbleToScale', 'True', 'ReadyForNewScale', 'x'], VALID, mismatched], { current: 10, desired: 10, max: 10 }), FRESH, NOW);
+    const mismatched: Cond = [
+      'ScalingLimited',
+      'True',
+      'TooManyReplicas',
+      'the desired replica count is less than the minimum replica count',
+    ];
+    const a = toHpaAutoscaler(
+      'old',
+      preV112('web', [['AbleToScale', 'True', 'ReadyForNewScale', 'x'], VALID, mismatched], { current: 10, desired: 10, max: 10 }),
+      FRESH,
+      NOW,
+    );
     expect(a.health).toBe('degraded');
     expect(a.problems[0]).toMatchObject({ code: 'TooManyReplicas', title: 'At maxReplicas' });
     expect(a.problems[0]?.hint).toContain('maxReplicas (10)');
@@ -102,12 +170,20 @@ function newHpa(createdSecondsAgo: number, ableToScale: Cond): HorizontalPodAuto
       currentReplicas: 1,
       desiredReplicas: 0,
       currentMetrics: null,
-      conditions: [{ type: ableToScale[0], status: ableToScale[1], reason: ableToScale[2], message: ableToScale[3], lastTransitionTime: ago(Math.min(createdSecondsAgo, 10)) }],
+      conditions: [
+        {
+          type: ableToScale[0],
+          status: ableToScale[1],
+          reason: ableToScale[2],
+          message: ableToScale[3],
+          lastTransitionTime: ago(Math.min(createdSecondsAgo, 10)),
+        },
+      ],
     },
   };
 }
 
-const GOT_SCALE: Cond = ['AbleToScale', 'True', 'SucceededGetScale', 'the HPA controller was able to get the target\'s current scale'];
+const GOT_SCALE: Cond = ['AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale"];
 
 describe('AbleToScale without ScalingActive: not evaluated yet', () => {
   it('a new HPA is unknown, with a "not evaluated yet" note, its since the creation', () => {
@@ -126,7 +202,12 @@ describe('AbleToScale without ScalingActive: not evaluated yet', () => {
   });
 
   it('an HPA months old that only ever shows AbleToScale is failing', () => {
-    const a = toHpaAutoscaler('c', newHpa(90 * 86400, ['AbleToScale', 'True', 'SucceededRescale', 'the HPA controller was able to update the target scale to 2']), FRESH, NOW);
+    const a = toHpaAutoscaler(
+      'c',
+      newHpa(90 * 86400, ['AbleToScale', 'True', 'SucceededRescale', 'the HPA controller was able to update the target scale to 2']),
+      FRESH,
+      NOW,
+    );
     expect(a.health).toBe('failing');
     expect(a.problems[0]?.message).toContain('never computed a replica count');
   });
@@ -138,7 +219,17 @@ describe('AbleToScale without ScalingActive: not evaluated yet', () => {
   });
 
   it('an AbleToScale=False that stops the sync before the metrics is the problem, not the missing ScalingActive', () => {
-    const a = toHpaAutoscaler('c', newHpa(3600, ['AbleToScale', 'False', 'FailedGetScale', 'the HPA controller was unable to get the target\'s current scale: deployments.apps "php-apache" not found']), FRESH, NOW);
+    const a = toHpaAutoscaler(
+      'c',
+      newHpa(3600, [
+        'AbleToScale',
+        'False',
+        'FailedGetScale',
+        'the HPA controller was unable to get the target\'s current scale: deployments.apps "php-apache" not found',
+      ]),
+      FRESH,
+      NOW,
+    );
     expect(a.problems.map((p) => p.code)).toEqual(['FailedGetScale']);
   });
 });

@@ -37,5 +37,9 @@ export function toReasonTable(): string {
       cell(r.source),
     ].join(' | '),
   );
-  return ['| reason | condition | meaning | early exit | metrics API | title | source |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r} |`)].join('\n');
+  return [
+    '| reason | condition | meaning | early exit | metrics API | title | source |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r} |`),
+  ].join('\n');
 }

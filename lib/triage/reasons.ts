@@ -101,7 +101,10 @@ export interface ConditionEntry {
 }
 
 /** Status Unknown, on any condition of any kind: the controller cannot tell. Checked before everything else. */
-export const UNKNOWN_STATUS_MEANING: Meaning = { health: 'unknown', note: 'status Unknown: the controller cannot tell (for MachineAutoscaler: the target is migrating)' };
+export const UNKNOWN_STATUS_MEANING: Meaning = {
+  health: 'unknown',
+  note: 'status Unknown: the controller cannot tell (for MachineAutoscaler: the target is migrating)',
+};
 
 /** Every condition Autoscope judges, in swimlane order per kind; a type not listed means `unknown`. */
 export const CONDITIONS: readonly ConditionEntry[] = [
@@ -112,7 +115,10 @@ export const CONDITIONS: readonly ConditionEntry[] = [
       { status: 'True', meaning: { health: 'ok', note: 'the scale subresource can be read and written' } },
       {
         status: 'False',
-        meaning: { health: 'failing', note: 'the controller cannot read or update the target scale (FailedGetScale, FailedUpdateScale; Karmada: FailedGetScaleTargetRef, FailedGetBinding, FailedGetTargetClusters)' },
+        meaning: {
+          health: 'failing',
+          note: 'the controller cannot read or update the target scale (FailedGetScale, FailedUpdateScale; Karmada: FailedGetScaleTargetRef, FailedGetBinding, FailedGetTargetClusters)',
+        },
       },
     ],
   },
@@ -128,11 +134,21 @@ export const CONDITIONS: readonly ConditionEntry[] = [
     type: 'ScalingLimited',
     kinds: HPA_KINDS,
     defaults: [
-      { status: 'True', meaning: { health: 'degraded', note: 'the desired count was clamped: at maxReplicas (TooManyReplicas) or rate-limited (ScaleUpLimit, ScaleDownLimit)' } },
+      {
+        status: 'True',
+        meaning: {
+          health: 'degraded',
+          note: 'the desired count was clamped: at maxReplicas (TooManyReplicas) or rate-limited (ScaleUpLimit, ScaleDownLimit)',
+        },
+      },
       { status: 'False', meaning: { health: 'ok', note: 'the desired count is within range' } },
     ],
   },
-  { type: 'ScaledToZero', kinds: HPA_KINDS, defaults: [{ status: '*', meaning: { health: 'ok', note: 'HPAScaleToZero fork condition: informational' } }] },
+  {
+    type: 'ScaledToZero',
+    kinds: HPA_KINDS,
+    defaults: [{ status: '*', meaning: { health: 'ok', note: 'HPAScaleToZero fork condition: informational' } }],
+  },
   {
     type: 'Ready',
     kinds: MACHINE,
@@ -189,7 +205,8 @@ const RESOURCE_METRIC_REFINEMENTS: readonly HintRefinement[] = [
     title: 'Container without a resource request',
     hint: (m, f) =>
       `set resources.requests.${m[1]} on container ${m[2]} in ${targetRef(f)}'s pod template (seen on Pod ${m[3]}); a Utilization target needs a ${m[1]} request on every container, restartable init containers included`,
-    groupHint: 'Set the missing resources.requests on the containers each message names; a Utilization target needs a request on every container.',
+    groupHint:
+      'Set the missing resources.requests on the containers each message names; a Utilization target needs a request on every container.',
   },
   {
     cause: 'container-not-found',
@@ -197,7 +214,8 @@ const RESOURCE_METRIC_REFINEMENTS: readonly HintRefinement[] = [
     // replica_calculator.go calculatePodRequests: "container %s not found in Pod %s"
     pattern: /container (\S+) not found in Pod (\S+)/,
     title: 'Metric container not in the pods',
-    hint: (m, f) => `container ${m[1]} does not exist in Pod ${m[2]}: fix spec.metrics[].containerResource.container of ${kubectlKind(f.kind)} ${f.name}, or add the container to ${targetRef(f)}`,
+    hint: (m, f) =>
+      `container ${m[1]} does not exist in Pod ${m[2]}: fix spec.metrics[].containerResource.container of ${kubectlKind(f.kind)} ${f.name}, or add the container to ${targetRef(f)}`,
     groupHint: 'Fix spec.metrics[].containerResource.container to name a container the pods have.',
   },
   {
@@ -210,19 +228,22 @@ const RESOURCE_METRIC_REFINEMENTS: readonly HintRefinement[] = [
     cause: 'no-metrics-returned',
     grouping: 'with-reason',
     pattern: /no metrics returned from resource metrics API/,
-    hint: (_m, f) => `the metrics API answers but has no samples for ${targetRef(f)}'s pods: check the metrics-server logs for kubelet scrape errors (kubectl ${ctx(f.cluster)} -n kube-system logs deploy/metrics-server)`,
+    hint: (_m, f) =>
+      `the metrics API answers but has no samples for ${targetRef(f)}'s pods: check the metrics-server logs for kubelet scrape errors (kubectl ${ctx(f.cluster)} -n kube-system logs deploy/metrics-server)`,
   },
   {
     cause: 'pods-unready',
     grouping: 'with-reason',
     pattern: /did not receive metrics for targeted pods/,
-    hint: (_m, f) => `no ready pod of ${targetRef(f)} has a metric sample (pods unready or just started): kubectl ${ctx(f.cluster)} get pods -n ${f.namespace} and check readiness`,
+    hint: (_m, f) =>
+      `no ready pod of ${targetRef(f)} has a metric sample (pods unready or just started): kubectl ${ctx(f.cluster)} get pods -n ${f.namespace} and check readiness`,
   },
   {
     cause: 'no-pods',
     grouping: 'with-reason',
     pattern: /no pods returned by selector/,
-    hint: (_m, f) => `${targetRef(f)} has no pods matching its selector: check the workload's rollout (kubectl ${ctx(f.cluster)} get ${f.target.kind.toLowerCase()} ${f.target.name} -n ${f.namespace})`,
+    hint: (_m, f) =>
+      `${targetRef(f)} has no pods matching its selector: check the workload's rollout (kubectl ${ctx(f.cluster)} get ${f.target.kind.toLowerCase()} ${f.target.name} -n ${f.namespace})`,
   },
 ];
 
@@ -233,14 +254,17 @@ const CUSTOM_METRIC_REFINEMENTS: readonly HintRefinement[] = [
     // the adapter's NotFound, e.g. prometheus-adapter: "the server could not find the metric X for pods"
     pattern: /could not find the metric (\S+) for (\S+)/,
     title: 'Metric not served by the adapter',
-    hint: (m, f) => `the custom metrics adapter does not expose ${m[1]} for ${m[2]}: check its rules (e.g. prometheus-adapter's config) and that the series exists in namespace ${f.namespace}`,
+    hint: (m, f) =>
+      `the custom metrics adapter does not expose ${m[1]} for ${m[2]}: check its rules (e.g. prometheus-adapter's config) and that the series exists in namespace ${f.namespace}`,
     groupHint: 'The custom metrics adapter does not expose these metrics: check its rules and that the series exist.',
   },
   {
     cause: 'custom-metrics-api-unavailable',
     grouping: 'with-reason',
-    pattern: /\(get [^)]*custom\.metrics\.k8s\.io[^)]*\)|no custom metrics API|unable to fetch metrics from custom metrics API: the server is currently unable/,
-    hint: (_m, f) => `the custom metrics API is down: check kubectl ${ctx(f.cluster)} get apiservice v1beta1.custom.metrics.k8s.io and its adapter's pods`,
+    pattern:
+      /\(get [^)]*custom\.metrics\.k8s\.io[^)]*\)|no custom metrics API|unable to fetch metrics from custom metrics API: the server is currently unable/,
+    hint: (_m, f) =>
+      `the custom metrics API is down: check kubectl ${ctx(f.cluster)} get apiservice v1beta1.custom.metrics.k8s.io and its adapter's pods`,
   },
 ];
 
@@ -268,7 +292,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     earlyExit: true,
     title: 'Cannot read the target’s scale',
     source: 'horizontal.go reconcileAutoscaler',
-    hint: (f) => `check that spec.scaleTargetRef (${f.target.apiVersion} ${targetRef(f)}) exists in namespace ${f.namespace} and has a /scale subresource: kubectl ${ctx(f.cluster)} get ${f.target.kind.toLowerCase()} ${f.target.name} -n ${f.namespace}`,
+    hint: (f) =>
+      `check that spec.scaleTargetRef (${f.target.apiVersion} ${targetRef(f)}) exists in namespace ${f.namespace} and has a /scale subresource: kubectl ${ctx(f.cluster)} get ${f.target.kind.toLowerCase()} ${f.target.name} -n ${f.namespace}`,
     groupHint: 'Check each spec.scaleTargetRef names an existing workload with a /scale subresource.',
     refinements: [
       {
@@ -284,14 +309,16 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
         grouping: 'separate',
         pattern: /no matches for kind "([^"]+)" in (?:group|version) "([^"]*)"|unexpected GroupVersion string/,
         title: 'Scale target kind not served',
-        hint: (_m, f) => `the API server does not serve ${f.target.apiVersion} ${f.target.kind}: correct spec.scaleTargetRef.apiVersion and kind`,
+        hint: (_m, f) =>
+          `the API server does not serve ${f.target.apiVersion} ${f.target.kind}: correct spec.scaleTargetRef.apiVersion and kind`,
         groupHint: 'Correct spec.scaleTargetRef.apiVersion and kind to a served kind.',
       },
       {
         cause: 'forbidden',
         grouping: 'with-reason',
         pattern: /is forbidden/,
-        hint: (_m, f) => `the controller's service account may not read ${f.target.kind.toLowerCase()}s/scale: check its RBAC (the message names the user and resource)`,
+        hint: (_m, f) =>
+          `the controller's service account may not read ${f.target.kind.toLowerCase()}s/scale: check its RBAC (the message names the user and resource)`,
       },
       {
         cause: 'no-member-replicas',
@@ -300,7 +327,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
         pattern: /failed to get replicas in any of clusters/,
         // The member sum is 0 when no target cluster is Ready, and also when the template is at 0
         // replicas: Karmada then never reaches its ScalingDisabled branch.
-        hint: (_m, f) => `no member cluster reported replicas of ${targetRef(f)}: either none of the binding's clusters is Ready (kubectl ${ctx(f.cluster)} get clusters) or the template is at 0 replicas`,
+        hint: (_m, f) =>
+          `no member cluster reported replicas of ${targetRef(f)}: either none of the binding's clusters is Ready (kubectl ${ctx(f.cluster)} get clusters) or the template is at 0 replicas`,
       },
     ],
   },
@@ -308,7 +336,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     condition: { type: 'AbleToScale', status: 'False' },
     title: 'Cannot update the target’s scale',
     source: 'horizontal.go reconcileAutoscaler (FailedRescale event)',
-    hint: (f) => `the scale update of ${targetRef(f)} was rejected; the message says by what. Check the FailedRescale events (${describe(f)}) and any admission policy or quota on ${f.target.kind}`,
+    hint: (f) =>
+      `the scale update of ${targetRef(f)} was rejected; the message says by what. Check the FailedRescale events (${describe(f)}) and any admission policy or quota on ${f.target.kind}`,
     groupHint: 'Read the FailedRescale events: an admission webhook, quota or RBAC rejects the scale updates.',
     refinements: [
       {
@@ -327,30 +356,47 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   },
   SucceededGetScale: {
     condition: { type: 'AbleToScale', status: 'True' },
-    title: 'Scale read', source: 'horizontal.go reconcileAutoscaler', hint: () => OK, groupHint: OK,
+    title: 'Scale read',
+    source: 'horizontal.go reconcileAutoscaler',
+    hint: () => OK,
+    groupHint: OK,
   },
   SucceededRescale: {
     condition: { type: 'AbleToScale', status: 'True' },
-    title: 'Rescaled', source: 'horizontal.go reconcileAutoscaler', hint: () => OK, groupHint: OK,
+    title: 'Rescaled',
+    source: 'horizontal.go reconcileAutoscaler',
+    hint: () => OK,
+    groupHint: OK,
   },
   ReadyForNewScale: {
     condition: { type: 'AbleToScale', status: 'True' },
-    title: 'Ready for a new scale', source: 'horizontal.go normalizeDesiredReplicas', hint: () => OK, groupHint: OK,
+    title: 'Ready for a new scale',
+    source: 'horizontal.go normalizeDesiredReplicas',
+    hint: () => OK,
+    groupHint: OK,
   },
   ScaleUpStabilized: {
     condition: { type: 'AbleToScale', status: 'True' },
-    title: 'Scale-up stabilized', source: 'horizontal.go stabilizeRecommendationWithBehaviors', hint: () => OK, groupHint: OK,
+    title: 'Scale-up stabilized',
+    source: 'horizontal.go stabilizeRecommendationWithBehaviors',
+    hint: () => OK,
+    groupHint: OK,
   },
   ScaleDownStabilized: {
     condition: { type: 'AbleToScale', status: 'True' },
     meaning: {
       health: 'ok',
       note: 'a scale-down waits for the stabilization window, as designed',
-      exception: { fact: 'heldLong', health: 'degraded', note: 'held for an hour or more (longer than any stabilization window): the recommendations keep swinging' },
+      exception: {
+        fact: 'heldLong',
+        health: 'degraded',
+        note: 'held for an hour or more (longer than any stabilization window): the recommendations keep swinging',
+      },
     },
     title: 'Scale-down held for an hour or more',
     source: 'horizontal.go stabilizeRecommendation',
-    hint: (f) => `recommendations keep swinging, so the highest of each window is applied: look at the metric's noise and spec.behavior.scaleDown.stabilizationWindowSeconds of ${kubectlKind(f.kind)} ${f.name}`,
+    hint: (f) =>
+      `recommendations keep swinging, so the highest of each window is applied: look at the metric's noise and spec.behavior.scaleDown.stabilizationWindowSeconds of ${kubectlKind(f.kind)} ${f.name}`,
     groupHint: 'Recommendations keep swinging: review the metrics’ noise and spec.behavior.scaleDown.stabilizationWindowSeconds.',
   },
   // horizontal.go v1.9–v1.11 normalizeDesiredReplicas: AbleToScale=False while the time since
@@ -361,7 +407,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     meaning: BACKOFF_MEANING,
     title: 'Waiting after a scale (pre-1.12 controller)',
     source: 'horizontal.go v1.9–v1.11 normalizeDesiredReplicas (upscale/downscale forbidden windows)',
-    hint: (f) => `a kube-controller-manager before v1.12 waits after each scale (3 min before scaling up, 5 min before scaling down, by default); this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
+    hint: (f) =>
+      `a kube-controller-manager before v1.12 waits after each scale (3 min before scaling up, 5 min before scaling down, by default); this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
     groupHint: BACKOFF_GROUP_HINT,
   },
   BackoffDownscale: {
@@ -369,7 +416,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     meaning: BACKOFF_MEANING,
     title: 'Waiting to scale down (pre-1.12 controller)',
     source: 'horizontal.go v1.9–v1.11 normalizeDesiredReplicas',
-    hint: (f) => `a kube-controller-manager before v1.12 waits 5 min (by default) after a scale before scaling down; this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
+    hint: (f) =>
+      `a kube-controller-manager before v1.12 waits 5 min (by default) after a scale before scaling down; this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
     groupHint: BACKOFF_GROUP_HINT,
   },
   BackoffUpscale: {
@@ -377,7 +425,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     meaning: BACKOFF_MEANING,
     title: 'Waiting to scale up (pre-1.12 controller)',
     source: 'horizontal.go v1.9–v1.11 normalizeDesiredReplicas',
-    hint: (f) => `a kube-controller-manager before v1.12 waits 3 min (by default) after a scale before scaling up; this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
+    hint: (f) =>
+      `a kube-controller-manager before v1.12 waits 3 min (by default) after a scale before scaling up; this clears by itself. If ${f.name} shows it long after status.lastScaleTime, check which controller writes its status`,
     groupHint: BACKOFF_GROUP_HINT,
   },
   FailedGetScaleTargetRef: {
@@ -385,7 +434,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     earlyExit: true,
     title: 'Resource template not found',
     source: 'karmada federatedhpa_controller.go reconcileAutoscaler',
-    hint: (f) => `the resource template ${targetRef(f)} (${f.target.apiVersion}) is missing on the Karmada control plane: create it there or correct spec.scaleTargetRef (kubectl ${ctx(f.cluster)} get ${f.target.kind.toLowerCase()} ${f.target.name} -n ${f.namespace})`,
+    hint: (f) =>
+      `the resource template ${targetRef(f)} (${f.target.apiVersion}) is missing on the Karmada control plane: create it there or correct spec.scaleTargetRef (kubectl ${ctx(f.cluster)} get ${f.target.kind.toLowerCase()} ${f.target.name} -n ${f.namespace})`,
     groupHint: 'Create the resource templates on the Karmada control plane or correct spec.scaleTargetRef.',
   },
   FailedGetBinding: {
@@ -393,7 +443,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     earlyExit: true,
     title: 'No ResourceBinding for the template',
     source: 'karmada federatedhpa_controller.go getBindingByLabel',
-    hint: (f) => `no ResourceBinding propagates ${targetRef(f)}: check that a PropagationPolicy selects it (kubectl ${ctx(f.cluster)} get rb -n ${f.namespace})`,
+    hint: (f) =>
+      `no ResourceBinding propagates ${targetRef(f)}: check that a PropagationPolicy selects it (kubectl ${ctx(f.cluster)} get rb -n ${f.namespace})`,
     groupHint: 'Make sure a PropagationPolicy selects each template, so that a ResourceBinding exists.',
     refinements: [
       {
@@ -401,14 +452,16 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
         grouping: 'separate',
         pattern: /Target resource has no label|No label of policy found/,
         title: 'Template not propagated by any policy',
-        hint: (_m, f) => `${targetRef(f)} carries no propagation policy label: create a PropagationPolicy (or ClusterPropagationPolicy) whose resourceSelectors match it`,
+        hint: (_m, f) =>
+          `${targetRef(f)} carries no propagation policy label: create a PropagationPolicy (or ClusterPropagationPolicy) whose resourceSelectors match it`,
         groupHint: 'Create PropagationPolicies that select these resource templates.',
       },
       {
         cause: 'no-matching-binding',
         grouping: 'with-reason',
         pattern: /Length of binding list is zero|No binding matches the target resource/,
-        hint: (_m, f) => `the policy exists but no ResourceBinding matches ${f.target.apiVersion} ${targetRef(f)}: check the policy's resourceSelectors and karmada-controller-manager's logs`,
+        hint: (_m, f) =>
+          `the policy exists but no ResourceBinding matches ${f.target.apiVersion} ${targetRef(f)}: check the policy's resourceSelectors and karmada-controller-manager's logs`,
       },
     ],
   },
@@ -417,7 +470,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     earlyExit: true,
     title: 'Binding has no target clusters',
     source: 'karmada federatedhpa_controller.go getTargetCluster',
-    hint: (f) => `karmada-scheduler placed ${targetRef(f)} on no cluster: read the ResourceBinding's Scheduled condition (kubectl ${ctx(f.cluster)} get rb -n ${f.namespace} -o yaml) and the policy's clusterAffinity`,
+    hint: (f) =>
+      `karmada-scheduler placed ${targetRef(f)} on no cluster: read the ResourceBinding's Scheduled condition (kubectl ${ctx(f.cluster)} get rb -n ${f.namespace} -o yaml) and the policy's clusterAffinity`,
     groupHint: 'Read the ResourceBindings’ Scheduled condition and the policies’ clusterAffinity.',
   },
   // ── ScalingActive (horizontal.go computeReplicasForMetrics, validateAndParseSelector) ──
@@ -425,7 +479,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     condition: { type: 'ScalingActive', status: 'False' },
     title: 'Target scale has no usable selector',
     source: 'horizontal.go computeReplicasForMetrics',
-    hint: (f) => `the /scale of ${targetRef(f)} reports a missing or unparsable selector: check its spec.selector (for a custom resource, the CRD's scale subresource labelSelectorPath)`,
+    hint: (f) =>
+      `the /scale of ${targetRef(f)} reports a missing or unparsable selector: check its spec.selector (for a custom resource, the CRD's scale subresource labelSelectorPath)`,
     groupHint: 'Check the targets’ spec.selector (for custom resources, the CRD’s labelSelectorPath).',
   },
   AmbiguousSelector: {
@@ -450,7 +505,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     metricSource: 'Resource',
     title: 'Cannot read a resource metric',
     source: 'horizontal.go computeStatusForResourceMetric',
-    hint: (f) => `check the resource metrics for ${targetRef(f)}: kubectl ${ctx(f.cluster)} top pods -n ${f.namespace}; ${describe(f)} shows the failing metric`,
+    hint: (f) =>
+      `check the resource metrics for ${targetRef(f)}: kubectl ${ctx(f.cluster)} top pods -n ${f.namespace}; ${describe(f)} shows the failing metric`,
     groupHint: 'Check the resource metrics API (v1beta1.metrics.k8s.io) and the workloads’ resource requests.',
     refinements: RESOURCE_METRIC_REFINEMENTS,
   },
@@ -470,7 +526,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     metricSource: 'Pods',
     title: 'Cannot read a pods metric',
     source: 'horizontal.go computeStatusForPodsMetric',
-    hint: (f) => `the custom metrics API cannot serve the Pods metric of ${f.name}: kubectl ${ctx(f.cluster)} get apiservice v1beta1.custom.metrics.k8s.io, then the adapter's rules`,
+    hint: (f) =>
+      `the custom metrics API cannot serve the Pods metric of ${f.name}: kubectl ${ctx(f.cluster)} get apiservice v1beta1.custom.metrics.k8s.io, then the adapter's rules`,
     groupHint: 'Check the custom metrics API (v1beta1.custom.metrics.k8s.io) and its adapter.',
     refinements: CUSTOM_METRIC_REFINEMENTS,
   },
@@ -480,7 +537,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     metricSource: 'Object',
     title: 'Cannot read an object metric',
     source: 'horizontal.go computeStatusForObjectMetric',
-    hint: (f) => `the custom metrics API cannot serve the Object metric of ${f.name}: kubectl ${ctx(f.cluster)} get apiservice v1beta1.custom.metrics.k8s.io, and check the described object exists`,
+    hint: (f) =>
+      `the custom metrics API cannot serve the Object metric of ${f.name}: kubectl ${ctx(f.cluster)} get apiservice v1beta1.custom.metrics.k8s.io, and check the described object exists`,
     groupHint: 'Check the custom metrics API (v1beta1.custom.metrics.k8s.io), its adapter, and the described objects.',
     refinements: CUSTOM_METRIC_REFINEMENTS,
   },
@@ -505,7 +563,10 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   },
   ValidMetricFound: {
     condition: { type: 'ScalingActive', status: 'True' },
-    title: 'Metrics computed', source: 'horizontal.go computeReplicasForMetrics', hint: () => OK, groupHint: OK,
+    title: 'Metrics computed',
+    source: 'horizontal.go computeReplicasForMetrics',
+    hint: () => OK,
+    groupHint: OK,
   },
   ScalingDisabled: {
     condition: { type: 'ScalingActive', status: 'False' },
@@ -513,7 +574,11 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
       health: 'ok',
       note: 'the target was deliberately scaled to 0; the HPA waits until it has replicas again',
       notice: true,
-      exception: { fact: 'targetNotAtZero', health: 'failing', note: 'the target is not at 0 replicas, so the condition is not a deliberate pause' },
+      exception: {
+        fact: 'targetNotAtZero',
+        health: 'failing',
+        note: 'the target is not at 0 replicas, so the condition is not a deliberate pause',
+      },
     },
     title: 'Scaling disabled: target at 0 replicas',
     source: 'horizontal.go reconcileAutoscaler',
@@ -526,25 +591,33 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   // ── ScalingLimited (horizontal.go convertDesiredReplicasWithRules / WithBehaviorRate) ──
   DesiredWithinRange: {
     condition: { type: 'ScalingLimited', status: 'False' },
-    title: 'Within range', source: 'horizontal.go convertDesiredReplicasWithRules', hint: () => OK, groupHint: OK,
+    title: 'Within range',
+    source: 'horizontal.go convertDesiredReplicasWithRules',
+    hint: () => OK,
+    groupHint: OK,
   },
   TooFewReplicas: {
     condition: { type: 'ScalingLimited', status: 'True' },
     meaning: { health: 'ok', note: 'held at minReplicas: the workload needs less than its floor, which is what a floor is for' },
-    title: 'Held at minReplicas', source: 'horizontal.go convertDesiredReplicasWithRules', hint: () => OK, groupHint: OK,
+    title: 'Held at minReplicas',
+    source: 'horizontal.go convertDesiredReplicasWithRules',
+    hint: () => OK,
+    groupHint: OK,
   },
   TooManyReplicas: {
     condition: { type: 'ScalingLimited', status: 'True' },
     title: 'At maxReplicas',
     source: 'horizontal.go convertDesiredReplicasWithRules (kube-prometheus KubeHpaMaxedOut)',
-    hint: (f) => `${f.name} wants more than maxReplicas${typeof f.maxReplicas === 'number' ? ` (${f.maxReplicas})` : ''}: raise spec.maxReplicas if the cluster has room, or lower the load per pod`,
+    hint: (f) =>
+      `${f.name} wants more than maxReplicas${typeof f.maxReplicas === 'number' ? ` (${f.maxReplicas})` : ''}: raise spec.maxReplicas if the cluster has room, or lower the load per pod`,
     groupHint: 'These autoscalers want more than their maxReplicas: raise it where the cluster has room.',
   },
   ScaleUpLimit: {
     condition: { type: 'ScalingLimited', status: 'True' },
     title: 'Scale-up rate-limited',
     source: 'horizontal.go convertDesiredReplicasWithRules / convertDesiredReplicasWithBehaviorRate',
-    hint: (f) => `the scale-up rate limit holds ${f.name} back (spec.behavior.scaleUp.policies, or without behavior the max(2×current, 4) per-sync cap): loosen spec.behavior.scaleUp if bursts must be absorbed faster`,
+    hint: (f) =>
+      `the scale-up rate limit holds ${f.name} back (spec.behavior.scaleUp.policies, or without behavior the max(2×current, 4) per-sync cap): loosen spec.behavior.scaleUp if bursts must be absorbed faster`,
     groupHint: 'Scale-up rate limits hold these back: loosen spec.behavior.scaleUp where bursts must be absorbed faster.',
   },
   ScaleDownLimit: {
@@ -556,11 +629,17 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   },
   ScaledToZero: {
     condition: { type: 'ScaledToZero', status: 'True' },
-    title: 'Scaled to zero', source: 'HPAScaleToZero fork', hint: () => OK, groupHint: OK,
+    title: 'Scaled to zero',
+    source: 'HPAScaleToZero fork',
+    hint: () => OK,
+    groupHint: OK,
   },
   NotScaledToZero: {
     condition: { type: 'ScaledToZero', status: 'False' },
-    title: 'Not scaled to zero', source: 'HPAScaleToZero fork', hint: () => OK, groupHint: OK,
+    title: 'Not scaled to zero',
+    source: 'HPAScaleToZero fork',
+    hint: () => OK,
+    groupHint: OK,
   },
   // ── Dashboard codes ──
   ScalingNotEvaluated: {
@@ -592,41 +671,50 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
       f.kind === 'MachineAutoscaler'
         ? `${machineTarget(f)} has wanted ${f.desiredReplicas ?? '?'} machines but had ${f.currentReplicas ?? '?'} for 15 minutes or more: look for Machines stuck in Provisioning or Failed (${oc(f)} get machines -n ${f.target.namespace})`
         : `${targetRef(f)} has had ${f.currentReplicas ?? '?'} replicas while ${f.name} wants ${f.desiredReplicas ?? '?'} for 15 minutes or more: check AbleToScale and FailedRescale events, and whether another controller (GitOps, an operator) resets spec.replicas`,
-    groupHint: 'Desired and current replicas have differed for 15 minutes or more: look for failed scale updates or another writer of spec.replicas.',
+    groupHint:
+      'Desired and current replicas have differed for 15 minutes or more: look for failed scale updates or another writer of spec.replicas.',
   },
   MemberClusterNotReady: {
     title: 'Member cluster not Ready',
     source: 'dashboard (karmada util.IsClusterReady)',
-    hint: (f) => `the FederatedHPA skips member clusters that are not Ready, and the scheduler places nothing new there: kubectl ${ctx(f.cluster)} get clusters, then the cluster's Ready message (Push mode: apiEndpoint reachable from the control plane; Pull mode: karmada-agent)`,
+    hint: (f) =>
+      `the FederatedHPA skips member clusters that are not Ready, and the scheduler places nothing new there: kubectl ${ctx(f.cluster)} get clusters, then the cluster's Ready message (Push mode: apiEndpoint reachable from the control plane; Pull mode: karmada-agent)`,
     groupHint: 'Member clusters are not Ready: check their Ready condition on the Karmada control plane.',
   },
   // ── MachineAutoscaler (docs/engines/machine.md §6; seed "Support Procedures") ──
   MachineAutoscalerReady: {
     condition: { type: 'Ready', status: 'True' },
-    title: 'Ready for autoscaling', source: 'openshift/enhancements cluster-autoscaler CAPI (seed)', hint: () => OK, groupHint: OK,
+    title: 'Ready for autoscaling',
+    source: 'openshift/enhancements cluster-autoscaler CAPI (seed)',
+    hint: () => OK,
+    groupHint: OK,
   },
   MachineAutoscalerNotReconciled: {
     title: 'Outside openshift-machine-api',
     source: 'cluster-autoscaler-operator pkg/operator/operator.go (cache scoped to openshift-machine-api)',
-    hint: (f) => `recreate MachineAutoscaler ${f.name} in openshift-machine-api and delete this copy in ${f.namespace}; the operator never reconciles other namespaces`,
+    hint: (f) =>
+      `recreate MachineAutoscaler ${f.name} in openshift-machine-api and delete this copy in ${f.namespace}; the operator never reconciles other namespaces`,
     groupHint: 'Recreate these MachineAutoscalers in openshift-machine-api; the operator ignores other namespaces.',
   },
   MachineAutoscalerInvalidSpec: {
     title: 'Invalid min/max',
     source: 'cluster-autoscaler-operator validator.go',
-    hint: (f) => `set spec.minReplicas ≤ spec.maxReplicas (${oc(f)} edit machineautoscaler ${f.name} -n ${f.namespace}); the webhook's failurePolicy Ignore let it in while the operator was down`,
+    hint: (f) =>
+      `set spec.minReplicas ≤ spec.maxReplicas (${oc(f)} edit machineautoscaler ${f.name} -n ${f.namespace}); the webhook's failurePolicy Ignore let it in while the operator was down`,
     groupHint: 'Set spec.minReplicas ≤ spec.maxReplicas.',
   },
   MachineAutoscalerUnsupportedTarget: {
     title: 'Unsupported scale target',
     source: 'cluster-autoscaler-operator machineautoscaler_controller.go SupportedTarget',
-    hint: (f) => `point spec.scaleTargetRef of ${f.name} at a MachineSet: machine.openshift.io/v1beta1, or cluster.x-k8s.io when the operator supports Cluster API targets`,
+    hint: (f) =>
+      `point spec.scaleTargetRef of ${f.name} at a MachineSet: machine.openshift.io/v1beta1, or cluster.x-k8s.io when the operator supports Cluster API targets`,
     groupHint: 'Point spec.scaleTargetRef at a supported MachineSet kind and version.',
   },
   MachineAutoscalerTargetNotFound: {
     title: 'Target MachineSet not found',
     source: 'cluster-autoscaler-operator GetTarget (FailedGetTarget)',
-    hint: (f) => `confirm spec.scaleTargetRef of ${f.name} (seed support procedure): ${oc(f)} get machinesets -A | grep ${f.target.name}; create the MachineSet or correct the name`,
+    hint: (f) =>
+      `confirm spec.scaleTargetRef of ${f.name} (seed support procedure): ${oc(f)} get machinesets -A | grep ${f.target.name}; create the MachineSet or correct the name`,
     groupHint: 'Confirm each spec.scaleTargetRef names an existing MachineSet.',
     refinements: [
       {
@@ -640,7 +728,8 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   MachineAutoscalerTargetWrongNamespace: {
     title: 'Target MachineSet in the wrong namespace',
     source: 'docs/engines/machine.md §6 (namespace implied by the API group)',
-    hint: (f) => `the MachineSet ${f.target.name} lives outside ${f.target.namespace}, where its API group's sets must be: recreate it in ${f.target.namespace} or reference a set that is there`,
+    hint: (f) =>
+      `the MachineSet ${f.target.name} lives outside ${f.target.namespace}, where its API group's sets must be: recreate it in ${f.target.namespace} or reference a set that is there`,
     groupHint: 'MachineSets must live in the namespace their API group implies (openshift-machine-api or openshift-cluster-api).',
   },
   MachineAutoscalerDuplicateTargetScaleRef: {
@@ -668,14 +757,16 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
         cause: 'authority-named',
         grouping: 'with-reason',
         pattern: /reference (\S+) MachineSet (\S+) instead/,
-        hint: (m, f) => `set spec.scaleTargetRef.apiVersion of ${f.name} to ${m[1]} (MachineSet ${m[2]}); the operator writes only the authoritative copy`,
+        hint: (m, f) =>
+          `set spec.scaleTargetRef.apiVersion of ${f.name} to ${m[1]} (MachineSet ${m[2]}); the operator writes only the authoritative copy`,
       },
     ],
   },
   MachineAutoscalerTargetMigrating: {
     title: 'Target migrating between APIs',
     source: 'docs/engines/machine.md §5 (status.authoritativeAPI: Migrating)',
-    hint: (f) => `wait until ${machineTarget(f)} leaves status.authoritativeAPI Migrating; if it stays there, read cluster-capi-operator's migration controller logs`,
+    hint: (f) =>
+      `wait until ${machineTarget(f)} leaves status.authoritativeAPI Migrating; if it stays there, read cluster-capi-operator's migration controller logs`,
     groupHint: 'Autoscaling is suspended until the MachineSets finish migrating.',
   },
   MachineAutoscalerTargetDeleting: {
@@ -687,43 +778,50 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
   MachineAutoscalerTargetPaused: {
     title: 'Target MachineSet paused',
     source: 'kubernetes-autoscaler clusterapi_controller.go (skips cluster.x-k8s.io/paused)',
-    hint: (f) => `if the pause is not intended, remove it: ${oc(f)} annotate machineset.cluster.x-k8s.io ${f.target.name} -n ${DEFAULT_CLUSTER_API_NAMESPACE} ${CLUSTER_API_PAUSED_ANNOTATION}-`,
+    hint: (f) =>
+      `if the pause is not intended, remove it: ${oc(f)} annotate machineset.cluster.x-k8s.io ${f.target.name} -n ${DEFAULT_CLUSTER_API_NAMESPACE} ${CLUSTER_API_PAUSED_ANNOTATION}-`,
     groupHint: 'The cluster autoscaler skips paused MachineSets: remove cluster.x-k8s.io/paused where unintended.',
   },
   MachineAutoscalerTargetOwnedByAnother: {
     title: 'Target claimed by another MachineAutoscaler',
     source: 'cluster-autoscaler-operator machinetarget.go SetOwner (FailedSetOwner)',
-    hint: (f) => `remove annotation ${MACHINE_TARGET_OWNER_ANNOTATION} from ${machineTarget(f)} (${oc(f)} annotate machineset ${f.target.name} -n ${f.target.namespace} ${MACHINE_TARGET_OWNER_ANNOTATION}-); the operator then claims it for ${f.name}`,
+    hint: (f) =>
+      `remove annotation ${MACHINE_TARGET_OWNER_ANNOTATION} from ${machineTarget(f)} (${oc(f)} annotate machineset ${f.target.name} -n ${f.target.namespace} ${MACHINE_TARGET_OWNER_ANNOTATION}-); the operator then claims it for ${f.name}`,
     groupHint: 'Remove the stale autoscaling.openshift.io/machineautoscaler annotations from the MachineSets.',
   },
   MachineAutoscalerTargetAnnotationsMissing: {
     title: 'Autoscaler annotations missing',
     source: 'docs/engines/machine.md §4 (parseScalingBounds)',
-    hint: (f) => `the operator has not written the min/max annotations: search the cluster-autoscaler-operator logs and FailedUpdateTarget events for ${f.name} (${oc(f)} -n openshift-machine-api logs deploy/cluster-autoscaler-operator)`,
+    hint: (f) =>
+      `the operator has not written the min/max annotations: search the cluster-autoscaler-operator logs and FailedUpdateTarget events for ${f.name} (${oc(f)} -n openshift-machine-api logs deploy/cluster-autoscaler-operator)`,
     groupHint: 'Read the cluster-autoscaler-operator logs and FailedUpdateTarget events.',
   },
   MachineAutoscalerTargetAnnotationsMismatch: {
     title: 'Autoscaler annotations differ from spec',
     source: 'docs/engines/machine.md §6',
-    hint: (f) => `edit the MachineAutoscaler, not the MachineSet: the operator reverts hand edits; if they persist, look for FailedUpdateTarget events on ${f.name} (a ValidatingAdmissionPolicy may deny the write)`,
+    hint: (f) =>
+      `edit the MachineAutoscaler, not the MachineSet: the operator reverts hand edits; if they persist, look for FailedUpdateTarget events on ${f.name} (a ValidatingAdmissionPolicy may deny the write)`,
     groupHint: 'Edit MachineAutoscalers, not MachineSets; look for FailedUpdateTarget events.',
   },
   MachineAutoscalerScaleFromZeroUnsupported: {
     title: 'Cannot scale from zero',
     source: 'kubernetes-autoscaler clusterapi_unstructured.go CanScaleFromZero',
-    hint: (f) => `add capacity.cluster-autoscaler.kubernetes.io/cpu and /memory annotations to ${machineTarget(f)}, or keep spec.minReplicas of ${f.name} at 1 or more`,
+    hint: (f) =>
+      `add capacity.cluster-autoscaler.kubernetes.io/cpu and /memory annotations to ${machineTarget(f)}, or keep spec.minReplicas of ${f.name} at 1 or more`,
     groupHint: 'Add capacity annotations (cpu, memory) to the MachineSets, or keep minReplicas ≥ 1.',
   },
   GPUAcceleratorLabelMissing: {
     title: 'GPU accelerator label missing',
     source: 'cluster-autoscaler-operator UpdateTarget (InvalidOrMissingGPUAcceleratorLabel)',
-    hint: (f) => `set spec.template.spec.metadata.labels["cluster-api/accelerator"] on ${machineTarget(f)} to the GPU type named in the ClusterAutoscaler's resourceLimits.gpus (https://access.redhat.com/solutions/6055181)`,
+    hint: (f) =>
+      `set spec.template.spec.metadata.labels["cluster-api/accelerator"] on ${machineTarget(f)} to the GPU type named in the ClusterAutoscaler's resourceLimits.gpus (https://access.redhat.com/solutions/6055181)`,
     groupHint: 'Label the GPU MachineSets’ templates with cluster-api/accelerator.',
   },
   ClusterAutoscalerMissing: {
     title: 'No ClusterAutoscaler',
     source: 'cluster-autoscaler-operator clusterautoscaler_controller.go',
-    hint: (f) => `create the ClusterAutoscaler named default (${oc(f)} get clusterautoscaler default); MachineAutoscalers have no effect without it`,
+    hint: (f) =>
+      `create the ClusterAutoscaler named default (${oc(f)} get clusterautoscaler default); MachineAutoscalers have no effect without it`,
     groupHint: 'Create the ClusterAutoscaler named default in these clusters.',
   },
   TargetMirrorNotSynchronized: {
@@ -733,7 +831,6 @@ export const REASONS: Readonly<Record<string, ReasonEntry>> = {
     groupHint: 'Read the Synchronized condition and the cluster-capi-operator logs.',
   },
 };
-
 
 /** For a code the registry does not know. */
 export const FALLBACK_REASON: HintEntry = {
@@ -795,5 +892,8 @@ export const UNREAD_METRIC_REASON: Readonly<Record<string, string>> = Object.fro
 /** Per metrics API, the reasons of a failed read and the metric source types read through it. */
 export function metricsApiReasons(api: MetricsApiId): { codes: ReadonlySet<string>; types: ReadonlySet<string> } {
   const entries = Object.entries(REASONS).filter(([, r]) => r.metricsApi === api);
-  return { codes: new Set(entries.map(([code]) => code)), types: new Set(entries.flatMap(([, r]) => (r.metricSource ? [r.metricSource] : []))) };
+  return {
+    codes: new Set(entries.map(([code]) => code)),
+    types: new Set(entries.flatMap(([, r]) => (r.metricSource ? [r.metricSource] : []))),
+  };
 }

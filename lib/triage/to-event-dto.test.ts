@@ -44,12 +44,25 @@ describe('toEventFiling: a Kubernetes event as the API event, filed under what i
     };
     const filed = toEventFiling('karmada/member', e);
     expect(filed.autoscalerId).toBe('karmada%2Fmember/MachineAutoscaler/openshift-machine-api/worker');
-    expect(filed.event).toMatchObject({ uid: 'karmada/member/openshift-machine-api/x', type: 'Normal', message: 'set owner failed', count: 2, firstSeen: '2026-01-01T00:00:00Z', source: 'cluster-autoscaler-operator' });
+    expect(filed.event).toMatchObject({
+      uid: 'karmada/member/openshift-machine-api/x',
+      type: 'Normal',
+      message: 'set owner failed',
+      count: 2,
+      firstSeen: '2026-01-01T00:00:00Z',
+      source: 'cluster-autoscaler-operator',
+    });
   });
 
   it('files an event about a MachineSet by its name, and one about anything else nowhere', () => {
     const base = { metadata: { name: 'e', namespace: 'openshift-machine-api' }, reason: 'InvalidOrMissingGPUAcceleratorLabel' };
-    expect(toEventFiling('ocp', { ...base, involvedObject: { kind: 'MachineSet', name: 'gpu-1b' } })).toMatchObject({ autoscalerId: null, machineSet: 'gpu-1b' });
-    expect(toEventFiling('ocp', { ...base, involvedObject: { kind: 'Pod', name: 'p' } })).toMatchObject({ autoscalerId: null, machineSet: null });
+    expect(toEventFiling('ocp', { ...base, involvedObject: { kind: 'MachineSet', name: 'gpu-1b' } })).toMatchObject({
+      autoscalerId: null,
+      machineSet: 'gpu-1b',
+    });
+    expect(toEventFiling('ocp', { ...base, involvedObject: { kind: 'Pod', name: 'p' } })).toMatchObject({
+      autoscalerId: null,
+      machineSet: null,
+    });
   });
 });

@@ -37,7 +37,8 @@ export function toEventFiling(cluster: string, object: KubeObject): EventFiling 
     source: e.source?.component ?? e.reportingComponent ?? null,
     regarding: `${involved?.kind ?? ''}/${involved?.name ?? ''}`,
   };
-  const autoscalerId = kind && involved?.name ? toAutoscalerId(cluster, kind, involved.namespace ?? e.metadata.namespace ?? 'default', involved.name) : null;
+  const autoscalerId =
+    kind && involved?.name ? toAutoscalerId(cluster, kind, involved.namespace ?? e.metadata.namespace ?? 'default', involved.name) : null;
   const machineSet = !autoscalerId && involved?.kind === 'MachineSet' && involved.name ? involved.name : null;
   return { event, autoscalerId, machineSet };
 }

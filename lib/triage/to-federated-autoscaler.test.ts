@@ -8,7 +8,13 @@ import { toFederatedAutoscaler, toFederationStrategy } from '@/lib/triage/to-fed
 function map(state: KarmadaState, name: string): ReturnType<typeof toFederatedAutoscaler> {
   const fhpa = state.fhpas.find((f) => f.metadata.name === name);
   if (!fhpa) throw new Error(`no FederatedHPA ${name}`);
-  return toFederatedAutoscaler(KARMADA, fhpa, { binding: bindingFor(state, fhpa), clusters: state.clusters, policy: policyFor(state, fhpa) }, FRESH, NOW);
+  return toFederatedAutoscaler(
+    KARMADA,
+    fhpa,
+    { binding: bindingFor(state, fhpa), clusters: state.clusters, policy: policyFor(state, fhpa) },
+    FRESH,
+    NOW,
+  );
 }
 
 function setReady(state: KarmadaState, cluster: string, status: string | null): void {
@@ -22,16 +28,52 @@ function setReady(state: KarmadaState, cluster: string, status: string | null): 
 describe('toFederatedAutoscaler on every fixture FederatedHPA', () => {
   const table: [string, Health, string[], FederationStrategy, [string, number, string, string | null, number | null][]][] = [
     // pkg/estimator/client/general.go: nginx requests cpu 250m: member1 ⌊(24 − 14.85 − 0.5) / 0.25⌋ = 34, member3 ⌊0.8 / 0.25⌋ = 3.
-    ['nginx', 'ok', [], 'StaticWeight', [['member1', 6, 'True', 'ClusterReady', 34], ['member3', 4, 'True', 'ClusterReady', 3]]],
-    ['api', 'degraded', ['MemberClusterNotReady'], 'DynamicWeight', [['member1', 5, 'True', 'ClusterReady', 8], ['member2', 3, 'False', 'ClusterNotReachable', 10]]],
+    [
+      'nginx',
+      'ok',
+      [],
+      'StaticWeight',
+      [
+        ['member1', 6, 'True', 'ClusterReady', 34],
+        ['member3', 4, 'True', 'ClusterReady', 3],
+      ],
+    ],
+    [
+      'api',
+      'degraded',
+      ['MemberClusterNotReady'],
+      'DynamicWeight',
+      [
+        ['member1', 5, 'True', 'ClusterReady', 8],
+        ['member2', 3, 'False', 'ClusterNotReachable', 10],
+      ],
+    ],
     // cache requests cpu 500m, memory 4Gi: member1 ⌊(96403424Ki − 30245Mi − 512Mi) / 4Gi⌋ = 15 (memory-bound), member3 ⌊800m / 500m⌋ = 1.
-    ['cache', 'ok', [], 'Duplicated', [['member1', 3, 'True', 'ClusterReady', 15], ['member3', 3, 'True', 'ClusterReady', 1]]],
+    [
+      'cache',
+      'ok',
+      [],
+      'Duplicated',
+      [
+        ['member1', 3, 'True', 'ClusterReady', 15],
+        ['member3', 3, 'True', 'ClusterReady', 1],
+      ],
+    ],
     ['search', 'failing', ['FailedGetResourceMetric'], 'Aggregated', [['member1', 8, 'True', 'ClusterReady', 34]]],
     ['orphan', 'failing', ['FailedGetTargetClusters'], 'StaticWeight', []],
     ['ghost', 'failing', ['FailedGetScaleTargetRef'], 'Duplicated', []],
     ['unbound', 'failing', ['FailedGetBinding'], 'Unknown', []],
     // member4 has a Cluster object but no resourceSummary yet: the general estimator answers 0.
-    ['stranded', 'failing', ['FailedGetScale', 'MemberClusterNotReady'], 'DynamicWeight', [['member2', 4, 'False', 'ClusterNotReachable', 40], ['member4', 2, 'Unknown', null, 0]]],
+    [
+      'stranded',
+      'failing',
+      ['FailedGetScale', 'MemberClusterNotReady'],
+      'DynamicWeight',
+      [
+        ['member2', 4, 'False', 'ClusterNotReachable', 40],
+        ['member4', 2, 'Unknown', null, 0],
+      ],
+    ],
   ];
 
   it.each(table)('%s → %s %j (%s)', (name, health, codes, strategy, members) => {
@@ -43,7 +85,11 @@ describe('toFederatedAutoscaler on every fixture FederatedHPA', () => {
   });
 
   it('covers every FederatedHPA in the fixtures', () => {
-    expect(karmada().fhpas.map((f) => f.metadata.name).sort()).toEqual(table.map(([n]) => n).sort());
+    expect(
+      karmada()
+        .fhpas.map((f) => f.metadata.name)
+        .sort(),
+    ).toEqual(table.map(([n]) => n).sort());
   });
 
   it('maps the DTO fields of shop/nginx', () => {
@@ -79,7 +125,8 @@ describe('member clusters whose Ready is not True (util.IsClusterReady) degrade 
     expect(p).toMatchObject({
       severity: 'warning',
       title: 'Member cluster not Ready',
-      message: 'member clusters not Ready: member2 (Ready=False, ClusterNotReachable: cluster is not reachable); member4 (no Ready condition)',
+      message:
+        'member clusters not Ready: member2 (Ready=False, ClusterNotReachable: cluster is not reachable); member4 (no Ready condition)',
       since: '2026-11-20T10:37:00Z',
     });
     expect(p?.hint).toContain('kubectl --context karmada-apiserver get clusters');
@@ -89,7 +136,13 @@ describe('member clusters whose Ready is not True (util.IsClusterReady) degrade 
     const state = karmada();
     state.clusters = state.clusters.filter((c) => c.metadata.name !== 'member3');
     const a = map(state, 'nginx');
-    expect(a.federation?.members[1]).toEqual({ cluster: 'member3', replicas: 4, ready: 'Unknown', readyReason: null, availableReplicas: null });
+    expect(a.federation?.members[1]).toEqual({
+      cluster: 'member3',
+      replicas: 4,
+      ready: 'Unknown',
+      readyReason: null,
+      availableReplicas: null,
+    });
     expect(a.problems[0]?.message).toBe('member cluster not Ready: member3 (no Karmada Cluster object)');
   });
 
@@ -97,7 +150,13 @@ describe('member clusters whose Ready is not True (util.IsClusterReady) degrade 
     const state = karmada();
     const fhpa = state.fhpas.find((f) => f.metadata.name === 'api');
     if (!fhpa) throw new Error('no api');
-    const a = toFederatedAutoscaler(KARMADA, fhpa, { binding: bindingFor(state, fhpa), clusters: state.clusters }, { stale: false, problemSince: { MemberClusterNotReady: '2026-11-20T10:40:15Z' } }, NOW);
+    const a = toFederatedAutoscaler(
+      KARMADA,
+      fhpa,
+      { binding: bindingFor(state, fhpa), clusters: state.clusters },
+      { stale: false, problemSince: { MemberClusterNotReady: '2026-11-20T10:40:15Z' } },
+      NOW,
+    );
     expect(a.problems[0]?.since).toBe('2026-11-20T10:40:15Z');
   });
 });
@@ -105,13 +164,55 @@ describe('member clusters whose Ready is not True (util.IsClusterReady) degrade 
 describe('toFederationStrategy (pkg/scheduler/core/assignment.go newAssignState)', () => {
   const cases: [string, KarmadaPlacement | null, FederationStrategy][] = [
     ['no placement known', null, 'Unknown'],
-    ['replicaScheduling nil reads as Duplicated (Placement.ReplicaSchedulingType)', { clusterAffinity: { clusterNames: ['member1'] } }, 'Duplicated'],
+    [
+      'replicaScheduling nil reads as Duplicated (Placement.ReplicaSchedulingType)',
+      { clusterAffinity: { clusterNames: ['member1'] } },
+      'Duplicated',
+    ],
     ['Duplicated', { replicaScheduling: { replicaSchedulingType: 'Duplicated' } }, 'Duplicated'],
-    ['Divided + Aggregated', { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } }, 'Aggregated'],
-    ['Divided + Weighted + dynamicWeight', { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { dynamicWeight: 'AvailableReplicas' } } }, 'DynamicWeight'],
-    ['Divided + Weighted + staticWeightList', { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { staticWeightList: [{ weight: 1 }] } } }, 'StaticWeight'],
-    ['Divided + Weighted without weightPreference', { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' } }, 'StaticWeight'],
-    ['Divided + Weighted with an empty dynamicWeight', { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { dynamicWeight: '' } } }, 'StaticWeight'],
+    [
+      'Divided + Aggregated',
+      { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } },
+      'Aggregated',
+    ],
+    [
+      'Divided + Weighted + dynamicWeight',
+      {
+        replicaScheduling: {
+          replicaSchedulingType: 'Divided',
+          replicaDivisionPreference: 'Weighted',
+          weightPreference: { dynamicWeight: 'AvailableReplicas' },
+        },
+      },
+      'DynamicWeight',
+    ],
+    [
+      'Divided + Weighted + staticWeightList',
+      {
+        replicaScheduling: {
+          replicaSchedulingType: 'Divided',
+          replicaDivisionPreference: 'Weighted',
+          weightPreference: { staticWeightList: [{ weight: 1 }] },
+        },
+      },
+      'StaticWeight',
+    ],
+    [
+      'Divided + Weighted without weightPreference',
+      { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' } },
+      'StaticWeight',
+    ],
+    [
+      'Divided + Weighted with an empty dynamicWeight',
+      {
+        replicaScheduling: {
+          replicaSchedulingType: 'Divided',
+          replicaDivisionPreference: 'Weighted',
+          weightPreference: { dynamicWeight: '' },
+        },
+      },
+      'StaticWeight',
+    ],
     ['Divided without a preference has no strategy upstream', { replicaScheduling: { replicaSchedulingType: 'Divided' } }, 'Unknown'],
   ];
   it.each(cases)('%s', (_name, placement, expected) => {
@@ -122,8 +223,17 @@ describe('toFederationStrategy (pkg/scheduler/core/assignment.go newAssignState)
     const state = karmada();
     const fhpa = state.fhpas.find((f) => f.metadata.name === 'nginx');
     if (!fhpa) throw new Error('no nginx');
-    const duplicated = { ...state.policies[0], spec: { placement: { replicaScheduling: { replicaSchedulingType: 'Duplicated' } } } } as (typeof state.policies)[number];
-    const a = toFederatedAutoscaler(KARMADA, fhpa, { binding: bindingFor(state, fhpa), clusters: state.clusters, policy: duplicated }, FRESH, NOW);
+    const duplicated = {
+      ...state.policies[0],
+      spec: { placement: { replicaScheduling: { replicaSchedulingType: 'Duplicated' } } },
+    } as (typeof state.policies)[number];
+    const a = toFederatedAutoscaler(
+      KARMADA,
+      fhpa,
+      { binding: bindingFor(state, fhpa), clusters: state.clusters, policy: duplicated },
+      FRESH,
+      NOW,
+    );
     expect(a.federation?.strategy).toBe('StaticWeight');
   });
 });

@@ -4,7 +4,13 @@ import { estimateAvailableReplicas } from '@/lib/federation/estimate-available-r
 import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
 import { hintFor } from '@/lib/triage/hints';
 import type { HintFacts } from '@/lib/triage/hints';
-import type { FederatedHPAObject, KarmadaClusterObject, KarmadaPlacement, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage/karmada-types';
+import type {
+  FederatedHPAObject,
+  KarmadaClusterObject,
+  KarmadaPlacement,
+  PropagationPolicyObject,
+  ResourceBindingObject,
+} from '@/lib/triage/karmada-types';
 import type { Instant, MapperContext } from '@/lib/triage/mapper-context';
 import { toHpaShapedAutoscaler } from '@/lib/triage/to-hpa-autoscaler';
 
@@ -28,7 +34,8 @@ export function toFederationStrategy(placement: KarmadaPlacement | null | undefi
   if (!scheduling || scheduling.replicaSchedulingType === 'Duplicated') return 'Duplicated';
   if (scheduling.replicaSchedulingType !== 'Divided') return 'Unknown';
   if (scheduling.replicaDivisionPreference === 'Aggregated') return 'Aggregated';
-  if (scheduling.replicaDivisionPreference === 'Weighted') return scheduling.weightPreference?.dynamicWeight ? 'DynamicWeight' : 'StaticWeight';
+  if (scheduling.replicaDivisionPreference === 'Weighted')
+    return scheduling.weightPreference?.dynamicWeight ? 'DynamicWeight' : 'StaticWeight';
   return 'Unknown';
 }
 
@@ -55,7 +62,12 @@ export function toFederationMembers(binding: ResourceBindingObject | null, clust
   });
 }
 
-function memberProblem(members: readonly FederationMember[], clusters: readonly KarmadaClusterObject[], hint: (message: string) => { title: string; hint: string }, context: MapperContext): Problem | null {
+function memberProblem(
+  members: readonly FederationMember[],
+  clusters: readonly KarmadaClusterObject[],
+  hint: (message: string) => { title: string; hint: string },
+  context: MapperContext,
+): Problem | null {
   const notReady = members.filter((m) => m.ready !== 'True');
   if (notReady.length === 0) return null;
   const byName = new Map(clusters.map((c) => [c.metadata.name, c]));
@@ -64,20 +76,39 @@ function memberProblem(members: readonly FederationMember[], clusters: readonly 
     const cluster = byName.get(m.cluster);
     if (!cluster) return `${m.cluster} (no Karmada Cluster object)`;
     const ready = findCondition(cluster.status?.conditions, 'Ready');
-    if (ready?.lastTransitionTime && (since === null || Date.parse(ready.lastTransitionTime) < Date.parse(since))) since = ready.lastTransitionTime;
+    if (ready?.lastTransitionTime && (since === null || Date.parse(ready.lastTransitionTime) < Date.parse(since)))
+      since = ready.lastTransitionTime;
     if (!ready) return `${m.cluster} (no Ready condition)`;
     return `${m.cluster} (Ready=${m.ready}${ready.reason ? `, ${ready.reason}` : ''}${ready.message ? `: ${ready.message}` : ''})`;
   });
   const message = `member cluster${notReady.length > 1 ? 's' : ''} not Ready: ${parts.join('; ')}`;
   const { title, hint: text } = hint(message);
-  return { code: 'MemberClusterNotReady', severity: 'warning', title, message, since: context.problemSince?.MemberClusterNotReady ?? since, hint: text };
+  return {
+    code: 'MemberClusterNotReady',
+    severity: 'warning',
+    title,
+    message,
+    since: context.problemSince?.MemberClusterNotReady ?? since,
+    hint: text,
+  };
 }
 
 /** A Karmada FederatedHPA, with its ResourceBinding and member Clusters, as the Autoscaler DTO. */
-export function toFederatedAutoscaler(cluster: string, fhpa: FederatedHPAObject, federation: FederationContext, context: MapperContext, now: Instant): Autoscaler {
+export function toFederatedAutoscaler(
+  cluster: string,
+  fhpa: FederatedHPAObject,
+  federation: FederationContext,
+  context: MapperContext,
+  now: Instant,
+): Autoscaler {
   const members = toFederationMembers(federation.binding, federation.clusters);
   const memberProblems = (facts: Omit<HintFacts, 'message'>): Problem[] => {
-    const notReady = memberProblem(members, federation.clusters, (message) => hintFor('MemberClusterNotReady', { ...facts, message }), context);
+    const notReady = memberProblem(
+      members,
+      federation.clusters,
+      (message) => hintFor('MemberClusterNotReady', { ...facts, message }),
+      context,
+    );
     return notReady ? [notReady] : [];
   };
   return {

@@ -163,7 +163,11 @@ describe('health rules at both sides of their boundaries', () => {
 
   it('the mismatch problem names both counts and its start', () => {
     const p = map(US, hpa(US, 'billing', 'exporter')).problems[0];
-    expect(p).toMatchObject({ severity: 'warning', since: '2026-11-20T11:40:00Z', message: 'desiredReplicas 6 ≠ currentReplicas 3 since 2026-11-20T11:40:00Z' });
+    expect(p).toMatchObject({
+      severity: 'warning',
+      since: '2026-11-20T11:40:00Z',
+      message: 'desiredReplicas 6 ≠ currentReplicas 3 since 2026-11-20T11:40:00Z',
+    });
     expect(p?.hint).toContain('Deployment exporter has had 3 replicas while exporter wants 6');
   });
 
@@ -195,7 +199,11 @@ describe('health rules at both sides of their boundaries', () => {
 
   it.each([
     ['ScalingLimited=True TooManyReplicas', { status: 'True', reason: 'TooManyReplicas' }, 'degraded'],
-    ['ScalingLimited=False DesiredWithinRange', { status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' }, 'ok'],
+    [
+      'ScalingLimited=False DesiredWithinRange',
+      { status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' },
+      'ok',
+    ],
     ['ScalingLimited=True TooFewReplicas', { status: 'True', reason: 'TooFewReplicas' }, 'ok'],
   ])('%s', (_name, patch, health) => {
     expect(map(EU, edit(hpa(EU, 'shop', 'checkout'), 'ScalingLimited', patch)).health).toBe(health);
@@ -222,9 +230,14 @@ describe('health rules at both sides of their boundaries', () => {
   });
 
   it('a condition with status Unknown makes the HPA unknown', () => {
-    const a = map(EU, edit(hpa(EU, 'shop', 'web'), 'ScalingActive', { status: 'Unknown', reason: 'Initializing', message: 'waiting for the first sync' }));
+    const a = map(
+      EU,
+      edit(hpa(EU, 'shop', 'web'), 'ScalingActive', { status: 'Unknown', reason: 'Initializing', message: 'waiting for the first sync' }),
+    );
     expect(a.health).toBe('unknown');
-    expect(a.problems.map((p) => [p.code, p.severity, p.message])).toEqual([['ConditionUnknown', 'unknown', 'ScalingActive is Unknown: waiting for the first sync']]);
+    expect(a.problems.map((p) => [p.code, p.severity, p.message])).toEqual([
+      ['ConditionUnknown', 'unknown', 'ScalingActive is Unknown: waiting for the first sync'],
+    ]);
   });
 });
 
@@ -245,7 +258,8 @@ describe('conditions left over from an earlier sync are not judged', () => {
     const h = edit(hpa(EU, 'payments', 'ledger'), 'ScalingActive', {
       status: 'False',
       reason: 'FailedGetResourceMetric',
-      message: 'the HPA was unable to compute the replica count: failed to get cpu utilization: did not receive metrics for targeted pods (pods might be unready)',
+      message:
+        'the HPA was unable to compute the replica count: failed to get cpu utilization: did not receive metrics for targeted pods (pods might be unready)',
     });
     expect(codes(EU, h)).toEqual(['FailedUpdateScale', 'FailedGetResourceMetric']);
   });
@@ -255,9 +269,21 @@ describe('problem text for the fixtures (hints from the upstream message)', () =
   it.each([
     [US, 'billing', 'ledger-sync', 'Container without a resource request', 'set resources.requests.memory on container sync'],
     [US, 'default', 'api', 'Scale target not found', 'Deployment api-v2 does not exist in namespace default'],
-    [US, 'default', 'gateway-canary', 'Pods controlled by several HPAs', 'the HPAs default/gateway-canary default/gateway-stable select the same pods'],
+    [
+      US,
+      'default',
+      'gateway-canary',
+      'Pods controlled by several HPAs',
+      'the HPAs default/gateway-canary default/gateway-stable select the same pods',
+    ],
     [US, 'billing', 'invoicer', 'Metric container not in the pods', 'container app does not exist in Pod invoicer-6c9f7b5d84-qk2vz'],
-    [STAGING, 'web', 'frontend', 'Cannot read a resource metric', 'the resource metrics API is down: check kubectl --context gke_acme-staging_europe-west1_staging get apiservice v1beta1.metrics.k8s.io'],
+    [
+      STAGING,
+      'web',
+      'frontend',
+      'Cannot read a resource metric',
+      'the resource metrics API is down: check kubectl --context gke_acme-staging_europe-west1_staging get apiservice v1beta1.metrics.k8s.io',
+    ],
     [EU, 'shop', 'frontend', 'Cannot read a resource metric', 'no ready pod of Deployment frontend has a metric sample'],
     [EU, 'payments', 'ledger', 'Cannot update the target’s scale', 'admission webhook validation.gatekeeper.sh denies the scale update'],
     [EU, 'search', 'suggest', 'Metric not served by the adapter', 'does not expose http_requests_per_second for pods'],

@@ -10,7 +10,11 @@ import { toMachineAutoscaler } from '@/lib/triage/to-machine-autoscaler';
 const NOW_MS = Date.parse(NOW);
 const ago = (seconds: number): string => new Date(NOW_MS - seconds * 1000).toISOString();
 
-function one(name: string, context: MapperContext = FRESH, edit?: (v: MachineAutoscalerVerdict) => void): ReturnType<typeof toMachineAutoscaler> {
+function one(
+  name: string,
+  context: MapperContext = FRESH,
+  edit?: (v: MachineAutoscalerVerdict) => void,
+): ReturnType<typeof toMachineAutoscaler> {
   const state = machineState(OCP);
   const verdict = verdicts(state).find((v) => v.machineAutoscaler.endsWith(`/${name}`));
   const ma = state.machineAutoscalers.find((m) => m.metadata.name === name);
@@ -24,8 +28,24 @@ describe('toMachineAutoscaler on lib/machine verdicts for the fixture clusters',
   const table: [string, string, Health, [string, string][]][] = [
     [OCP, 'worker-us-east-1a', 'ok', []],
     [OCP, 'worker-us-east-1a-burst', 'failing', [['MachineAutoscalerDuplicateTargetScaleRef', 'error']]],
-    [OCP, 'worker-us-east-1b', 'failing', [['MachineAutoscalerNotReconciled', 'error'], ['MachineAutoscalerTargetAnnotationsMissing', 'error']]],
-    [OCP, 'worker-us-east-1c', 'failing', [['MachineAutoscalerInvalidSpec', 'error'], ['MachineAutoscalerTargetAnnotationsMismatch', 'error']]],
+    [
+      OCP,
+      'worker-us-east-1b',
+      'failing',
+      [
+        ['MachineAutoscalerNotReconciled', 'error'],
+        ['MachineAutoscalerTargetAnnotationsMissing', 'error'],
+      ],
+    ],
+    [
+      OCP,
+      'worker-us-east-1c',
+      'failing',
+      [
+        ['MachineAutoscalerInvalidSpec', 'error'],
+        ['MachineAutoscalerTargetAnnotationsMismatch', 'error'],
+      ],
+    ],
     [OCP, 'infra-deployment', 'failing', [['MachineAutoscalerUnsupportedTarget', 'error']]],
     [OCP, 'worker-us-east-1d', 'failing', [['MachineAutoscalerTargetNotFound', 'error']]],
     [OCP, 'capi-pool-a-wrong-group', 'failing', [['MachineAutoscalerTargetNotFound', 'error']]],
@@ -67,8 +87,16 @@ describe('toMachineAutoscaler on lib/machine verdicts for the fixture clusters',
       lastTransitionTime: null,
       meaning: 'ok',
     });
-    expect(one('worker-us-east-1f').conditions[0]).toMatchObject({ status: 'Unknown', reason: 'MachineAutoscalerTargetMigrating', meaning: 'unknown' });
-    expect(one('worker-old').conditions[0]).toMatchObject({ status: 'False', reason: 'MachineAutoscalerTargetDeleting', meaning: 'failing' });
+    expect(one('worker-us-east-1f').conditions[0]).toMatchObject({
+      status: 'Unknown',
+      reason: 'MachineAutoscalerTargetMigrating',
+      meaning: 'unknown',
+    });
+    expect(one('worker-old').conditions[0]).toMatchObject({
+      status: 'False',
+      reason: 'MachineAutoscalerTargetDeleting',
+      meaning: 'failing',
+    });
   });
 });
 
@@ -78,7 +106,12 @@ describe('the DTO fields', () => {
     expect(a).toMatchObject({
       id: 'ocp-prod-east/MachineAutoscaler/openshift-machine-api/worker-us-east-1a',
       kind: 'MachineAutoscaler',
-      target: { apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: 'prod-east-7k2xq-worker-us-east-1a', namespace: 'openshift-machine-api' },
+      target: {
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'MachineSet',
+        name: 'prod-east-7k2xq-worker-us-east-1a',
+        namespace: 'openshift-machine-api',
+      },
       minReplicas: 1,
       maxReplicas: 6,
       desiredReplicas: 3,
@@ -92,7 +125,12 @@ describe('the DTO fields', () => {
 
   it('a Cluster API authority: replicas from the Cluster API copy, target as referenced', () => {
     const a = one('worker-us-east-1e');
-    expect(a.target).toEqual({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: 'prod-east-7k2xq-worker-us-east-1e', namespace: 'openshift-machine-api' });
+    expect(a.target).toEqual({
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'MachineSet',
+      name: 'prod-east-7k2xq-worker-us-east-1e',
+      namespace: 'openshift-machine-api',
+    });
     expect(a.machine?.target.authoritativeCopy?.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
     expect([a.desiredReplicas, a.currentReplicas]).toEqual([2, 2]);
   });
@@ -102,9 +140,16 @@ describe('the DTO fields', () => {
   });
 
   it('dates the Ready problem from conditionSince, then from an operator Ready with the same status', () => {
-    expect(one('worker-old', { stale: false, conditionSince: { Ready: '2026-11-20T11:48:00Z' } }).problems[0]?.since).toBe('2026-11-20T11:48:00Z');
+    expect(one('worker-old', { stale: false, conditionSince: { Ready: '2026-11-20T11:48:00Z' } }).problems[0]?.since).toBe(
+      '2026-11-20T11:48:00Z',
+    );
     const fromOperator = one('worker-old', FRESH, (v) => {
-      v.operatorReady = { status: 'False', reason: 'MachineAutoscalerNonAuthoritativeTargetScaleRef', message: 'x', lastTransitionTime: '2026-11-19T08:00:00Z' };
+      v.operatorReady = {
+        status: 'False',
+        reason: 'MachineAutoscalerNonAuthoritativeTargetScaleRef',
+        message: 'x',
+        lastTransitionTime: '2026-11-19T08:00:00Z',
+      };
     });
     expect(fromOperator.problems[0]?.since).toBe('2026-11-19T08:00:00Z');
     expect(fromOperator.conditions[0]?.lastTransitionTime).toBe('2026-11-19T08:00:00Z');
@@ -115,7 +160,10 @@ describe('the DTO fields', () => {
   });
 
   it('findings other than the Ready reason are dated by problemSince', () => {
-    const a = one('worker-us-east-1c', { stale: false, problemSince: { MachineAutoscalerTargetAnnotationsMismatch: '2026-11-18T00:00:00Z' } });
+    const a = one('worker-us-east-1c', {
+      stale: false,
+      problemSince: { MachineAutoscalerTargetAnnotationsMismatch: '2026-11-18T00:00:00Z' },
+    });
     expect(a.problems.map((p) => [p.code, p.since])).toEqual([
       ['MachineAutoscalerInvalidSpec', null],
       ['MachineAutoscalerTargetAnnotationsMismatch', '2026-11-18T00:00:00Z'],
@@ -124,10 +172,16 @@ describe('the DTO fields', () => {
 
   it('a verdict whose Ready disagrees with its findings still yields a problem of Ready’s severity', () => {
     const a = one('worker-us-east-1a', FRESH, (v) => {
-      v.derivedReady = { status: 'False', reason: 'MachineAutoscalerDuplicateTargetScaleRef', message: 'targetScaleRef has multiple MachineAutoscaler owners' };
+      v.derivedReady = {
+        status: 'False',
+        reason: 'MachineAutoscalerDuplicateTargetScaleRef',
+        message: 'targetScaleRef has multiple MachineAutoscaler owners',
+      };
     });
     expect(a.health).toBe('failing');
-    expect(a.problems.map((p) => [p.code, p.severity, p.message])).toEqual([['MachineAutoscalerDuplicateTargetScaleRef', 'error', 'targetScaleRef has multiple MachineAutoscaler owners']]);
+    expect(a.problems.map((p) => [p.code, p.severity, p.message])).toEqual([
+      ['MachineAutoscalerDuplicateTargetScaleRef', 'error', 'targetScaleRef has multiple MachineAutoscaler owners'],
+    ]);
   });
 });
 
@@ -151,12 +205,24 @@ describe('replicas mismatch on the MachineSet (machines not provisioning), at bo
 
 describe('hints name the objects involved', () => {
   it.each([
-    ['worker-us-east-1a-burst', 'delete MachineAutoscaler openshift-machine-api/worker-us-east-1a-burst or point it elsewhere; openshift-machine-api/worker-us-east-1a owns this MachineSet (prod-east-7k2xq-worker-us-east-1a)'],
+    [
+      'worker-us-east-1a-burst',
+      'delete MachineAutoscaler openshift-machine-api/worker-us-east-1a-burst or point it elsewhere; openshift-machine-api/worker-us-east-1a owns this MachineSet (prod-east-7k2xq-worker-us-east-1a)',
+    ],
     ['worker-us-east-1e', 'set spec.scaleTargetRef.apiVersion of worker-us-east-1e to cluster.x-k8s.io/v1beta2'],
-    ['capi-pool-a-wrong-group', 'set spec.scaleTargetRef.apiVersion of capi-pool-a-wrong-group to cluster.x-k8s.io/v1beta2: the MachineSet exists in the other API group'],
+    [
+      'capi-pool-a-wrong-group',
+      'set spec.scaleTargetRef.apiVersion of capi-pool-a-wrong-group to cluster.x-k8s.io/v1beta2: the MachineSet exists in the other API group',
+    ],
     ['worker-us-east-1b', 'recreate MachineAutoscaler worker-us-east-1b in openshift-machine-api and delete this copy in team-a'],
-    ['worker-us-east-1g', 'remove annotation autoscaling.openshift.io/machineautoscaler from MachineSet openshift-machine-api/prod-east-7k2xq-worker-us-east-1g'],
-    ['worker-spot-0', 'add capacity.cluster-autoscaler.kubernetes.io/cpu and /memory annotations to MachineSet openshift-machine-api/prod-east-7k2xq-worker-spot-0'],
+    [
+      'worker-us-east-1g',
+      'remove annotation autoscaling.openshift.io/machineautoscaler from MachineSet openshift-machine-api/prod-east-7k2xq-worker-us-east-1g',
+    ],
+    [
+      'worker-spot-0',
+      'add capacity.cluster-autoscaler.kubernetes.io/cpu and /memory annotations to MachineSet openshift-machine-api/prod-east-7k2xq-worker-spot-0',
+    ],
   ])('%s', (name, hint) => {
     expect(one(name).problems[0]?.hint).toContain(hint);
   });

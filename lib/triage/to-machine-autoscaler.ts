@@ -36,11 +36,23 @@ export function toMachineAutoscaler(
   const maxReplicas = ma.spec?.maxReplicas ?? null;
   const currentReplicas = targetMachineSet?.status?.replicas ?? null;
   const desiredReplicas = targetMachineSet?.spec?.replicas ?? null;
-  const facts = (message: string): HintFacts => ({ kind, cluster, namespace, name, target, message, minReplicas, maxReplicas, currentReplicas, desiredReplicas });
+  const facts = (message: string): HintFacts => ({
+    kind,
+    cluster,
+    namespace,
+    name,
+    target,
+    message,
+    minReplicas,
+    maxReplicas,
+    currentReplicas,
+    desiredReplicas,
+  });
 
   const ready = verdict.derivedReady;
   const operator = verdict.operatorReady;
-  const readySince = context.conditionSince?.Ready ?? (operator && operator.status === ready.status ? (operator.lastTransitionTime ?? null) : null);
+  const readySince =
+    context.conditionSince?.Ready ?? (operator && operator.status === ready.status ? (operator.lastTransitionTime ?? null) : null);
   const condition: AutoscalerCondition = {
     type: 'Ready',
     status: ready.status,

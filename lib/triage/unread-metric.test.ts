@@ -12,7 +12,10 @@ import { toHpaAutoscaler } from './to-hpa-autoscaler';
 function partlyUnread(name: string, failing: 'cpu' | 'rps'): HorizontalPodAutoscaler {
   const base = hpa(US, 'billing', 'exporter');
   const cpu = { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } };
-  const rps = { type: 'Pods', pods: { metric: { name: 'http_requests_per_second' }, target: { type: 'AverageValue', averageValue: '100' } } };
+  const rps = {
+    type: 'Pods',
+    pods: { metric: { name: 'http_requests_per_second' }, target: { type: 'AverageValue', averageValue: '100' } },
+  };
   const cpuStatus = { type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 55, averageValue: '137m' } } };
   const rpsStatus = { type: 'Pods', pods: { metric: { name: 'http_requests_per_second' }, current: { averageValue: '120' } } };
   return {
@@ -42,7 +45,16 @@ describe('a metric the controller could not read while another still decided', (
 
   it('is not reported while ScalingActive is False: that condition already says it', () => {
     const h = partlyUnread('exporter', 'cpu');
-    const conditions = (h.status?.conditions ?? []).map((c) => (c.type === 'ScalingActive' ? { ...c, status: 'False', reason: 'FailedGetResourceMetric', message: 'the HPA was unable to compute the replica count: unable to get metrics for resource cpu' } : c));
+    const conditions = (h.status?.conditions ?? []).map((c) =>
+      c.type === 'ScalingActive'
+        ? {
+            ...c,
+            status: 'False',
+            reason: 'FailedGetResourceMetric',
+            message: 'the HPA was unable to compute the replica count: unable to get metrics for resource cpu',
+          }
+        : c,
+    );
     const a = toHpaAutoscaler(US, { ...h, status: { ...h.status, conditions } }, FRESH, NOW);
     const unread = a.problems.filter((p) => p.code.startsWith('FailedGet'));
     expect(unread.map((p) => [p.code, p.severity])).toEqual([['FailedGetResourceMetric', 'error']]);

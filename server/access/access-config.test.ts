@@ -28,27 +28,64 @@ describe('readAccessConfig', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'access-config-'));
     const secret = path.join(dir, 'secret');
     writeFileSync(secret, 's3cret\n');
-    const env = { AUTOSCOPE_AUTH: 'oidc', AUTOSCOPE_OIDC_ISSUER: 'https://id.example.com', AUTOSCOPE_OIDC_CLIENT_ID: 'autoscope', AUTOSCOPE_OIDC_REDIRECT_URL: 'https://autoscope.example.com/auth/callback', AUTOSCOPE_OIDC_CLIENT_SECRET_FILE: secret };
+    const env = {
+      AUTOSCOPE_AUTH: 'oidc',
+      AUTOSCOPE_OIDC_ISSUER: 'https://id.example.com',
+      AUTOSCOPE_OIDC_CLIENT_ID: 'autoscope',
+      AUTOSCOPE_OIDC_REDIRECT_URL: 'https://autoscope.example.com/auth/callback',
+      AUTOSCOPE_OIDC_CLIENT_SECRET_FILE: secret,
+    };
     const config = readAccessConfig(env);
-    expect(config.oidc).toMatchObject({ clientId: 'autoscope', clientSecret: 's3cret', scopes: 'openid profile email groups', groupsClaim: 'groups', idleMinutes: 60, maxHours: 12 });
+    expect(config.oidc).toMatchObject({
+      clientId: 'autoscope',
+      clientSecret: 's3cret',
+      scopes: 'openid profile email groups',
+      groupsClaim: 'groups',
+      idleMinutes: 60,
+      maxHours: 12,
+    });
     expect(() => readAccessConfig({ ...env, AUTOSCOPE_OIDC_CLIENT_ID: '' })).toThrow('AUTOSCOPE_AUTH=oidc needs AUTOSCOPE_OIDC_CLIENT_ID');
     expect(() => readAccessConfig({ ...env, AUTOSCOPE_OIDC_ISSUER: 'http://id.example.com' })).toThrow('must be https');
     expect(readAccessConfig({ ...env, AUTOSCOPE_OIDC_ISSUER: 'http://127.0.0.1:5556' }).oidc?.issuer.href).toBe('http://127.0.0.1:5556/');
-    expect(() => readAccessConfig({ ...env, AUTOSCOPE_OIDC_CLIENT_SECRET_FILE: path.join(dir, 'absent') })).toThrow('cannot be read (ENOENT)');
-    expect(() => readAccessConfig({ ...env, AUTOSCOPE_SESSION_IDLE_MINUTES: 'soon' })).toThrow('AUTOSCOPE_SESSION_IDLE_MINUTES must be a positive number');
+    expect(() => readAccessConfig({ ...env, AUTOSCOPE_OIDC_CLIENT_SECRET_FILE: path.join(dir, 'absent') })).toThrow(
+      'cannot be read (ENOENT)',
+    );
+    expect(() => readAccessConfig({ ...env, AUTOSCOPE_SESSION_IDLE_MINUTES: 'soon' })).toThrow(
+      'AUTOSCOPE_SESSION_IDLE_MINUTES must be a positive number',
+    );
     expect(() => readAccessConfig({ AUTOSCOPE_AUTH: 'ldap' })).toThrow('AUTOSCOPE_AUTH=ldap is not a mode');
   });
 
   it('proxy: an issuer is required; the token header defaults to Authorization', () => {
     expect(() => readAccessConfig({ AUTOSCOPE_AUTH: 'proxy' })).toThrow('AUTOSCOPE_AUTH=proxy needs AUTOSCOPE_PROXY_ISSUER');
-    expect(readAccessConfig({ AUTOSCOPE_AUTH: 'proxy', AUTOSCOPE_PROXY_ISSUER: 'https://sso.example.com' }).proxy).toMatchObject({ header: 'authorization', audience: null, jwksUrl: null });
-    expect(readAccessConfig({ AUTOSCOPE_AUTH: 'proxy', AUTOSCOPE_PROXY_ISSUER: 'https://sso.example.com', AUTOSCOPE_PROXY_HEADER: 'X-Auth-Request-Access-Token' }).proxy?.header).toBe('x-auth-request-access-token');
+    expect(readAccessConfig({ AUTOSCOPE_AUTH: 'proxy', AUTOSCOPE_PROXY_ISSUER: 'https://sso.example.com' }).proxy).toMatchObject({
+      header: 'authorization',
+      audience: null,
+      jwksUrl: null,
+    });
+    expect(
+      readAccessConfig({
+        AUTOSCOPE_AUTH: 'proxy',
+        AUTOSCOPE_PROXY_ISSUER: 'https://sso.example.com',
+        AUTOSCOPE_PROXY_HEADER: 'X-Auth-Request-Access-Token',
+      }).proxy?.header,
+    ).toBe('x-auth-request-access-token');
   });
 });
 
 describe('policy files', () => {
   it('an error names the file and the line of the offending value', () => {
-    const text = ['defaultRole: none', 'rules:', '  - name: web', '    groups: [team-web]', '    clusters: ["prod-*"]', '  - name: broken', '    groups: [ops]', '    clusters: ["prod eu"]', '    kinds: [Deployment]'].join('\n');
+    const text = [
+      'defaultRole: none',
+      'rules:',
+      '  - name: web',
+      '    groups: [team-web]',
+      '    clusters: ["prod-*"]',
+      '  - name: broken',
+      '    groups: [ops]',
+      '    clusters: ["prod eu"]',
+      '    kinds: [Deployment]',
+    ].join('\n');
     expect(() => parsePolicyYaml(text, 'policy.yaml')).toThrow(PolicyFileError);
     try {
       parsePolicyYaml(text, 'policy.yaml');

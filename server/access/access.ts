@@ -38,14 +38,21 @@ export class Access {
   /** Sign-in starts and callbacks: 20 a minute per client address. */
   readonly signInLimiter = new RateLimiter(20, 60_000);
 
-  constructor(readonly config: AccessConfig, dataDir: string) {
+  constructor(
+    readonly config: AccessConfig,
+    dataDir: string,
+  ) {
     this.policy = config.policyFile && config.mode !== 'local' && config.mode !== 'none' ? new PolicySource(config.policyFile) : null;
-    this.sessions = config.oidc ? new SessionStore(dataDir, { idleMs: config.oidc.idleMinutes * 60_000, absoluteMs: config.oidc.maxHours * 3600_000 }) : null;
+    this.sessions = config.oidc
+      ? new SessionStore(dataDir, { idleMs: config.oidc.idleMinutes * 60_000, absoluteMs: config.oidc.maxHours * 3600_000 })
+      : null;
     this.oidc = config.oidc && this.sessions ? new OidcSignIn(config.oidc, this.sessions) : null;
     this.proxy = config.proxy ? new ProxyJwtVerifier(config.proxy) : null;
     if (config.mode === 'oidc' || config.mode === 'proxy') {
       const p = this.policy?.current();
-      log.info(`access: ${config.mode} sign-in; ${this.policy ? `policy ${this.policy.file} (${p?.rules.length ?? 0} rule(s), defaultRole ${p?.defaultRole ?? 'none'})` : 'no AUTOSCOPE_POLICY_FILE: every signed-in person sees every cluster'}`);
+      log.info(
+        `access: ${config.mode} sign-in; ${this.policy ? `policy ${this.policy.file} (${p?.rules.length ?? 0} rule(s), defaultRole ${p?.defaultRole ?? 'none'})` : 'no AUTOSCOPE_POLICY_FILE: every signed-in person sees every cluster'}`,
+      );
     } else if (config.mode === 'none') {
       log.warn('access: AUTOSCOPE_AUTH=none — no sign-in; anyone who reaches the port sees every cluster');
     }
@@ -92,7 +99,10 @@ export function cookieOf(req: Request, name: string): string | null {
 }
 
 /** The signed-in person of a request, or null; never throws. */
-export async function identityOf(req: Request, access: Access = getAccess()): Promise<{ identity: Identity } | { identity: null; reason: string }> {
+export async function identityOf(
+  req: Request,
+  access: Access = getAccess(),
+): Promise<{ identity: Identity } | { identity: null; reason: string }> {
   if (access.sessions) {
     const id = cookieOf(req, sessionCookie);
     if (!id) return { identity: null, reason: 'no session' };
@@ -115,7 +125,12 @@ export async function requireViewer(req: Request, access: Access = getAccess()):
   const who = await identityOf(req, access);
   if (who.identity) return { identity: who.identity, scope: access.scopeOf(who.identity) };
   audit('denied', { method: req.method, path: new URL(req.url).pathname, reason: who.reason, mode: access.config.mode });
-  throw new AppError('unauthenticated', access.config.mode === 'oidc' ? 'sign in to Autoscope first (/auth/login)' : 'this request carries no valid identity token from the trusted proxy');
+  throw new AppError(
+    'unauthenticated',
+    access.config.mode === 'oidc'
+      ? 'sign in to Autoscope first (/auth/login)'
+      : 'this request carries no valid identity token from the trusted proxy',
+  );
 }
 
 /** The viewer of a request when there is one, else null — for the probes, which answer either way; no audit line. */

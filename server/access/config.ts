@@ -79,7 +79,8 @@ function positive(env: Env, name: string, fallback: number): number {
 
 /** An issuer over plain http is accepted only on loopback (the test and demo provider). */
 function requireHttps(u: URL, name: string): void {
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopbackHost(u.hostname))) throw new AccessConfigError(`${name} must be https (http only on 127.0.0.1/localhost)`);
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopbackHost(u.hostname)))
+    throw new AccessConfigError(`${name} must be https (http only on 127.0.0.1/localhost)`);
 }
 
 /** The access settings from the environment (docs/access.md lists them). `host` is the address Autoscope listens on. */
@@ -89,7 +90,9 @@ export function readAccessConfig(env: Env = process.env): AccessConfig {
   const policyFile = env.AUTOSCOPE_POLICY_FILE?.trim() ? path.resolve(/*turbopackIgnore: true*/ env.AUTOSCOPE_POLICY_FILE.trim()) : null;
   if (requested === '') {
     if (!isLoopbackHost(host)) {
-      throw new AccessConfigError(`HOST=${host} is not loopback: set AUTOSCOPE_AUTH=oidc (with AUTOSCOPE_OIDC_ISSUER, AUTOSCOPE_OIDC_CLIENT_ID, AUTOSCOPE_OIDC_REDIRECT_URL) or AUTOSCOPE_AUTH=proxy (with AUTOSCOPE_PROXY_ISSUER), or AUTOSCOPE_AUTH=none to serve every cluster to anyone who reaches the port`);
+      throw new AccessConfigError(
+        `HOST=${host} is not loopback: set AUTOSCOPE_AUTH=oidc (with AUTOSCOPE_OIDC_ISSUER, AUTOSCOPE_OIDC_CLIENT_ID, AUTOSCOPE_OIDC_REDIRECT_URL) or AUTOSCOPE_AUTH=proxy (with AUTOSCOPE_PROXY_ISSUER), or AUTOSCOPE_AUTH=none to serve every cluster to anyone who reaches the port`,
+      );
     }
     return { mode: 'local', oidc: null, proxy: null, policyFile: null };
   }
@@ -104,7 +107,9 @@ export function readAccessConfig(env: Env = process.env): AccessConfig {
       try {
         clientSecret = readFileSync(secretFile, 'utf8').trim();
       } catch (err) {
-        throw new AccessConfigError(`AUTOSCOPE_OIDC_CLIENT_SECRET_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${secretFile}`);
+        throw new AccessConfigError(
+          `AUTOSCOPE_OIDC_CLIENT_SECRET_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${secretFile}`,
+        );
       }
       if (!clientSecret) throw new AccessConfigError(`AUTOSCOPE_OIDC_CLIENT_SECRET_FILE is empty: ${secretFile}`);
     }

@@ -8,7 +8,11 @@ export function toIdentity(claims: Readonly<Record<string, unknown>>, groupsClai
   const subject = text(claims.sub);
   if (!subject) return null;
   const raw = claims[groupsClaim];
-  const groups = Array.isArray(raw) ? raw.filter((g): g is string => typeof g === 'string' && g.length > 0) : text(raw) ? [text(raw) as string] : [];
+  const groups = Array.isArray(raw)
+    ? raw.filter((g): g is string => typeof g === 'string' && g.length > 0)
+    : text(raw)
+      ? [text(raw) as string]
+      : [];
   const email = text(claims.email);
   return { subject, name: text(claims.name) ?? text(claims.preferred_username) ?? email ?? subject, email, groups: [...new Set(groups)] };
 }

@@ -19,15 +19,26 @@ export function safeReturnTo(value: string | null | undefined): string {
 export class OidcSignIn {
   private configuration: Promise<client.Configuration> | null = null;
 
-  constructor(readonly settings: OidcSettings, private readonly sessions: SessionStore) {}
+  constructor(
+    readonly settings: OidcSettings,
+    private readonly sessions: SessionStore,
+  ) {}
 
   config(): Promise<client.Configuration> {
     this.configuration ??= client
-      .discovery(this.settings.issuer, this.settings.clientId, this.settings.clientSecret ?? undefined, this.settings.clientSecret ? client.ClientSecretBasic(this.settings.clientSecret) : client.None(), {
-        // Plain http only for a provider on loopback (the test and demo provider); config.ts refuses it elsewhere.
-        ...(this.settings.issuer.protocol === 'http:' && isLoopbackHost(this.settings.issuer.hostname) ? { execute: [client.allowInsecureRequests] } : {}),
-        timeout: 10,
-      })
+      .discovery(
+        this.settings.issuer,
+        this.settings.clientId,
+        this.settings.clientSecret ?? undefined,
+        this.settings.clientSecret ? client.ClientSecretBasic(this.settings.clientSecret) : client.None(),
+        {
+          // Plain http only for a provider on loopback (the test and demo provider); config.ts refuses it elsewhere.
+          ...(this.settings.issuer.protocol === 'http:' && isLoopbackHost(this.settings.issuer.hostname)
+            ? { execute: [client.allowInsecureRequests] }
+            : {}),
+          timeout: 10,
+        },
+      )
       .catch((err: unknown) => {
         this.configuration = null;
         throw err;
@@ -65,7 +76,12 @@ export class OidcSignIn {
     const config = await this.config();
     const current = new URL(this.settings.redirectUrl.href);
     current.search = query.toString();
-    const tokens = await client.authorizationCodeGrant(config, current, { pkceCodeVerifier: pending.codeVerifier, expectedState: state, expectedNonce: pending.nonce, idTokenExpected: true });
+    const tokens = await client.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: pending.codeVerifier,
+      expectedState: state,
+      expectedNonce: pending.nonce,
+      idTokenExpected: true,
+    });
     const claims: Record<string, unknown> = { ...tokens.claims() };
     if (!(this.settings.groupsClaim in claims) || !claims.name) {
       const info = await client.fetchUserInfo(config, tokens.access_token, String(claims.sub));

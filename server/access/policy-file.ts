@@ -33,7 +33,9 @@ export function parsePolicyYaml(text: string, file: string): AccessPolicy {
   }
   const parsed = toAccessPolicy(doc.toJS());
   if (parsed.ok) return parsed.policy;
-  const lines = parsed.issues.map((i) => `${file}:${lineOf(doc, counter, i.path)}: ${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`);
+  const lines = parsed.issues.map(
+    (i) => `${file}:${lineOf(doc, counter, i.path)}: ${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`,
+  );
   throw new PolicyFileError(lines.join('; '));
 }
 

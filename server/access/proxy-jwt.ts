@@ -55,7 +55,12 @@ export class ProxyJwtVerifier {
       return { ok: false, reason: `signing keys unavailable: ${err instanceof Error ? err.message : 'error'}` };
     }
     try {
-      const { payload } = await jwtVerify(token, keys, { issuer: this.settings.issuer, ...(this.settings.audience ? { audience: this.settings.audience } : {}), algorithms, requiredClaims: ['sub', 'exp'] });
+      const { payload } = await jwtVerify(token, keys, {
+        issuer: this.settings.issuer,
+        ...(this.settings.audience ? { audience: this.settings.audience } : {}),
+        algorithms,
+        requiredClaims: ['sub', 'exp'],
+      });
       const identity = toIdentity(payload, this.settings.groupsClaim);
       return identity ? { ok: true, identity } : { ok: false, reason: 'token has no subject' };
     } catch (err) {

@@ -7,7 +7,11 @@ import 'server-only';
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly limit: number, private readonly windowMs: number, private readonly maxKeys = 10_000) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly maxKeys = 10_000,
+  ) {}
 
   /** True when this hit is allowed. */
   hit(key: string, now: number): boolean {

@@ -46,13 +46,18 @@ const touchEveryMs = 60_000;
 export class SessionStore {
   private readonly db: Database.Database;
 
-  constructor(dataDir: string, private readonly timeouts: SessionTimeouts) {
+  constructor(
+    dataDir: string,
+    private readonly timeouts: SessionTimeouts,
+  ) {
     mkdirSync(dataDir, { recursive: true });
     this.db = new Database(path.join(dataDir, 'history.db'));
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS access_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-    const applied = new Set((this.db.prepare('SELECT version FROM access_migrations').all() as { version: number }[]).map((r) => r.version));
+    const applied = new Set(
+      (this.db.prepare('SELECT version FROM access_migrations').all() as { version: number }[]).map((r) => r.version),
+    );
     migrations.forEach((sql, i) => {
       if (applied.has(i + 1)) return;
       this.db.transaction(() => {
@@ -66,14 +71,17 @@ export class SessionStore {
   beginLogin(login: PendingLogin, now: number): string {
     const state = randomBytes(32).toString('base64url');
     this.db.prepare('DELETE FROM access_logins WHERE created_at < ?').run(now - loginTtlMs);
-    this.db.prepare('INSERT INTO access_logins (state_hash, code_verifier, nonce, return_to, created_at) VALUES (?, ?, ?, ?, ?)').run(hash(state), login.codeVerifier, login.nonce, login.returnTo, now);
+    this.db
+      .prepare('INSERT INTO access_logins (state_hash, code_verifier, nonce, return_to, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(hash(state), login.codeVerifier, login.nonce, login.returnTo, now);
     return state;
   }
 
   /** The sign-in for a state, once: it is deleted as it is read. */
   takeLogin(state: string, now: number): PendingLogin | null {
     const key = hash(state);
-    const row = this.db.prepare('SELECT code_verifier, nonce, return_to, created_at FROM access_logins WHERE state_hash = ?').get(key) as { code_verifier: string; nonce: string; return_to: string; created_at: number } | undefined;
+    const row = this.db.prepare('SELECT code_verifier, nonce, return_to, created_at FROM access_logins WHERE state_hash = ?').get(key) as
+      { code_verifier: string; nonce: string; return_to: string; created_at: number } | undefined;
     this.db.prepare('DELETE FROM access_logins WHERE state_hash = ?').run(key);
     if (!row || now - row.created_at > loginTtlMs) return null;
     return { codeVerifier: row.code_verifier, nonce: row.nonce, returnTo: row.return_to };
@@ -85,7 +93,9 @@ export class SessionStore {
     const expiresAt = now + this.timeouts.absoluteMs;
     this.db.prepare('DELETE FROM access_sessions WHERE expires_at < ? OR last_seen_at < ?').run(now, now - this.timeouts.idleMs);
     this.db
-      .prepare('INSERT INTO access_sessions (id_hash, subject, name, email, groups_json, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO access_sessions (id_hash, subject, name, email, groups_json, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(hash(id), who.subject, who.name, who.email, JSON.stringify(who.groups), now, now, expiresAt);
     return { id, expiresAt };
   }
@@ -94,15 +104,17 @@ export class SessionStore {
   get(id: string, now: number): Identity | null {
     if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
     const key = hash(id);
-    const row = this.db.prepare('SELECT subject, name, email, groups_json, last_seen_at, expires_at FROM access_sessions WHERE id_hash = ?').get(key) as
-      | { subject: string; name: string; email: string | null; groups_json: string; last_seen_at: number; expires_at: number }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT subject, name, email, groups_json, last_seen_at, expires_at FROM access_sessions WHERE id_hash = ?')
+      .get(key) as
+      { subject: string; name: string; email: string | null; groups_json: string; last_seen_at: number; expires_at: number } | undefined;
     if (!row) return null;
     if (now >= row.expires_at || now - row.last_seen_at >= this.timeouts.idleMs) {
       this.db.prepare('DELETE FROM access_sessions WHERE id_hash = ?').run(key);
       return null;
     }
-    if (now - row.last_seen_at >= touchEveryMs) this.db.prepare('UPDATE access_sessions SET last_seen_at = ? WHERE id_hash = ?').run(now, key);
+    if (now - row.last_seen_at >= touchEveryMs)
+      this.db.prepare('UPDATE access_sessions SET last_seen_at = ? WHERE id_hash = ?').run(now, key);
     return { subject: row.subject, name: row.name, email: row.email, groups: JSON.parse(row.groups_json) as string[] };
   }
 

@@ -60,7 +60,10 @@ export async function finishSignIn(req: Request, access: Access = getAccess()): 
     const session = access.sessions?.create(identity, Date.now());
     if (!session) throw new Error('no session store');
     audit('sign-in', { subject: identity.subject, name: identity.name, groups: identity.groups, address: addressOf(req), mode: 'oidc' });
-    return redirect(new URL(returnTo, oidc.settings.redirectUrl), [cookie(sessionCookie, session.id, (session.expiresAt - Date.now()) / 1000), cookie(loginCookie, '', 0, '/auth/')]);
+    return redirect(new URL(returnTo, oidc.settings.redirectUrl), [
+      cookie(sessionCookie, session.id, (session.expiresAt - Date.now()) / 1000),
+      cookie(loginCookie, '', 0, '/auth/'),
+    ]);
   } catch (err) {
     const reason = err instanceof Error ? err.message : 'error';
     audit('sign-in-failed', { address: addressOf(req), reason, mode: 'oidc' });

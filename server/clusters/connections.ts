@@ -61,7 +61,10 @@ export function loadConnections(env: Readonly<Record<string, string | undefined>
     } else {
       all.loadFromFile(defaultFile);
     }
-    const names = all.getContexts().map((c) => c.name).filter((n) => wanted.length === 0 || wanted.includes(n));
+    const names = all
+      .getContexts()
+      .map((c) => c.name)
+      .filter((n) => wanted.length === 0 || wanted.includes(n));
     const connections = names.flatMap((name) => {
       const kc = singleContext(all, name);
       return kc ? [{ name, client: new KubeClient(name, kc), parent: null }] : [];
@@ -71,7 +74,10 @@ export function loadConnections(env: Readonly<Record<string, string | undefined>
   if (env.KUBERNETES_SERVICE_HOST) {
     const kc = new KubeConfig();
     kc.loadFromCluster();
-    return { description: 'in-cluster service account', connections: [{ name: 'in-cluster', client: new KubeClient('in-cluster', kc), parent: null }] };
+    return {
+      description: 'in-cluster service account',
+      connections: [{ name: 'in-cluster', client: new KubeClient('in-cluster', kc), parent: null }],
+    };
   }
   return { description: 'no kubeconfig', connections: [] };
 }
@@ -89,7 +95,13 @@ export function memberConnection(controlPlane: ClusterConnection, member: string
   const kc = new KubeConfig();
   if (cluster) {
     kc.loadFromOptions({
-      clusters: [{ ...cluster, name, server: `${cluster.server.replace(/\/+$/, '')}/apis/cluster.karmada.io/v1alpha1/clusters/${encodeURIComponent(member)}/proxy` }],
+      clusters: [
+        {
+          ...cluster,
+          name,
+          server: `${cluster.server.replace(/\/+$/, '')}/apis/cluster.karmada.io/v1alpha1/clusters/${encodeURIComponent(member)}/proxy`,
+        },
+      ],
       users: user ? [user] : [],
       contexts: [{ name, cluster: name, user: user?.name ?? '' }],
       currentContext: name,

@@ -97,8 +97,10 @@ export function toAppError(err: unknown, cluster: string): AppError {
   if (err instanceof AppError) return err;
   const e = err as { statusCode?: number; code?: number | string; message?: string; body?: unknown } | undefined;
   const status = typeof e?.statusCode === 'number' ? e.statusCode : typeof e?.code === 'number' ? e.code : 0;
-  const message = err instanceof KubeApiError ? err.message : statusMessage(e?.body) ?? (err instanceof Error ? err.message : String(err));
-  if (status === 401) return new AppError('unauthenticated', `cluster ${cluster} rejected Autoscope's credentials: ${message}`, { cluster });
+  const message =
+    err instanceof KubeApiError ? err.message : (statusMessage(e?.body) ?? (err instanceof Error ? err.message : String(err)));
+  if (status === 401)
+    return new AppError('unauthenticated', `cluster ${cluster} rejected Autoscope's credentials: ${message}`, { cluster });
   if (status === 403) return new AppError('forbidden', message, { cluster });
   if (status === 404) return new AppError('not_found', message, { cluster });
   if (status === 0 || status === 502 || status === 503 || status === 504) return new AppError('cluster_unreachable', message, { cluster });

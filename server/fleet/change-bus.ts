@@ -35,7 +35,8 @@ export class ChangeBus {
   }
 
   cluster(status: ClusterStatus): void {
-    for (const [listener, scope] of this.listeners) if (!scope || scope.cluster(status.name)) listener({ type: 'cluster', cluster: status });
+    for (const [listener, scope] of this.listeners)
+      if (!scope || scope.cluster(status.name)) listener({ type: 'cluster', cluster: status });
   }
 
   private flush(): void {
@@ -46,7 +47,8 @@ export class ChangeBus {
       // A change a subscriber may not see is never sent, not even as a count: filter first, then truncate.
       const ids = scope ? all.filter(scope.id) : all;
       // Past a few hundred ids a browser refetches everything anyway: send the first ones and say there were more.
-      if (ids.length) listener(ids.length > maxIds ? { type: 'changed', ids: ids.slice(0, maxIds), truncated: true } : { type: 'changed', ids });
+      if (ids.length)
+        listener(ids.length > maxIds ? { type: 'changed', ids: ids.slice(0, maxIds), truncated: true } : { type: 'changed', ids });
     }
   }
 }

@@ -17,7 +17,12 @@ function rig() {
   const source: ClusterObjects = { objects: (r) => objects.get(r) ?? [], serves: (r) => objects.has(r) };
   const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
   const changed: string[] = [];
-  const index = new FleetIndex(history, () => source, (ids) => changed.push(...ids), () => new Date(now));
+  const index = new FleetIndex(
+    history,
+    () => source,
+    (ids) => changed.push(...ids),
+    () => new Date(now),
+  );
   return { index, history, changed, objects, tick: (ms: number) => (now += ms) };
 }
 
@@ -33,7 +38,11 @@ describe('FleetIndex.resync', () => {
     const rows = ids.map((id) => r.history.countTransitions(id));
     r.changed.length = 0;
     r.tick(60_000);
-    r.index.resync('prod', 'hpas', real.map((o) => structuredClone(o)));
+    r.index.resync(
+      'prod',
+      'hpas',
+      real.map((o) => structuredClone(o)),
+    );
     expect([...r.index.entries.keys()].sort()).toEqual(ids);
     expect(ids.map((id) => r.history.conditionSince(id))).toEqual(since);
     expect(ids.map((id) => r.history.countTransitions(id))).toEqual(rows);

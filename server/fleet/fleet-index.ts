@@ -3,7 +3,13 @@ import { createHash } from 'node:crypto';
 import type { Autoscaler, AutoscalerKind } from '@/lib/api';
 import { autoscalerIdOf } from '@/lib/api';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
-import type { ClusterAPIMachineSetObject, MachineAPIMachineSetObject, MachineAutoscalerObject, MachineSetObject, MachineSetPair } from '@/lib/machine';
+import type {
+  ClusterAPIMachineSetObject,
+  MachineAPIMachineSetObject,
+  MachineAutoscalerObject,
+  MachineSetObject,
+  MachineSetPair,
+} from '@/lib/machine';
 import {
   assessMachineAutoscalers,
   DEFAULT_CLUSTER_API_NAMESPACE,
@@ -44,7 +50,15 @@ export interface RelatedObjects {
   machineSets?: MachineSetPair;
 }
 
-const machineResources = new Set<ResourceKey>(['machineAutoscalers', 'clusterAutoscalers', 'mapiMachineSets', 'capiMachineSets', 'machineAutoscalerCrd', 'machineAutoscalerEvents', 'machineSetEvents']);
+const machineResources = new Set<ResourceKey>([
+  'machineAutoscalers',
+  'clusterAutoscalers',
+  'mapiMachineSets',
+  'capiMachineSets',
+  'machineAutoscalerCrd',
+  'machineAutoscalerEvents',
+  'machineSetEvents',
+]);
 const federationResources = new Set<ResourceKey>(['federatedHpas', 'resourceBindings', 'karmadaClusters', 'propagationPolicies']);
 const eventResources = new Set<ResourceKey>(['hpaEvents', 'machineAutoscalerEvents', 'machineSetEvents', 'federatedHpaEvents']);
 
@@ -278,7 +292,10 @@ export class FleetIndex {
       const target = copy ? (setsByRef.get(`${copy.apiVersion.split('/')[0]}/${copy.namespace}/${copy.name}`) ?? null) : null;
       const id = autoscalerIdOf(cluster, 'MachineAutoscaler', ma.metadata);
       seen.add(id);
-      const machineSets = { machineAPI: mapiByName.get(verdict.target.name) ?? null, clusterAPI: capiByName.get(verdict.target.name) ?? null };
+      const machineSets = {
+        machineAPI: mapiByName.get(verdict.target.name) ?? null,
+        clusterAPI: capiByName.get(verdict.target.name) ?? null,
+      };
       this.put(id, cluster, (ctx) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, this.nowIso()), ma, { machineSets });
     }
     for (const id of this.idsOf(cluster, 'MachineAutoscaler')) if (!seen.has(id)) this.remove(id);
@@ -287,10 +304,7 @@ export class FleetIndex {
   private recomputeFederation(cluster: string): void {
     const source = this.sources(cluster);
     if (!source?.serves('federatedHpas')) return;
-    const lookup = indexFederationObjects(
-      source.objects('resourceBindings'),
-      source.objects('propagationPolicies'),
-    );
+    const lookup = indexFederationObjects(source.objects('resourceBindings'), source.objects('propagationPolicies'));
     const clusters = source.objects('karmadaClusters') as unknown as KarmadaClusterObject[];
     const seen = new Set<string>();
     for (const fhpa of source.objects('federatedHpas') as unknown as FederatedHPAObject[]) {
@@ -300,7 +314,10 @@ export class FleetIndex {
       const policy = lookup.policy(ns, ref);
       const id = autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata);
       seen.add(id);
-      this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa, { binding, policy });
+      this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa, {
+        binding,
+        policy,
+      });
     }
     for (const id of this.idsOf(cluster, 'FederatedHPA')) if (!seen.has(id)) this.remove(id);
   }

@@ -78,22 +78,40 @@ const autoscalerArb = fc
   .map(({ template, cluster, namespace, name, health, since, replicas, keepProblems }): Autoscaler => {
     const t = templates[template] as Autoscaler;
     const own = since ? [{ code: 'X', severity: 'error' as const, title: 'x', message: 'x', since, hint: 'x' }] : [];
-    return { ...t, cluster, namespace, name, health, problems: keepProblems ? [...t.problems, ...own] : own, currentReplicas: replicas, id: toAutoscalerId(cluster, t.kind, namespace, name) };
+    return {
+      ...t,
+      cluster,
+      namespace,
+      name,
+      health,
+      problems: keepProblems ? [...t.problems, ...own] : own,
+      currentReplicas: replicas,
+      id: toAutoscalerId(cluster, t.kind, namespace, name),
+    };
   });
 
 /** No filter (the whole fleet) half the time, else any mix of fields. */
-const filterArb: fc.Arbitrary<AutoscalerFilter> = fc.oneof(fc.constant({}), fc.record(
-  {
-    cluster: fc.subarray(['prod', 'prod-eu', 'a'], { minLength: 1 }),
-    health: fc.subarray<Health>(['failing', 'degraded', 'ok'], { minLength: 1 }),
-    kind: fc.constant<AutoscalerKind[]>(['HorizontalPodAutoscaler']),
-    q: fc.constantFrom('web', 'shop x'),
-  },
-  { requiredKeys: [] },
-));
+const filterArb: fc.Arbitrary<AutoscalerFilter> = fc.oneof(
+  fc.constant({}),
+  fc.record(
+    {
+      cluster: fc.subarray(['prod', 'prod-eu', 'a'], { minLength: 1 }),
+      health: fc.subarray<Health>(['failing', 'degraded', 'ok'], { minLength: 1 }),
+      kind: fc.constant<AutoscalerKind[]>(['HorizontalPodAutoscaler']),
+      q: fc.constantFrom('web', 'shop x'),
+    },
+    { requiredKeys: [] },
+  ),
+);
 
 /** Every page of the view as the list service reads them, cursor after cursor. */
-function pages(views: FleetViews, filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined, limit: number): { ids: string[]; total: number } {
+function pages(
+  views: FleetViews,
+  filter: AutoscalerFilter,
+  sort: AutoscalerSort,
+  order: 'asc' | 'desc' | undefined,
+  limit: number,
+): { ids: string[]; total: number } {
   const ids: string[] = [];
   let cursor: string | null = null;
   for (;;) {
@@ -112,14 +130,29 @@ function pages(views: FleetViews, filter: AutoscalerFilter, sort: AutoscalerSort
 }
 
 /** A step between two looks: items arrive, change (a new DTO for the id) or leave. */
-const stepArb = fc.array(fc.oneof(autoscalerArb.map((a) => ({ set: a })), fc.nat().map((n) => ({ drop: n }))), { maxLength: 12 });
+const stepArb = fc.array(
+  fc.oneof(
+    autoscalerArb.map((a) => ({ set: a })),
+    fc.nat().map((n) => ({ drop: n })),
+  ),
+  { maxLength: 12 },
+);
 
 describe('FleetViews', () => {
   it('pages, exports and triage of an index that keeps changing equal a fresh filter, sort and grouping', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 50 }),
-        fc.array(fc.record({ step: stepArb, filter: filterArb, sort: fc.constantFrom(...AutoscalerSortSchema.options), order: fc.constantFrom<'asc' | 'desc' | undefined>('asc', 'desc', undefined), limit: fc.integer({ min: 1, max: 9 }) }), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.record({
+            step: stepArb,
+            filter: filterArb,
+            sort: fc.constantFrom(...AutoscalerSortSchema.options),
+            order: fc.constantFrom<'asc' | 'desc' | undefined>('asc', 'desc', undefined),
+            limit: fc.integer({ min: 1, max: 9 }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.integer({ min: 1, max: 40 }),
         fc.integer({ min: 0, max: 30 }),
         fc.integer({ min: 0, max: 20 }),
@@ -136,7 +169,11 @@ describe('FleetViews', () => {
                 if (victim) index.delete(victim.id);
               }
             }
-            const expected = sortAutoscalers(index.dtosInIdOrder().filter((a) => matchesFilter(a, filter)), sort, order);
+            const expected = sortAutoscalers(
+              index.dtosInIdOrder().filter((a) => matchesFilter(a, filter)),
+              sort,
+              order,
+            );
             expect(pages(views, filter, sort, order, limit)).toEqual({ ids: expected.map((a) => a.id), total: expected.length });
             expect(views.all(filter, sort, order).map((a) => a.id)).toEqual(expected.map((a) => a.id));
             const inIdOrder = index.dtosInIdOrder().filter((a) => matchesFilter(a, filter));

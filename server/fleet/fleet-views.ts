@@ -6,7 +6,10 @@ import type { DtoChange } from './change-journal';
 import type { FleetIndex } from './fleet-index';
 
 /** What the views read of the index. */
-export type ViewSource = Pick<FleetIndex, 'version' | 'size' | 'changesSince' | 'dtosInIdOrder' | 'dtosOfCluster' | 'clusterNames' | 'clusterVersion'>;
+export type ViewSource = Pick<
+  FleetIndex,
+  'version' | 'size' | 'changesSince' | 'dtosInIdOrder' | 'dtosOfCluster' | 'clusterNames' | 'clusterVersion'
+>;
 import { compareAutoscalers, indexAfter, matchesFilter, sortAutoscalers } from './query';
 
 /** The parts of a filter that make a view differ: a cache key's body. */
@@ -36,7 +39,12 @@ function lowerBound(items: readonly Autoscaler[], item: Autoscaler, cmp: (x: Aut
  * in place (one memmove each), more are merged into a new array in one pass. The order is total (the id
  * last), so the result is the array a full sort would give.
  */
-export function patchOrder(items: Autoscaler[], changes: readonly DtoChange[], cmp: (x: Autoscaler, y: Autoscaler) => number, spliceUpTo: number): Autoscaler[] {
+export function patchOrder(
+  items: Autoscaler[],
+  changes: readonly DtoChange[],
+  cmp: (x: Autoscaler, y: Autoscaler) => number,
+  spliceUpTo: number,
+): Autoscaler[] {
   const inserted = new Set<Autoscaler>();
   const removed: Autoscaler[] = [];
   for (const { old, now } of changes) {
@@ -144,7 +152,10 @@ export class FleetViews {
     const kept = this.orders.get(sort);
     if (kept?.revision === revision) return kept.value;
     const changes = kept ? this.index.changesSince(kept.revision) : null;
-    const value = kept && !tooMany(changes, kept.value.length) ? patchOrder(kept.value, changes ?? [], compareAutoscalers(sort), this.options.spliceUpTo) : sortAutoscalers(this.index.dtosInIdOrder(), sort, 'asc');
+    const value =
+      kept && !tooMany(changes, kept.value.length)
+        ? patchOrder(kept.value, changes ?? [], compareAutoscalers(sort), this.options.spliceUpTo)
+        : sortAutoscalers(this.index.dtosInIdOrder(), sort, 'asc');
     this.orders.set(sort, { revision, value });
     return value;
   }
@@ -165,7 +176,9 @@ export class FleetViews {
         if (now && matchesFilter(now, filter)) value.add(now);
       }
     } else {
-      const source = filter.cluster?.length ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c)) : this.index.dtosInIdOrder();
+      const source = filter.cluster?.length
+        ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c))
+        : this.index.dtosInIdOrder();
       value = new Set(source.filter((a) => matchesFilter(a, filter)));
     }
     this.filtered.set(key, { revision, value });
@@ -174,7 +187,13 @@ export class FleetViews {
   }
 
   /** A page of the filtered view in `sort`/`order`, starting after the cursor's place (`after`). */
-  page(filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined, limit: number, after?: (a: Autoscaler) => boolean): ViewPage {
+  page(
+    filter: AutoscalerFilter,
+    sort: AutoscalerSort,
+    order: 'asc' | 'desc' | undefined,
+    limit: number,
+    after?: (a: Autoscaler) => boolean,
+  ): ViewPage {
     const matched = this.matching(filter);
     if (matched && matched.size <= this.options.sortBelow) {
       const view = sortAutoscalers([...matched], sort, order);
@@ -221,7 +240,9 @@ export class FleetViews {
     this.tallies.set(key, byCluster);
     if (this.tallies.size > MAX_TRIAGE_FILTERS) this.tallies.delete(this.tallies.keys().next().value as string);
     // In the order of their ids ("prod-eu/…" before "prod/…"): the order one pass over the fleet would take.
-    const clusters = (cluster?.length ? [...new Set(cluster)] : this.index.clusterNames()).sort((x, y) => (`${x}/` < `${y}/` ? -1 : `${x}/` > `${y}/` ? 1 : 0));
+    const clusters = (cluster?.length ? [...new Set(cluster)] : this.index.clusterNames()).sort((x, y) =>
+      `${x}/` < `${y}/` ? -1 : `${x}/` > `${y}/` ? 1 : 0,
+    );
     const slices: ProblemTally[] = [];
     const totals = { total: 0, failing: 0, degraded: 0, ok: 0, unknown: 0 };
     for (const c of clusters) {

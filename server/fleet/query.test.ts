@@ -40,7 +40,16 @@ const autoscalerArb = fc
   .map(({ template, cluster, namespace, name, health, since, replicas }): Autoscaler => {
     const t = templates[template] as Autoscaler;
     const problems = since ? [{ code: 'X', severity: 'error' as const, title: 'x', message: 'x', since, hint: 'x' }] : [];
-    return { ...t, cluster, namespace, name, health, problems: problems, currentReplicas: replicas, id: toAutoscalerId(cluster, t.kind, namespace, name) };
+    return {
+      ...t,
+      cluster,
+      namespace,
+      name,
+      health,
+      problems: problems,
+      currentReplicas: replicas,
+      id: toAutoscalerId(cluster, t.kind, namespace, name),
+    };
   });
 
 describe('sortAutoscalers', () => {
@@ -69,7 +78,12 @@ describe('sortAutoscalers', () => {
 });
 
 /** Pages through views as the list route does: each page starts after the previous page's cursor in the view of its moment. */
-function pageThrough(viewAt: (page: number) => Autoscaler[], sort: AutoscalerSort, order: 'asc' | 'desc' | undefined, limit: number): string[] {
+function pageThrough(
+  viewAt: (page: number) => Autoscaler[],
+  sort: AutoscalerSort,
+  order: 'asc' | 'desc' | undefined,
+  limit: number,
+): string[] {
   const seen: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 1000; page++) {
@@ -95,10 +109,16 @@ describe('keyset cursors', () => {
 
   it('pages of a fleet that does not change cover the view once, in order', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 60 }), sortArb, orderArb, fc.integer({ min: 1, max: 7 }), (items, sort, order, limit) => {
-        const view = sortAutoscalers(items, sort, order);
-        expect(pageThrough(() => view, sort, order, limit)).toEqual(view.map((a) => a.id));
-      }),
+      fc.property(
+        fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 60 }),
+        sortArb,
+        orderArb,
+        fc.integer({ min: 1, max: 7 }),
+        (items, sort, order, limit) => {
+          const view = sortAutoscalers(items, sort, order);
+          expect(pageThrough(() => view, sort, order, limit)).toEqual(view.map((a) => a.id));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -130,7 +150,10 @@ describe('keyset cursors', () => {
 
   it('a cursor from another order, or not from this server, is refused with a reason', () => {
     const a = templates[0] as Autoscaler;
-    expect(decodeCursor(encodeCursor(a, 'name', 'asc'), 'health', 'asc')).toEqual({ ok: false, message: expect.stringContaining('sort=name&order=asc') });
+    expect(decodeCursor(encodeCursor(a, 'name', 'asc'), 'health', 'asc')).toEqual({
+      ok: false,
+      message: expect.stringContaining('sort=name&order=asc'),
+    });
     expect(decodeCursor(encodeCursor(a, 'name', 'asc'), 'name', 'desc').ok).toBe(false);
     expect(decodeCursor('garbage', 'name', 'asc')).toEqual({ ok: false, message: 'not a cursor this server issued' });
     expect(decodeCursor(Buffer.from(JSON.stringify({ o: 100 })).toString('base64url'), 'health', undefined).ok).toBe(false);

@@ -31,17 +31,27 @@ export function problemSince(a: Autoscaler): string | null {
 const sinceKey = memo((a) => problemSince(a) ?? '~');
 
 /** What free text searches: names, cluster, kind, target and the problems, lower-cased once per DTO. */
-const searchText = memo((a) => [a.name, a.namespace, a.cluster, a.kind, a.target.name, ...a.problems.map((p) => `${p.code} ${p.title}`)].join(' ').toLowerCase());
+const searchText = memo((a) =>
+  [a.name, a.namespace, a.cluster, a.kind, a.target.name, ...a.problems.map((p) => `${p.code} ${p.title}`)].join(' ').toLowerCase(),
+);
 
 export function matchesFilter(a: Autoscaler, f: AutoscalerFilter): boolean {
   if (f.kind?.length && !f.kind.includes(a.kind)) return false;
   if (f.cluster?.length && !f.cluster.includes(a.cluster)) return false;
   if (f.namespace?.length && !f.namespace.includes(a.namespace)) return false;
   if (f.health?.length && !f.health.includes(a.health)) return false;
-  if (f.reason?.length && !f.reason.some((r) => a.problems.some((p) => p.code === r) || a.conditions.some((c) => c.reason === r))) return false;
+  if (f.reason?.length && !f.reason.some((r) => a.problems.some((p) => p.code === r) || a.conditions.some((c) => c.reason === r)))
+    return false;
   if (f.q) {
     const hay = searchText(a);
-    if (!f.q.toLowerCase().split(/\s+/).filter(Boolean).every((term) => hay.includes(term))) return false;
+    if (
+      !f.q
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(Boolean)
+        .every((term) => hay.includes(term))
+    )
+      return false;
   }
   return true;
 }
@@ -89,7 +99,9 @@ export function sortAutoscalers(items: readonly Autoscaler[], sort: AutoscalerSo
 /** The full ascending order of `sort` as one comparison, the id last: what `sortAutoscalers` gives, item by item. */
 export function compareAutoscalers(sort: AutoscalerSort): (x: Autoscaler, y: Autoscaler) => number {
   const by = compare[sort];
-  return (x, y) => by({ a: x, rank: healthRank[x.health], since: sinceKey(x) }, { a: y, rank: healthRank[y.health], since: sinceKey(y) }) || byString(x.id, y.id);
+  return (x, y) =>
+    by({ a: x, rank: healthRank[x.health], since: sinceKey(x) }, { a: y, rank: healthRank[y.health], since: sinceKey(y) }) ||
+    byString(x.id, y.id);
 }
 
 /** What a cursor carries: the last item's place in its order (the fields the order reads, and the id). */
@@ -141,15 +153,26 @@ export function decodeCursor(cursor: string, sort: AutoscalerSort, order: 'asc' 
   } catch {
     return { ok: false, message: 'not a cursor this server issued' };
   }
-  if (parsed.sort !== sort || parsed.order !== (order ?? 'asc')) return { ok: false, message: `the cursor belongs to sort=${parsed.sort}&order=${parsed.order}; keep the sort of the first page` };
+  if (parsed.sort !== sort || parsed.order !== (order ?? 'asc'))
+    return { ok: false, message: `the cursor belongs to sort=${parsed.sort}&order=${parsed.order}; keep the sort of the first page` };
   const at: Keyed = {
-    a: { id: parsed.id, name: parsed.name, namespace: parsed.namespace, cluster: parsed.cluster, kind: parsed.kind, currentReplicas: parsed.replicas } as Autoscaler,
+    a: {
+      id: parsed.id,
+      name: parsed.name,
+      namespace: parsed.namespace,
+      cluster: parsed.cluster,
+      kind: parsed.kind,
+      currentReplicas: parsed.replicas,
+    } as Autoscaler,
     rank: parsed.rank,
     since: parsed.since,
   };
   const by = compare[sort];
   const direction = parsed.order === 'desc' ? -1 : 1;
-  return { ok: true, after: (a) => direction * (by({ a, rank: healthRank[a.health], since: sinceKey(a) }, at) || byString(a.id, at.a.id)) > 0 };
+  return {
+    ok: true,
+    after: (a) => direction * (by({ a, rank: healthRank[a.health], since: sinceKey(a) }, at) || byString(a.id, at.a.id)) > 0,
+  };
 }
 
 /** The first index of a sorted view whose item comes after the cursor (binary search: `after` is false, then true). */
@@ -164,7 +187,21 @@ export function indexAfter(view: readonly Autoscaler[], after: (a: Autoscaler) =
   return lo;
 }
 
-const csvColumns = ['cluster', 'kind', 'namespace', 'name', 'health', 'problems', 'since', 'currentReplicas', 'desiredReplicas', 'minReplicas', 'maxReplicas', 'target', 'stale'] as const;
+const csvColumns = [
+  'cluster',
+  'kind',
+  'namespace',
+  'name',
+  'health',
+  'problems',
+  'since',
+  'currentReplicas',
+  'desiredReplicas',
+  'minReplicas',
+  'maxReplicas',
+  'target',
+  'stale',
+] as const;
 
 function csvCell(value: unknown): string {
   const s = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
@@ -175,7 +212,21 @@ function csvCell(value: unknown): string {
 
 export function toCsv(items: readonly Autoscaler[]): string {
   const rows = items.map((a) =>
-    [a.cluster, a.kind, a.namespace, a.name, a.health, a.problems.map((p) => p.code).join(';'), problemSince(a), a.currentReplicas, a.desiredReplicas, a.minReplicas, a.maxReplicas, `${a.target.kind}/${a.target.name}`, a.stale]
+    [
+      a.cluster,
+      a.kind,
+      a.namespace,
+      a.name,
+      a.health,
+      a.problems.map((p) => p.code).join(';'),
+      problemSince(a),
+      a.currentReplicas,
+      a.desiredReplicas,
+      a.minReplicas,
+      a.maxReplicas,
+      `${a.target.kind}/${a.target.name}`,
+      a.stale,
+    ]
       .map(csvCell)
       .join(','),
   );

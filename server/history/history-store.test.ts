@@ -21,7 +21,15 @@ function hpa(conditions: Partial<AutoscalerCondition>[], extra: Partial<Autoscal
     maxReplicas: 10,
     currentReplicas: 3,
     desiredReplicas: 3,
-    conditions: conditions.map((c) => ({ type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound', message: 'ok', lastTransitionTime: null, meaning: 'ok', ...c })),
+    conditions: conditions.map((c) => ({
+      type: 'ScalingActive',
+      status: 'True',
+      reason: 'ValidMetricFound',
+      message: 'ok',
+      lastTransitionTime: null,
+      meaning: 'ok',
+      ...c,
+    })),
     metrics: [],
     health: 'ok',
     problems: [],
@@ -33,14 +41,22 @@ function hpa(conditions: Partial<AutoscalerCondition>[], extra: Partial<Autoscal
 }
 
 const store = (dir: string): HistoryStore => new HistoryStore({ dataDir: dir, retentionDays: 30 });
-const segments = (s: HistoryStore, type = 'ScalingActive'): { status: string; reason: string | null; message: string | null; start: string; end: string | null }[] =>
-  (s.history(id, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z').conditions.find((c) => c.type === type)?.segments ?? []).map(({ status, reason, message, start, end }) => ({ status, reason, message, start, end }));
+const segments = (
+  s: HistoryStore,
+  type = 'ScalingActive',
+): { status: string; reason: string | null; message: string | null; start: string; end: string | null }[] =>
+  (
+    s.history(id, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z').conditions.find((c) => c.type === type)
+      ?.segments ?? []
+  ).map(({ status, reason, message, start, end }) => ({ status, reason, message, start, end }));
 
 describe('HistoryStore', () => {
   it('opens the first segment at the condition lastTransitionTime, not at first sight', () => {
     const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
     s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');
-    expect(segments(s)).toEqual([{ status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00.000Z', end: null }]);
+    expect(segments(s)).toEqual([
+      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00.000Z', end: null },
+    ]);
     expect(s.conditionSince(id)).toEqual({ ScalingActive: '2026-11-20T08:00:00.000Z' });
     s.close();
   });
@@ -48,12 +64,43 @@ describe('HistoryStore', () => {
   it('records a status flip at its lastTransitionTime, a reason change at observation time, a message change in place', () => {
     const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
     s.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');
-    s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', message: 'a', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]), '2026-11-22T10:05:00.000Z');
-    s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', message: 'b', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]), '2026-11-22T10:06:00.000Z');
-    s.observe(hpa([{ status: 'False', reason: 'InvalidSelector', message: 'c', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]), '2026-11-22T10:07:00.000Z');
+    s.observe(
+      hpa([
+        {
+          status: 'False',
+          reason: 'FailedGetResourceMetric',
+          message: 'a',
+          lastTransitionTime: '2026-11-22T10:04:55Z',
+          meaning: 'failing',
+        },
+      ]),
+      '2026-11-22T10:05:00.000Z',
+    );
+    s.observe(
+      hpa([
+        {
+          status: 'False',
+          reason: 'FailedGetResourceMetric',
+          message: 'b',
+          lastTransitionTime: '2026-11-22T10:04:55Z',
+          meaning: 'failing',
+        },
+      ]),
+      '2026-11-22T10:06:00.000Z',
+    );
+    s.observe(
+      hpa([{ status: 'False', reason: 'InvalidSelector', message: 'c', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]),
+      '2026-11-22T10:07:00.000Z',
+    );
     expect(segments(s)).toEqual([
       { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T09:00:00.000Z', end: '2026-11-22T10:04:55.000Z' },
-      { status: 'False', reason: 'FailedGetResourceMetric', message: 'b', start: '2026-11-22T10:04:55.000Z', end: '2026-11-22T10:07:00.000Z' },
+      {
+        status: 'False',
+        reason: 'FailedGetResourceMetric',
+        message: 'b',
+        start: '2026-11-22T10:04:55.000Z',
+        end: '2026-11-22T10:07:00.000Z',
+      },
       { status: 'False', reason: 'InvalidSelector', message: 'c', start: '2026-11-22T10:07:00.000Z', end: null },
     ]);
     s.close();
@@ -102,7 +149,12 @@ describe('HistoryStore', () => {
   it('marks status flips, changes of meaning and first sights notable, and AbleToScale=True reason churn not', () => {
     const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
     const able = (reason: string): Partial<AutoscalerCondition> => ({ type: 'AbleToScale', status: 'True', reason, message: reason });
-    const limited = (status: 'True' | 'False', reason: string): Partial<AutoscalerCondition> => ({ type: 'ScalingLimited', status, reason, message: reason });
+    const limited = (status: 'True' | 'False', reason: string): Partial<AutoscalerCondition> => ({
+      type: 'ScalingLimited',
+      status,
+      reason,
+      message: reason,
+    });
     s.observe(hpa([able('ReadyForNewScale'), limited('False', 'DesiredWithinRange')]), '2026-11-22T10:00:00.000Z');
     s.observe(hpa([able('SucceededRescale'), limited('False', 'DesiredWithinRange')]), '2026-11-22T10:00:15.000Z');
     s.observe(hpa([able('ScaleDownStabilized'), limited('True', 'TooManyReplicas')]), '2026-11-22T10:00:30.000Z');
@@ -117,7 +169,12 @@ describe('HistoryStore', () => {
       ['AbleToScale', 'ReadyForNewScale', null, true],
     ]);
     expect(all[0]?.previous).toEqual({ status: 'True', reason: 'TooManyReplicas', meaning: 'degraded' });
-    expect(s.latestTransitions(50, undefined, true).map((t) => t.reason)).toEqual(['TooFewReplicas', 'TooManyReplicas', 'DesiredWithinRange', 'ReadyForNewScale']);
+    expect(s.latestTransitions(50, undefined, true).map((t) => t.reason)).toEqual([
+      'TooFewReplicas',
+      'TooManyReplicas',
+      'DesiredWithinRange',
+      'ReadyForNewScale',
+    ]);
     s.close();
   });
 
@@ -130,12 +187,15 @@ describe('HistoryStore', () => {
     db.exec(`DELETE FROM schema_migrations WHERE version > 1;
       CREATE TABLE t AS SELECT seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since FROM condition_transitions;
       DROP TABLE condition_transitions; ALTER TABLE t RENAME TO condition_transitions;`);
-    const insert = db.prepare(`INSERT INTO condition_transitions (seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since)
+    const insert =
+      db.prepare(`INSERT INTO condition_transitions (seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since)
       VALUES (?, '${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', 'ScalingActive', ?, ?, 'm', ?, ?)`);
     insert.run(1, 'True', 'ValidMetricFound', '2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.000Z');
     insert.run(2, 'False', 'FailedGetResourceMetric', '2026-11-22T09:10:00.000Z', '2026-11-22T09:10:00.000Z');
     insert.run(3, 'False', 'InvalidSelector', '2026-11-22T09:20:00.000Z', '2026-11-22T09:20:00.000Z');
-    db.exec(`INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen) VALUES ('${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', '2026-11-22T09:00:00.000Z')`);
+    db.exec(
+      `INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen) VALUES ('${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', '2026-11-22T09:00:00.000Z')`,
+    );
     db.close();
     const s = store(dir);
     expect(s.latestTransitions(10).map((t) => [t.reason, t.previous?.reason ?? null, t.notable])).toEqual([
@@ -150,11 +210,55 @@ describe('HistoryStore', () => {
   });
   it('prunes what is older than the retention window but keeps each open segment and the last replica sample', () => {
     const s = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'hist-')), retentionDays: 30 });
-    s.observe(hpa([{ lastTransitionTime: '2026-09-01T00:00:00Z' }, { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', lastTransitionTime: '2026-09-01T00:00:00Z' }]), '2026-09-01T00:00:00.000Z');
-    s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', lastTransitionTime: '2026-09-02T00:00:00Z', meaning: 'failing' }, { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale' }], { desiredReplicas: 4 }), '2026-09-02T00:00:00.000Z');
-    s.observe(hpa([{ status: 'True', reason: 'ValidMetricFound', lastTransitionTime: '2026-11-21T00:00:00Z' }, { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale' }], { desiredReplicas: 4 }), '2026-11-21T00:00:00.000Z');
-    s.recordEvent(id, { uid: 'e-old', type: 'Warning', reason: 'FailedGetResourceMetric', message: 'old', count: 3, firstSeen: '2026-09-02T00:00:00Z', lastSeen: '2026-09-02T01:00:00Z', source: 'hpa', regarding: 'HorizontalPodAutoscaler/web' });
-    s.recordEvent(id, { uid: 'e-new', type: 'Normal', reason: 'SuccessfulRescale', message: 'new', count: 1, firstSeen: '2026-11-21T00:00:00Z', lastSeen: '2026-11-21T00:00:00Z', source: 'hpa', regarding: 'HorizontalPodAutoscaler/web' });
+    s.observe(
+      hpa([
+        { lastTransitionTime: '2026-09-01T00:00:00Z' },
+        { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', lastTransitionTime: '2026-09-01T00:00:00Z' },
+      ]),
+      '2026-09-01T00:00:00.000Z',
+    );
+    s.observe(
+      hpa(
+        [
+          { status: 'False', reason: 'FailedGetResourceMetric', lastTransitionTime: '2026-09-02T00:00:00Z', meaning: 'failing' },
+          { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale' },
+        ],
+        { desiredReplicas: 4 },
+      ),
+      '2026-09-02T00:00:00.000Z',
+    );
+    s.observe(
+      hpa(
+        [
+          { status: 'True', reason: 'ValidMetricFound', lastTransitionTime: '2026-11-21T00:00:00Z' },
+          { type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale' },
+        ],
+        { desiredReplicas: 4 },
+      ),
+      '2026-11-21T00:00:00.000Z',
+    );
+    s.recordEvent(id, {
+      uid: 'e-old',
+      type: 'Warning',
+      reason: 'FailedGetResourceMetric',
+      message: 'old',
+      count: 3,
+      firstSeen: '2026-09-02T00:00:00Z',
+      lastSeen: '2026-09-02T01:00:00Z',
+      source: 'hpa',
+      regarding: 'HorizontalPodAutoscaler/web',
+    });
+    s.recordEvent(id, {
+      uid: 'e-new',
+      type: 'Normal',
+      reason: 'SuccessfulRescale',
+      message: 'new',
+      count: 1,
+      firstSeen: '2026-11-21T00:00:00Z',
+      lastSeen: '2026-11-21T00:00:00Z',
+      source: 'hpa',
+      regarding: 'HorizontalPodAutoscaler/web',
+    });
     const goneId = 'prod/HorizontalPodAutoscaler/shop/gone';
     s.observe(hpa([{}], { id: goneId, name: 'gone', uid: 'uid-gone' }), '2026-09-01T00:00:00.000Z');
     s.observeDeleted(goneId, '2026-09-03T00:00:00.000Z');
@@ -163,7 +267,9 @@ describe('HistoryStore', () => {
     // An object deleted before the window leaves nothing behind.
     expect(s.countTransitions(goneId)).toBe(0);
     // The cluster's outage began before the window and has not ended: still a gap.
-    expect(s.history(id, 'HorizontalPodAutoscaler', '2026-11-01T00:00:00Z', '2026-11-22T00:00:00Z').gaps).toEqual([{ start: '2026-09-05T00:00:00.000Z', end: null, state: 'unreachable' }]);
+    expect(s.history(id, 'HorizontalPodAutoscaler', '2026-11-01T00:00:00Z', '2026-11-22T00:00:00Z').gaps).toEqual([
+      { start: '2026-09-05T00:00:00.000Z', end: null, state: 'unreachable' },
+    ]);
     // ScalingActive: the September segments went, the November one stays; AbleToScale's only segment is open, so it stays.
     expect(segments(s).map((x) => x.reason)).toEqual(['ValidMetricFound']);
     expect(segments(s, 'AbleToScale').map((x) => [x.reason, x.start])).toEqual([['ReadyForNewScale', '2026-09-01T00:00:00.000Z']]);
@@ -176,7 +282,13 @@ describe('HistoryStore', () => {
 
   it('keeps every AbleToScale=True reason change as its own segment (the stabilization window at work)', () => {
     const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
-    const able = (reason: string): Partial<AutoscalerCondition> => ({ type: 'AbleToScale', status: 'True', reason, message: reason, lastTransitionTime: '2026-11-20T08:00:00Z' });
+    const able = (reason: string): Partial<AutoscalerCondition> => ({
+      type: 'AbleToScale',
+      status: 'True',
+      reason,
+      message: reason,
+      lastTransitionTime: '2026-11-20T08:00:00Z',
+    });
     const reasons = ['ReadyForNewScale', 'ScaleDownStabilized', 'SucceededRescale', 'ReadyForNewScale', 'ScaleDownStabilized'];
     reasons.forEach((r, i) => s.observe(hpa([able(r)]), `2026-11-22T10:0${i}:00.000Z`));
     expect(segments(s, 'AbleToScale').map((x) => [x.reason, x.start])).toEqual([
@@ -193,13 +305,31 @@ describe('HistoryStore', () => {
 
   it('after a gap: a status flip starts at its lastTransitionTime inside the gap, a reason change when first seen after it', () => {
     const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
-    s.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }, { type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas', lastTransitionTime: '2026-11-22T09:00:00Z', meaning: 'degraded' }]), '2026-11-22T10:00:00.000Z');
+    s.observe(
+      hpa([
+        { lastTransitionTime: '2026-11-22T09:00:00Z' },
+        {
+          type: 'ScalingLimited',
+          status: 'True',
+          reason: 'TooManyReplicas',
+          lastTransitionTime: '2026-11-22T09:00:00Z',
+          meaning: 'degraded',
+        },
+      ]),
+      '2026-11-22T10:00:00.000Z',
+    );
     s.recordClusterState('prod', 'unreachable', '2026-11-22T10:01:00.000Z', 'connection refused');
     s.recordClusterState('prod', 'synced', '2026-11-22T10:06:00.000Z', null);
     s.observe(
       hpa([
         { status: 'False', reason: 'FailedGetResourceMetric', lastTransitionTime: '2026-11-22T10:03:00Z', meaning: 'failing' },
-        { type: 'ScalingLimited', status: 'True', reason: 'TooFewReplicas', lastTransitionTime: '2026-11-22T09:00:00Z', meaning: 'degraded' },
+        {
+          type: 'ScalingLimited',
+          status: 'True',
+          reason: 'TooFewReplicas',
+          lastTransitionTime: '2026-11-22T09:00:00Z',
+          meaning: 'degraded',
+        },
       ]),
       '2026-11-22T10:06:00.000Z',
     );
@@ -222,7 +352,9 @@ describe('HistoryStore', () => {
     s.recordClusterState('prod', 'degraded', '2026-11-22T10:01:05.000Z', '500');
     s.recordClusterState('prod', 'unreachable', '2026-11-22T10:01:00.000Z', '500');
     s.recordClusterState('prod', 'synced', '2026-11-22T10:03:00.000Z', null);
-    expect(s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z').gaps).toEqual([{ start: '2026-11-22T10:01:00.000Z', end: '2026-11-22T10:03:00.000Z', state: 'unreachable' }]);
+    expect(s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z').gaps).toEqual([
+      { start: '2026-11-22T10:01:00.000Z', end: '2026-11-22T10:03:00.000Z', state: 'unreachable' },
+    ]);
     s.close();
   });
 });

@@ -112,7 +112,9 @@ export class HistoryStore implements AutoscopeStore {
 
   private migrate(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-    const applied = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+    const applied = new Set(
+      (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+    );
     migrations.forEach((sql, i) => {
       const version = i + 1;
       if (applied.has(version)) return;
@@ -125,7 +127,11 @@ export class HistoryStore implements AutoscopeStore {
 
   /** Reads back what was open when Autoscope stopped. */
   private load(): void {
-    for (const o of this.db.prepare('SELECT id, uid, first_seen FROM objects WHERE deleted_at IS NULL').all() as { id: string; uid: string; first_seen: string }[]) {
+    for (const o of this.db.prepare('SELECT id, uid, first_seen FROM objects WHERE deleted_at IS NULL').all() as {
+      id: string;
+      uid: string;
+      first_seen: string;
+    }[]) {
       this.known.set(o.id, { uid: o.uid, firstSeen: o.first_seen });
     }
     const latest = this.db
@@ -133,7 +139,16 @@ export class HistoryStore implements AutoscopeStore {
         `SELECT t.id, t.type, t.status, t.reason, t.message, t.at, t.reason_since AS reasonSince, t.uid FROM condition_transitions t
          JOIN (SELECT id, type, MAX(seq) AS seq FROM condition_transitions GROUP BY id, type) m ON m.seq = t.seq`,
       )
-      .all() as { id: string; type: string; status: string; reason: string | null; message: string | null; at: string; reasonSince: string; uid: string }[];
+      .all() as {
+      id: string;
+      type: string;
+      status: string;
+      reason: string | null;
+      message: string | null;
+      at: string;
+      reasonSince: string;
+      uid: string;
+    }[];
     for (const r of latest) {
       if (!this.known.has(r.id)) continue;
       const byType = this.open.get(r.id) ?? new Map<string, OpenCondition>();
@@ -141,7 +156,9 @@ export class HistoryStore implements AutoscopeStore {
       this.open.set(r.id, byType);
     }
     const samples = this.db
-      .prepare(`SELECT s.id, s.current, s.desired, s.min, s.max FROM replica_samples s JOIN (SELECT id, MAX(rowid) AS r FROM replica_samples GROUP BY id) m ON m.r = s.rowid`)
+      .prepare(
+        `SELECT s.id, s.current, s.desired, s.min, s.max FROM replica_samples s JOIN (SELECT id, MAX(rowid) AS r FROM replica_samples GROUP BY id) m ON m.r = s.rowid`,
+      )
       .all() as ({ id: string } & ReplicaSample)[];
     for (const s of samples) this.replicas.set(s.id, { current: s.current, desired: s.desired, min: s.min, max: s.max });
   }
@@ -182,8 +199,10 @@ export class HistoryStore implements AutoscopeStore {
       this.known.set(a.id, { uid: a.uid, firstSeen });
       this.enqueue(() =>
         this.db
-          .prepare(`INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
-                    ON CONFLICT(id) DO UPDATE SET uid = excluded.uid, first_seen = excluded.first_seen, deleted_at = NULL`)
+          .prepare(
+            `INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
+                    ON CONFLICT(id) DO UPDATE SET uid = excluded.uid, first_seen = excluded.first_seen, deleted_at = NULL`,
+          )
           .run(a.id, a.cluster, a.kind, a.namespace, a.name, a.uid, firstSeen),
       );
     }
@@ -196,17 +215,33 @@ export class HistoryStore implements AutoscopeStore {
         if (prev.message !== c.message) {
           prev.message = c.message;
           const { type } = c;
-          this.enqueue(() => this.db.prepare('UPDATE condition_transitions SET message = ? WHERE seq = (SELECT MAX(seq) FROM condition_transitions WHERE id = ? AND type = ?)').run(c.message, a.id, type));
+          this.enqueue(() =>
+            this.db
+              .prepare(
+                'UPDATE condition_transitions SET message = ? WHERE seq = (SELECT MAX(seq) FROM condition_transitions WHERE id = ? AND type = ?)',
+              )
+              .run(c.message, a.id, type),
+          );
         }
         continue;
       }
       // The first sight starts at the condition's own lastTransitionTime; later changes start when a status
       // flip says so, else now (a reason change does not move lastTransitionTime).
       const ltt = iso(c.lastTransitionTime);
-      const at = !prev ? (ltt && ltt <= now && ltt >= floor ? ltt : now) : prev.status !== c.status && ltt && ltt > prev.at && ltt <= now ? ltt : now;
+      const at = !prev
+        ? ltt && ltt <= now && ltt >= floor
+          ? ltt
+          : now
+        : prev.status !== c.status && ltt && ltt > prev.at && ltt <= now
+          ? ltt
+          : now;
       const reasonSince = prev ? at : now;
       // Notable: the first sight, a status flip, or a reason change that changes what it means (ok → degraded).
-      const notable = !prev || prev.status !== c.status || conditionMeaning(a.kind, { type: c.type, status: prev.status, reason: prev.reason ?? undefined }) !== conditionMeaning(a.kind, { type: c.type, status: c.status, reason: reason ?? undefined });
+      const notable =
+        !prev ||
+        prev.status !== c.status ||
+        conditionMeaning(a.kind, { type: c.type, status: prev.status, reason: prev.reason ?? undefined }) !==
+          conditionMeaning(a.kind, { type: c.type, status: c.status, reason: reason ?? undefined });
       byType.set(c.type, { status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
       this.enqueue(() =>
         this.db
@@ -214,14 +249,34 @@ export class HistoryStore implements AutoscopeStore {
             `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(a.id, a.cluster, a.kind, a.namespace, a.name, a.uid, c.type, c.status, reason, c.message, at, reasonSince, prev?.status ?? null, prev?.reason ?? null, notable ? 1 : 0),
+          .run(
+            a.id,
+            a.cluster,
+            a.kind,
+            a.namespace,
+            a.name,
+            a.uid,
+            c.type,
+            c.status,
+            reason,
+            c.message,
+            at,
+            reasonSince,
+            prev?.status ?? null,
+            prev?.reason ?? null,
+            notable ? 1 : 0,
+          ),
       );
     }
     const sample: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
     const last = this.replicas.get(a.id);
     if (!last || last.current !== sample.current || last.desired !== sample.desired || last.min !== sample.min || last.max !== sample.max) {
       this.replicas.set(a.id, sample);
-      this.enqueue(() => this.db.prepare('INSERT INTO replica_samples (id, at, current, desired, min, max) VALUES (?, ?, ?, ?, ?, ?)').run(a.id, now, sample.current, sample.desired, sample.min, sample.max));
+      this.enqueue(() =>
+        this.db
+          .prepare('INSERT INTO replica_samples (id, at, current, desired, min, max) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(a.id, now, sample.current, sample.desired, sample.min, sample.max),
+      );
     }
     if (a.currentReplicas !== null && a.desiredReplicas !== null && a.currentReplicas !== a.desiredReplicas) {
       if (!this.mismatch.has(a.id)) this.mismatch.set(a.id, now);
@@ -256,7 +311,22 @@ export class HistoryStore implements AutoscopeStore {
             `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
           )
-          .run(id, ref.cluster, ref.kind, ref.namespace, ref.name, c.uid, type, 'Unknown', 'Deleted', 'the object was deleted or recreated', now, now, c.status, c.reason),
+          .run(
+            id,
+            ref.cluster,
+            ref.kind,
+            ref.namespace,
+            ref.name,
+            c.uid,
+            type,
+            'Unknown',
+            'Deleted',
+            'the object was deleted or recreated',
+            now,
+            now,
+            c.status,
+            c.reason,
+          ),
       );
     }
     this.open.delete(id);
@@ -276,12 +346,19 @@ export class HistoryStore implements AutoscopeStore {
   recordClusterState(cluster: string, state: ClusterState, at: string, error: string | null): void {
     if (this.clusterStates.get(cluster) === state) return;
     this.clusterStates.set(cluster, state);
-    this.enqueue(() => this.db.prepare('INSERT INTO cluster_states (cluster, state, at, error) VALUES (?, ?, ?, ?)').run(cluster, state, at, error));
+    this.enqueue(() =>
+      this.db.prepare('INSERT INTO cluster_states (cluster, state, at, error) VALUES (?, ?, ?, ?)').run(cluster, state, at, error),
+    );
   }
 
   /** When each condition's current state began (the rule is `lib/history`'s `conditionSince`). */
   conditionSince(id: string): Record<string, string> {
-    return Object.fromEntries([...(this.open.get(id) ?? new Map<string, OpenCondition>())].map(([type, c]) => [type, conditionSince({ type, status: c.status, start: c.at, reasonSince: c.reasonSince })]));
+    return Object.fromEntries(
+      [...(this.open.get(id) ?? new Map<string, OpenCondition>())].map(([type, c]) => [
+        type,
+        conditionSince({ type, status: c.status, start: c.at, reasonSince: c.reasonSince }),
+      ]),
+    );
   }
 
   replicasMismatchSince(id: string): string | null {
@@ -307,25 +384,43 @@ export class HistoryStore implements AutoscopeStore {
       const list = byType.get(r.type) ?? [];
       const previous = list[list.length - 1];
       if (previous && previous.end === null) previous.end = r.at;
-      list.push({ status: r.status, reason: r.reason, message: r.message, meaning: conditionMeaning(kind, { type: r.type, status: r.status, reason: r.reason ?? undefined }), start: r.at, end: null });
+      list.push({
+        status: r.status,
+        reason: r.reason,
+        message: r.message,
+        meaning: conditionMeaning(kind, { type: r.type, status: r.status, reason: r.reason ?? undefined }),
+        start: r.at,
+        end: null,
+      });
       byType.set(r.type, list);
     }
     const conditions = [...byType.entries()].map(([type, segments]) => ({
       type,
       segments: segments.filter((s) => s.start <= to && (s.end === null || s.end >= from) && s.reason !== 'Deleted'),
     }));
-    const replicas = (this.db
+    const replicas = this.db
       .prepare(
         `SELECT at, current, desired, min, max FROM replica_samples WHERE id = ? AND at BETWEEN ? AND ?
          UNION ALL SELECT * FROM (SELECT at, current, desired, min, max FROM replica_samples WHERE id = ? AND at < ? ORDER BY at DESC LIMIT 1)
          ORDER BY at`,
       )
-      .all(id, from, to, id, from) as { at: string; current: number | null; desired: number | null; min: number | null; max: number | null }[]);
+      .all(id, from, to, id, from) as {
+      at: string;
+      current: number | null;
+      desired: number | null;
+      min: number | null;
+      max: number | null;
+    }[];
     const events = this.events(id, 500, from, to);
     const ref = parseAutoscalerId(id);
     // In the order they were recorded: an outage's row is dated back to when the cluster last answered,
     // which can be before the row recorded just ahead of it (a degraded spell that turned into an outage).
-    const states = ref ? (this.db.prepare('SELECT state, at FROM cluster_states WHERE cluster = ? ORDER BY rowid').all(ref.cluster) as { state: ClusterState; at: string }[]) : [];
+    const states = ref
+      ? (this.db.prepare('SELECT state, at FROM cluster_states WHERE cluster = ? ORDER BY rowid').all(ref.cluster) as {
+          state: ClusterState;
+          at: string;
+        }[])
+      : [];
     const gaps: HistoryResponse['gaps'] = [];
     states.forEach((s, i) => {
       if (s.state !== 'unreachable') return;
@@ -358,11 +453,22 @@ export class HistoryStore implements AutoscopeStore {
          FROM condition_transitions
          WHERE ${notableOnly ? 'notable = 1 AND ' : ''}reason IS NOT 'Deleted' AND (? IS NULL OR cluster = ?) ORDER BY at DESC, seq DESC LIMIT ?`,
       )
-      .all(cluster ?? null, cluster ?? null, limit) as (Omit<Transition, 'meaning' | 'previous' | 'notable'> & { kind: AutoscalerKind; prevStatus: Transition['status'] | null; prevReason: string | null; notable: number })[];
+      .all(cluster ?? null, cluster ?? null, limit) as (Omit<Transition, 'meaning' | 'previous' | 'notable'> & {
+      kind: AutoscalerKind;
+      prevStatus: Transition['status'] | null;
+      prevReason: string | null;
+      notable: number;
+    })[];
     return rows.map(({ prevStatus, prevReason, notable, ...r }) => ({
       ...r,
       meaning: conditionMeaning(r.kind, { type: r.type, status: r.status, reason: r.reason ?? undefined }),
-      previous: prevStatus ? { status: prevStatus, reason: prevReason, meaning: conditionMeaning(r.kind, { type: r.type, status: prevStatus, reason: prevReason ?? undefined }) } : null,
+      previous: prevStatus
+        ? {
+            status: prevStatus,
+            reason: prevReason,
+            meaning: conditionMeaning(r.kind, { type: r.type, status: prevStatus, reason: prevReason ?? undefined }),
+          }
+        : null,
       notable: notable === 1,
     }));
   }
@@ -374,15 +480,24 @@ export class HistoryStore implements AutoscopeStore {
     this.db.transaction(() => {
       // An object deleted before the window leaves no trace.
       const gone = 'SELECT id FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?';
-      for (const table of ['condition_transitions', 'replica_samples', 'events']) this.db.prepare(`DELETE FROM ${table} WHERE id IN (${gone})`).run(cutoff);
+      for (const table of ['condition_transitions', 'replica_samples', 'events'])
+        this.db.prepare(`DELETE FROM ${table} WHERE id IN (${gone})`).run(cutoff);
       this.db.prepare('DELETE FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(cutoff);
       // Keep the latest transition of each (id, type): it is the open segment's start.
-      this.db.prepare('DELETE FROM condition_transitions WHERE at < ? AND seq NOT IN (SELECT MAX(seq) FROM condition_transitions GROUP BY id, type)').run(cutoff);
+      this.db
+        .prepare(
+          'DELETE FROM condition_transitions WHERE at < ? AND seq NOT IN (SELECT MAX(seq) FROM condition_transitions GROUP BY id, type)',
+        )
+        .run(cutoff);
       // Keep the latest sample of each id: a quiet autoscaler's replicas at the window's start.
-      this.db.prepare('DELETE FROM replica_samples WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM replica_samples GROUP BY id)').run(cutoff);
+      this.db
+        .prepare('DELETE FROM replica_samples WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM replica_samples GROUP BY id)')
+        .run(cutoff);
       this.db.prepare('DELETE FROM events WHERE last_seen < ?').run(cutoff);
       // Keep each cluster's latest state: an outage that began before the window is still drawn as a gap.
-      this.db.prepare('DELETE FROM cluster_states WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM cluster_states GROUP BY cluster)').run(cutoff);
+      this.db
+        .prepare('DELETE FROM cluster_states WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM cluster_states GROUP BY cluster)')
+        .run(cutoff);
     })();
   }
 

@@ -24,10 +24,9 @@ describe('handle()', () => {
   });
 
   it('maps a ZodError to 400 naming the failing field', async () => {
-    const res = await handle((req) => z.object({ limit: z.coerce.number().int().max(500) }).parse({ limit: req.nextUrl.searchParams.get('limit') }))(
-      get('http://x/api/v1/autoscalers?limit=9000'),
-      {},
-    );
+    const res = await handle((req) =>
+      z.object({ limit: z.coerce.number().int().max(500) }).parse({ limit: req.nextUrl.searchParams.get('limit') }),
+    )(get('http://x/api/v1/autoscalers?limit=9000'), {});
     expect(res.status).toBe(400);
     const body = ErrorBodySchema.parse(await res.json());
     expect(body.error.code).toBe('bad_request');

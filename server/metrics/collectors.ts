@@ -101,7 +101,8 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
       // Every (kind, health) of every cluster, zeros included, so a series does not vanish when it empties.
       for (const status of app.clusterStatuses()) {
         for (const kind of AutoscalerKindSchema.options) {
-          for (const health of HealthSchema.options) this.set({ cluster: status.name, kind, health }, counts.get(`${status.name}\u0000${kind}\u0000${health}`) ?? 0);
+          for (const health of HealthSchema.options)
+            this.set({ cluster: status.name, kind, health }, counts.get(`${status.name}\u0000${kind}\u0000${health}`) ?? 0);
         }
       }
     },

@@ -26,4 +26,3 @@ export function startMetricsServer(registry: Registry, host: string, port: numbe
     });
   });
 }
-

@@ -26,8 +26,12 @@ export function getAutoscalerDetail(app: Autoscope, path: AutoscalerPath, viewer
     autoscaler: a,
     behavior: spec.behavior ?? null,
     specMetrics: Array.isArray(spec.metrics) ? spec.metrics : [],
-    ...(a.kind === 'MachineAutoscaler' ? { machineSets: toMachineSetCopies(entry.related.machineSets ?? { machineAPI: null, clusterAPI: null }) } : {}),
-    ...(a.kind === 'FederatedHPA' ? { placement: toFederationPlacement(a, entry.related.binding ?? null, entry.related.policy ?? null) } : {}),
+    ...(a.kind === 'MachineAutoscaler'
+      ? { machineSets: toMachineSetCopies(entry.related.machineSets ?? { machineAPI: null, clusterAPI: null }) }
+      : {}),
+    ...(a.kind === 'FederatedHPA'
+      ? { placement: toFederationPlacement(a, entry.related.binding ?? null, entry.related.policy ?? null) }
+      : {}),
     events: app.history.events(a.id, 100),
     yaml: stringify(withoutManagedFields(entry.raw)),
     kubectl: kubectlCommands(app, a),

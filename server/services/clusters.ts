@@ -8,7 +8,9 @@ import { visibleClusterStatuses } from './guards';
 /** The clusters the viewer may see with their sync state, and counts of the autoscalers they may see there. */
 export function listClusters(app: Autoscope, viewer: Viewer): ClusterListResponse {
   const { scope } = viewer;
-  const summaries = scope.all ? app.clusterSummaries() : app.clusterSummaries({ cluster: (name) => canSeeCluster(scope, name), autoscaler: (dto) => canSeeAutoscaler(scope, dto) });
+  const summaries = scope.all
+    ? app.clusterSummaries()
+    : app.clusterSummaries({ cluster: (name) => canSeeCluster(scope, name), autoscaler: (dto) => canSeeAutoscaler(scope, dto) });
   return { clusters: summaries, generatedAt: new Date().toISOString() };
 }
 

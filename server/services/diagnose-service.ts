@@ -11,9 +11,14 @@ import { AppError } from '../http/app-error';
  */
 export async function diagnosePaste(req: Request, now: number): Promise<DiagnoseResponse> {
   const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > DIAGNOSE_MAX_BYTES) throw new AppError('payload_too_large', `the paste is ${declared} bytes; the limit is ${DIAGNOSE_MAX_BYTES} (1 MiB): paste one object or a smaller list`);
+  if (declared > DIAGNOSE_MAX_BYTES)
+    throw new AppError(
+      'payload_too_large',
+      `the paste is ${declared} bytes; the limit is ${DIAGNOSE_MAX_BYTES} (1 MiB): paste one object or a smaller list`,
+    );
   const text = await req.text();
-  if (Buffer.byteLength(text) > DIAGNOSE_MAX_BYTES) throw new AppError('payload_too_large', `the paste exceeds ${DIAGNOSE_MAX_BYTES} bytes (1 MiB): paste one object or a smaller list`);
+  if (Buffer.byteLength(text) > DIAGNOSE_MAX_BYTES)
+    throw new AppError('payload_too_large', `the paste exceeds ${DIAGNOSE_MAX_BYTES} bytes (1 MiB): paste one object or a smaller list`);
   if (!text.trim()) throw new AppError('bad_request', 'the body is empty: send the pasted kubectl output as text/plain');
   const credential = findCredential(text);
   if (credential) {
@@ -50,7 +55,10 @@ function parseDocuments(text: string): { values: unknown[]; errors: string[] } {
     values.push(d.toJS({ maxAliasCount: 50 }));
   }
   if (values.length === 0) {
-    throw new AppError('bad_request', `the paste is neither kubectl describe output nor YAML/JSON objects${errors.length > 0 ? ` (YAML: ${errors[0] ?? ''})` : ''}`);
+    throw new AppError(
+      'bad_request',
+      `the paste is neither kubectl describe output nor YAML/JSON objects${errors.length > 0 ? ` (YAML: ${errors[0] ?? ''})` : ''}`,
+    );
   }
   return { values, errors };
 }

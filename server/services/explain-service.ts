@@ -1,5 +1,13 @@
 import 'server-only';
-import type { AutoscalerKind, AutoscalerPath, ExplainResponse, FederationPreviewInputs, HpaChanges, HpaPreviewResponse, SyncSummary } from '@/lib/api';
+import type {
+  AutoscalerKind,
+  AutoscalerPath,
+  ExplainResponse,
+  FederationPreviewInputs,
+  HpaChanges,
+  HpaPreviewResponse,
+  SyncSummary,
+} from '@/lib/api';
 import { AssignReplicasInputSchema, HpaPreviewRequestSchema, InitialAssignmentInputSchema, parseAutoscalerId } from '@/lib/api';
 import type { HpaSyncInput, HpaSyncResult } from '@/lib/hpa';
 import { playLoadCurve, scaleLoad, simulateHpaSync } from '@/lib/hpa';
@@ -33,12 +41,21 @@ function summarize(kind: AutoscalerKind, result: HpaSyncResult, currentReplicas:
 }
 
 /** Gathers the live input for an HPA, or for a FederatedHPA across its ready member clusters. */
-async function gather(app: Autoscope, path: AutoscalerPath, viewer: Viewer): Promise<{ kind: AutoscalerKind; id: string; raw: HorizontalPodAutoscaler; gathered: GatheredInput }> {
+async function gather(
+  app: Autoscope,
+  path: AutoscalerPath,
+  viewer: Viewer,
+): Promise<{ kind: AutoscalerKind; id: string; raw: HorizontalPodAutoscaler; gathered: GatheredInput }> {
   const entry = findEntry(app, path, viewer);
   const { dto } = entry;
-  if (dto.kind === 'MachineAutoscaler') throw new AppError('bad_request', 'explain and preview are for HorizontalPodAutoscalers and FederatedHPAs; a MachineAutoscaler has no metrics decision (see its findings)');
+  if (dto.kind === 'MachineAutoscaler')
+    throw new AppError(
+      'bad_request',
+      'explain and preview are for HorizontalPodAutoscalers and FederatedHPAs; a MachineAutoscaler has no metrics decision (see its findings)',
+    );
   const raw = entry.raw as HorizontalPodAutoscaler;
-  if (dto.kind === 'HorizontalPodAutoscaler') return { kind: dto.kind, id: dto.id, raw, gathered: await gatherHpaInput(app, dto.cluster, raw, dto.id) };
+  if (dto.kind === 'HorizontalPodAutoscaler')
+    return { kind: dto.kind, id: dto.id, raw, gathered: await gatherHpaInput(app, dto.cluster, raw, dto.id) };
 
   const members = (dto.federation?.members ?? []).filter((m) => m.ready === 'True' && m.replicas > 0);
   const duplicated = dto.federation?.strategy === 'Duplicated';
@@ -52,12 +69,16 @@ async function gather(app: Autoscope, path: AutoscalerPath, viewer: Viewer): Pro
         const member = app.watchers.get(`${dto.cluster}/${m.cluster}`);
         if (!member) continue;
         const client = member.connection.client;
-        const list = await client.get<{ items?: Pod[] }>(`/api/v1/namespaces/${dto.namespace}/pods`, { query: { labelSelector: selector } }).catch((err: unknown) => {
-          throw toAppError(err, member.name);
-        });
+        const list = await client
+          .get<{ items?: Pod[] }>(`/api/v1/namespaces/${dto.namespace}/pods`, { query: { labelSelector: selector } })
+          .catch((err: unknown) => {
+            throw toAppError(err, member.name);
+          });
         pods.push(...(list.items ?? []));
         const read = await client
-          .get<{ items?: PodMetrics[] }>(`/apis/metrics.k8s.io/v1beta1/namespaces/${dto.namespace}/pods`, { query: { labelSelector: selector } })
+          .get<{ items?: PodMetrics[] }>(`/apis/metrics.k8s.io/v1beta1/namespaces/${dto.namespace}/pods`, {
+            query: { labelSelector: selector },
+          })
           .then(
             (l) => l.items ?? [],
             (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
@@ -100,7 +121,10 @@ function applyChanges(input: HpaSyncInput, changes: HpaChanges): HpaSyncInput {
     if (changes.behavior === null) delete spec.behavior;
     else spec.behavior = changes.behavior;
   }
-  if ((spec.minReplicas ?? 1) > spec.maxReplicas) throw new AppError('bad_request', `minReplicas ${spec.minReplicas ?? 1} exceeds maxReplicas ${spec.maxReplicas}`, { issues: [{ path: 'changes.minReplicas', message: 'must not exceed maxReplicas' }] });
+  if ((spec.minReplicas ?? 1) > spec.maxReplicas)
+    throw new AppError('bad_request', `minReplicas ${spec.minReplicas ?? 1} exceeds maxReplicas ${spec.maxReplicas}`, {
+      issues: [{ path: 'changes.minReplicas', message: 'must not exceed maxReplicas' }],
+    });
   return scaleLoad({ ...input, hpa: { ...input.hpa, spec } }, changes.loadFactor ?? 1);
 }
 
@@ -110,7 +134,8 @@ function differences(before: SyncSummary, after: SyncSummary): string[] {
   if (before.replicasAfter !== after.replicasAfter) out.push(`replicas after the sync ${before.replicasAfter} → ${after.replicasAfter}`);
   for (const a of after.conditions) {
     const b = before.conditions.find((c) => c.type === a.type);
-    if (!b || b.status !== a.status || b.reason !== a.reason) out.push(`${a.type}: ${b ? `${b.status}/${b.reason ?? '—'}` : 'absent'} → ${a.status}/${a.reason ?? '—'}`);
+    if (!b || b.status !== a.status || b.reason !== a.reason)
+      out.push(`${a.type}: ${b ? `${b.status}/${b.reason ?? '—'}` : 'absent'} → ${a.status}/${a.reason ?? '—'}`);
   }
   const events = (s: SyncSummary): string => s.events.map((e) => e.reason).join(', ') || 'none';
   if (events(before) !== events(after)) out.push(`events: ${events(before)} → ${events(after)}`);
@@ -127,7 +152,8 @@ export async function previewHpa(app: Autoscope, body: unknown, viewer: Viewer):
   const before = summarize(kind, simulateHpaSync(base), base.scale.specReplicas);
   const after = summarize(kind, simulateHpaSync(edited), base.scale.specReplicas);
   const assumptions = [...gathered.assumptions];
-  if (request.changes.loadFactor !== undefined && request.changes.loadFactor !== 1) assumptions.push(`Every observed metric value multiplied by ${request.changes.loadFactor} (load proportional to today's).`);
+  if (request.changes.loadFactor !== undefined && request.changes.loadFactor !== 1)
+    assumptions.push(`Every observed metric value multiplied by ${request.changes.loadFactor} (load proportional to today's).`);
   let playback: HpaPreviewResponse['playback'];
   if (request.playback) {
     const { factors, intervalSeconds } = request.playback;
@@ -139,12 +165,30 @@ export async function previewHpa(app: Autoscope, body: unknown, viewer: Viewer):
       before: { replicas: step.replicas, desired: step.desired, limited: step.limited },
       after: { replicas: a[i]?.replicas ?? 0, desired: a[i]?.desired ?? 0, limited: a[i]?.limited ?? null },
     }));
-    assumptions.push(`Load curve: one sync every ${intervalSeconds} s with today's total load × each factor, spread evenly over the replicas; new pods are assumed ready at once.`);
+    assumptions.push(
+      `Load curve: one sync every ${intervalSeconds} s with today's total load × each factor, spread evenly over the replicas; new pods are assumed ready at once.`,
+    );
   }
-  return { id, fetchedAt: base.now, observed: gathered.observed, assumptions, before, after, differences: differences(before, after), editedSpec: edited.hpa.spec as unknown as HpaPreviewResponse['editedSpec'], ...(playback ? { playback } : {}) };
+  return {
+    id,
+    fetchedAt: base.now,
+    observed: gathered.observed,
+    assumptions,
+    before,
+    after,
+    differences: differences(before, after),
+    editedSpec: edited.hpa.spec as unknown as HpaPreviewResponse['editedSpec'],
+    ...(playback ? { playback } : {}),
+  };
 }
 
-const seedPolicyOf = { Duplicated: 'Duplicated', StaticWeight: 'StaticWeighted', DynamicWeight: 'DynamicWeighted', Aggregated: 'Aggregated', Unknown: 'DynamicWeighted' } as const;
+const seedPolicyOf = {
+  Duplicated: 'Duplicated',
+  StaticWeight: 'StaticWeighted',
+  DynamicWeight: 'DynamicWeighted',
+  Aggregated: 'Aggregated',
+  Unknown: 'DynamicWeighted',
+} as const;
 
 /** Inputs for the federation preview, filled from a live FederatedHPA's binding, members and policy. */
 export function federationPreviewInputs(app: Autoscope, path: AutoscalerPath, viewer: Viewer): FederationPreviewInputs {
@@ -152,10 +196,24 @@ export function federationPreviewInputs(app: Autoscope, path: AutoscalerPath, vi
   const { dto } = entry;
   if (dto.kind !== 'FederatedHPA' || !dto.federation) throw new AppError('bad_request', 'federation previews start from a FederatedHPA');
   const watcher = app.watchers.get(dto.cluster);
-  const binding = watcher?.objects('resourceBindings').find((b) => b.metadata.namespace === dto.namespace && (b.spec as { resource?: { kind?: string; name?: string } } | undefined)?.resource?.name === dto.target.name);
-  const bspec = (binding?.spec ?? {}) as { replicas?: number; resource?: { uid?: string }; clusters?: { name: string; replicas?: number }[]; placement?: { replicaScheduling?: { weightPreference?: { staticWeightList?: { targetCluster?: { clusterNames?: string[] }; weight?: number }[] } } } };
+  const binding = watcher
+    ?.objects('resourceBindings')
+    .find(
+      (b) =>
+        b.metadata.namespace === dto.namespace &&
+        (b.spec as { resource?: { kind?: string; name?: string } } | undefined)?.resource?.name === dto.target.name,
+    );
+  const bspec = (binding?.spec ?? {}) as {
+    replicas?: number;
+    resource?: { uid?: string };
+    clusters?: { name: string; replicas?: number }[];
+    placement?: {
+      replicaScheduling?: { weightPreference?: { staticWeightList?: { targetCluster?: { clusterNames?: string[] }; weight?: number }[] } };
+    };
+  };
   const weights = new Map<string, number>();
-  for (const w of bspec.placement?.replicaScheduling?.weightPreference?.staticWeightList ?? []) for (const c of w.targetCluster?.clusterNames ?? []) weights.set(c, Math.max(weights.get(c) ?? 0, w.weight ?? 0));
+  for (const w of bspec.placement?.replicaScheduling?.weightPreference?.staticWeightList ?? [])
+    for (const c of w.targetCluster?.clusterNames ?? []) weights.set(c, Math.max(weights.get(c) ?? 0, w.weight ?? 0));
   const strategy = dto.federation.strategy === 'Unknown' ? 'DynamicWeight' : dto.federation.strategy;
   const ready = dto.federation.members.filter((m) => m.ready === 'True');
   const previous = (bspec.clusters ?? []).map((c) => ({ name: c.name, replicas: c.replicas ?? 0 }));
@@ -163,14 +221,24 @@ export function federationPreviewInputs(app: Autoscope, path: AutoscalerPath, vi
   const notes = [
     "Shipped Karmada divides the template's replicas with the PropagationPolicy's strategy (Webster method since v1.16); the seed's five policies, which split min/max bounds, never shipped (karmada-io/karmada PR #3161).",
   ];
-  if (ready.length < dto.federation.members.length) notes.push(`Not ready and left out: ${dto.federation.members.filter((m) => m.ready !== 'True').map((m) => m.cluster).join(', ')}.`);
+  if (ready.length < dto.federation.members.length)
+    notes.push(
+      `Not ready and left out: ${dto.federation.members
+        .filter((m) => m.ready !== 'True')
+        .map((m) => m.cluster)
+        .join(', ')}.`,
+    );
   return {
     id: dto.id,
     fetchedAt: new Date().toISOString(),
     assignReplicas: AssignReplicasInputSchema.parse({
       strategy,
       replicas: bspec.replicas ?? dto.desiredReplicas ?? dto.currentReplicas ?? 0,
-      candidates: ready.map((m) => ({ name: m.cluster, ...(strategy === 'StaticWeight' ? { staticWeight: weights.get(m.cluster) ?? 1 } : {}), ...(m.availableReplicas !== null ? { allocatableReplicas: m.availableReplicas } : {}) })),
+      candidates: ready.map((m) => ({
+        name: m.cluster,
+        ...(strategy === 'StaticWeight' ? { staticWeight: weights.get(m.cluster) ?? 1 } : {}),
+        ...(m.availableReplicas !== null ? { allocatableReplicas: m.availableReplicas } : {}),
+      })),
       previousClusters: previous.filter((p) => ready.some((m) => m.cluster === p.name)),
       uid: bspec.resource?.uid ?? '',
       divider: 'webster',
@@ -180,7 +248,12 @@ export function federationPreviewInputs(app: Autoscope, path: AutoscalerPath, vi
       federatedMinReplicas: Math.max(1, spec.minReplicas ?? 1),
       federatedMaxReplicas: Math.max(1, spec.maxReplicas ?? 1),
       scaleToZero: false,
-      clusters: ready.map((m) => ({ name: m.cluster, prevReplicas: m.replicas, ...(m.availableReplicas !== null ? { availableReplicas: m.availableReplicas } : {}), ...(weights.has(m.cluster) ? { staticWeight: weights.get(m.cluster) } : {}) })),
+      clusters: ready.map((m) => ({
+        name: m.cluster,
+        prevReplicas: m.replicas,
+        ...(m.availableReplicas !== null ? { availableReplicas: m.availableReplicas } : {}),
+        ...(weights.has(m.cluster) ? { staticWeight: weights.get(m.cluster) } : {}),
+      })),
       previousBinding: previous,
     }),
     notes,

@@ -6,9 +6,19 @@ import { toCsv } from '../fleet/query';
 export function exportAutoscalers(items: Autoscaler[], format: 'csv' | 'json', clusters: ClusterStatus[]): Response {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   if (format === 'csv') {
-    return new Response(toCsv(items), { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="autoscalers-${stamp}.csv"`, 'cache-control': 'no-store' } });
+    return new Response(toCsv(items), {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="autoscalers-${stamp}.csv"`,
+        'cache-control': 'no-store',
+      },
+    });
   }
   return new Response(JSON.stringify({ items, total: items.length, clusters, generatedAt: new Date().toISOString() }, null, 2), {
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="autoscalers-${stamp}.json"`, 'cache-control': 'no-store' },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-disposition': `attachment; filename="autoscalers-${stamp}.json"`,
+      'cache-control': 'no-store',
+    },
   });
 }

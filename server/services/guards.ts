@@ -23,7 +23,10 @@ export function isKnownCluster(app: Autoscope, viewer: Viewer, cluster: string):
 /** A cluster named in a filter must be one Autoscope knows (and the viewer may see: the same answer otherwise). */
 export function requireKnownClusters(app: Autoscope, filter: AutoscalerFilter, viewer: Viewer): void {
   for (const c of filter.cluster ?? []) {
-    if (!isKnownCluster(app, viewer, c)) throw new AppError('bad_request', `unknown cluster ${JSON.stringify(c)}`, { issues: [{ path: 'cluster', message: `unknown cluster ${JSON.stringify(c)}` }] });
+    if (!isKnownCluster(app, viewer, c))
+      throw new AppError('bad_request', `unknown cluster ${JSON.stringify(c)}`, {
+        issues: [{ path: 'cluster', message: `unknown cluster ${JSON.stringify(c)}` }],
+      });
   }
 }
 
@@ -38,8 +41,12 @@ export function visibleClusterStatuses(app: Autoscope, viewer: Viewer): ClusterS
  * one that does not exist: the same code, message and cluster field, after the same lookups.
  */
 export function findEntry(app: Autoscope, path: AutoscalerPath, viewer: Viewer): IndexEntry {
-  if (!isKnownCluster(app, viewer, path.cluster)) throw new AppError('not_found', `unknown cluster ${JSON.stringify(path.cluster)}`, { cluster: path.cluster });
+  if (!isKnownCluster(app, viewer, path.cluster))
+    throw new AppError('not_found', `unknown cluster ${JSON.stringify(path.cluster)}`, { cluster: path.cluster });
   const entry = app.index.entries.get(toAutoscalerId(path.cluster, path.kind, path.namespace, path.name));
-  if (!entry || !canSeeAutoscaler(viewer.scope, path)) throw new AppError('not_found', `${path.kind} ${path.namespace}/${path.name} not found in cluster ${path.cluster}`, { cluster: path.cluster });
+  if (!entry || !canSeeAutoscaler(viewer.scope, path))
+    throw new AppError('not_found', `${path.kind} ${path.namespace}/${path.name} not found in cluster ${path.cluster}`, {
+      cluster: path.cluster,
+    });
   return entry;
 }

@@ -12,6 +12,9 @@ export function getHistory(app: Autoscope, path: AutoscalerPath, query: HistoryQ
   const entry = findEntry(app, path, viewer);
   const to = query.to ? new Date(query.to).toISOString() : new Date().toISOString();
   const from = query.from ? new Date(query.from).toISOString() : new Date(Date.parse(to) - day).toISOString();
-  if (Date.parse(to) - Date.parse(from) > 366 * day) throw new AppError('bad_request', 'the window may span at most a year', { issues: [{ path: 'from', message: 'window longer than a year' }] });
+  if (Date.parse(to) - Date.parse(from) > 366 * day)
+    throw new AppError('bad_request', 'the window may span at most a year', {
+      issues: [{ path: 'from', message: 'window longer than a year' }],
+    });
   return { id: entry.dto.id, from, to, ...app.history.history(entry.dto.id, entry.dto.kind, from, to) };
 }

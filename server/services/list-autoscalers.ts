@@ -16,7 +16,10 @@ export function listAutoscalers(app: Autoscope, query: AutoscalerQuery, viewer: 
   let after;
   if (query.cursor) {
     const cursor = decodeCursor(query.cursor, query.sort, query.order);
-    if (!cursor.ok) throw new AppError('bad_request', `invalid cursor: ${cursor.message}; use the nextCursor of a previous page`, { issues: [{ path: 'cursor', message: cursor.message }] });
+    if (!cursor.ok)
+      throw new AppError('bad_request', `invalid cursor: ${cursor.message}; use the nextCursor of a previous page`, {
+        issues: [{ path: 'cursor', message: cursor.message }],
+      });
     after = cursor.after;
   }
   if (viewer.scope.all) {

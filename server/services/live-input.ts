@@ -36,7 +36,11 @@ function basePath(apiVersion: string): string {
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-async function readScale(client: KubeClient, namespace: string, ref: { apiVersion?: string; kind: string; name: string }): Promise<ScaleObject> {
+async function readScale(
+  client: KubeClient,
+  namespace: string,
+  ref: { apiVersion?: string; kind: string; name: string },
+): Promise<ScaleObject> {
   const apiVersion = ref.apiVersion ?? 'apps/v1';
   const plural = await pluralOf(client, apiVersion, ref.kind);
   return client.get<ScaleObject>(`${basePath(apiVersion)}/namespaces/${namespace}/${plural}/${ref.name}/scale`);
@@ -59,7 +63,13 @@ export interface GatheredInput {
  * selector, and each metric source — and shapes it as `simulateHpaSync`'s input. A failing metrics API
  * becomes that source's error, as the controller would see it; only GET requests are made.
  */
-export async function gatherHpaInput(app: Autoscope, cluster: string, hpa: HorizontalPodAutoscaler, id: string, options: { pods?: (selector: string) => Promise<{ pods: Pod[]; metrics: PodMetrics[] | Error; clusters?: string[] }> } = {}): Promise<GatheredInput> {
+export async function gatherHpaInput(
+  app: Autoscope,
+  cluster: string,
+  hpa: HorizontalPodAutoscaler,
+  id: string,
+  options: { pods?: (selector: string) => Promise<{ pods: Pod[]; metrics: PodMetrics[] | Error; clusters?: string[] }> } = {},
+): Promise<GatheredInput> {
   const watcher = app.watchers.get(cluster);
   if (!watcher) throw toAppError(new KubeApiError(404, 'NotFound', `unknown cluster ${cluster}`, ''), cluster);
   const client = watcher.connection.client;
@@ -80,7 +90,9 @@ export async function gatherHpaInput(app: Autoscope, cluster: string, hpa: Horiz
   let pods: Pod[] = [];
   let resource: PodMetrics[] | Error | undefined;
   let memberClusters: string[] | undefined;
-  const specMetrics: MetricSpec[] = hpa.spec.metrics?.length ? hpa.spec.metrics : [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+  const specMetrics: MetricSpec[] = hpa.spec.metrics?.length
+    ? hpa.spec.metrics
+    : [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
   const needsResource = specMetrics.some((m) => m.type === 'Resource' || m.type === 'ContainerResource');
   if (selector) {
     if (options.pods) {
@@ -89,13 +101,17 @@ export async function gatherHpaInput(app: Autoscope, cluster: string, hpa: Horiz
       resource = read.metrics;
       memberClusters = read.clusters;
     } else {
-      const list = await client.get<{ items?: Pod[] }>(`/api/v1/namespaces/${namespace}/pods`, { query: { labelSelector: selector } }).catch((err: unknown) => {
-        throw toAppError(err, cluster);
-      });
+      const list = await client
+        .get<{ items?: Pod[] }>(`/api/v1/namespaces/${namespace}/pods`, { query: { labelSelector: selector } })
+        .catch((err: unknown) => {
+          throw toAppError(err, cluster);
+        });
       pods = list.items ?? [];
       if (needsResource) {
         resource = await client
-          .get<{ items?: PodMetrics[] }>(`/apis/metrics.k8s.io/v1beta1/namespaces/${namespace}/pods`, { query: { labelSelector: selector } })
+          .get<{ items?: PodMetrics[] }>(`/apis/metrics.k8s.io/v1beta1/namespaces/${namespace}/pods`, {
+            query: { labelSelector: selector },
+          })
           .then((l) => l.items ?? [])
           .catch((err: unknown) => new Error(message(err)));
       }
@@ -118,21 +134,36 @@ export async function gatherHpaInput(app: Autoscope, cluster: string, hpa: Horiz
       if (m.type === 'Pods' && m.pods) {
         const name = m.pods.metric.name;
         const sel = metricSelector(m.pods.metric.selector);
-        const list = await client.get<{ items?: { describedObject: { name: string }; value: string; timestamp?: string; windowSeconds?: number }[] }>(`/apis/custom.metrics.k8s.io/v1beta2/namespaces/${namespace}/pods/*/${encodeURIComponent(name)}`, { query: { labelSelector: selector, metricLabelSelector: sel } });
-        const samples: PodsMetricSample[] = (list.items ?? []).map((i) => ({ pod: i.describedObject.name, value: i.value, timestamp: i.timestamp, window: i.windowSeconds }));
+        const list = await client.get<{
+          items?: { describedObject: { name: string }; value: string; timestamp?: string; windowSeconds?: number }[];
+        }>(`/apis/custom.metrics.k8s.io/v1beta2/namespaces/${namespace}/pods/*/${encodeURIComponent(name)}`, {
+          query: { labelSelector: selector, metricLabelSelector: sel },
+        });
+        const samples: PodsMetricSample[] = (list.items ?? []).map((i) => ({
+          pod: i.describedObject.name,
+          value: i.value,
+          timestamp: i.timestamp,
+          window: i.windowSeconds,
+        }));
         metrics.pods = { ...metrics.pods, [name]: samples };
         sources.push({ source: 'pods', ok: true, detail: `${name}: ${samples.length} pod values from custom.metrics.k8s.io` });
       } else if (m.type === 'Object' && m.object) {
         const ref = m.object.describedObject;
         const plural = await pluralOf(client, ref.apiVersion ?? 'v1', ref.kind);
         const name = m.object.metric.name;
-        const list = await client.get<{ items?: { value: string }[] }>(`/apis/custom.metrics.k8s.io/v1beta2/namespaces/${namespace}/${plural}/${ref.name}/${encodeURIComponent(name)}`, { query: { metricLabelSelector: metricSelector(m.object.metric.selector) } });
+        const list = await client.get<{ items?: { value: string }[] }>(
+          `/apis/custom.metrics.k8s.io/v1beta2/namespaces/${namespace}/${plural}/${ref.name}/${encodeURIComponent(name)}`,
+          { query: { metricLabelSelector: metricSelector(m.object.metric.selector) } },
+        );
         const value = list.items?.[0]?.value;
         if (value !== undefined) metrics.object = { ...metrics.object, [name]: value };
         sources.push({ source: 'object', ok: value !== undefined, detail: `${name} of ${ref.kind}/${ref.name}: ${value ?? 'no value'}` });
       } else if (m.type === 'External' && m.external) {
         const name = m.external.metric.name;
-        const list = await client.get<{ items?: { value: string }[] }>(`/apis/external.metrics.k8s.io/v1beta1/namespaces/${namespace}/${encodeURIComponent(name)}`, { query: { labelSelector: metricSelector(m.external.metric.selector) } });
+        const list = await client.get<{ items?: { value: string }[] }>(
+          `/apis/external.metrics.k8s.io/v1beta1/namespaces/${namespace}/${encodeURIComponent(name)}`,
+          { query: { labelSelector: metricSelector(m.external.metric.selector) } },
+        );
         const values = (list.items ?? []).map((i) => i.value);
         metrics.external = { ...metrics.external, [name]: values };
         sources.push({ source: 'external', ok: true, detail: `${name}: ${values.length} series from external.metrics.k8s.io` });
@@ -149,7 +180,10 @@ export async function gatherHpaInput(app: Autoscope, cluster: string, hpa: Horiz
   // Other HPAs in the namespace whose targets' pods overlap (AmbiguousSelector needs their selectors).
   const otherHpaSelectors: OtherHpaSelector[] = [];
   if (!options.pods) {
-    const others = watcher.objects('hpas').filter((o: KubeObject) => o.metadata.namespace === namespace && o.metadata.name !== hpa.metadata.name).slice(0, 20) as HorizontalPodAutoscaler[];
+    const others = watcher
+      .objects('hpas')
+      .filter((o: KubeObject) => o.metadata.namespace === namespace && o.metadata.name !== hpa.metadata.name)
+      .slice(0, 20) as HorizontalPodAutoscaler[];
     for (const other of others) {
       const s = await readScale(client, namespace, other.spec.scaleTargetRef).catch(() => null);
       if (s?.status?.selector) otherHpaSelectors.push({ name: `${namespace}/${other.metadata.name}`, selector: s.status.selector });
@@ -162,9 +196,13 @@ export async function gatherHpaInput(app: Autoscope, cluster: string, hpa: Horiz
       ? "Controller history rebuilt from Autoscope's record of status.desiredReplicas and replica changes over the last 30 minutes; the controller keeps it in memory only, so stabilization and rate limits are approximated."
       : 'No controller history is known (new object, or Autoscope has not seen it change): assumed a freshly started controller, which seeds its history with the current replicas — a scale-down is then held by the stabilization window (not with a 0 s window, where the seed is already older than the cutoff).',
   );
-  assumptions.push('Production controller defaults: tolerance 0.1, 5-minute downscale stabilization, 5-minute CPU initialization period, 30-second initial readiness delay, scale-up limit max(2×current, 4) per sync without behavior.');
+  assumptions.push(
+    'Production controller defaults: tolerance 0.1, 5-minute downscale stabilization, 5-minute CPU initialization period, 30-second initial readiness delay, scale-up limit max(2×current, 4) per sync without behavior.',
+  );
 
-  const ready = pods.filter((p) => p.status?.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  const ready = pods.filter(
+    (p) => p.status?.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+  ).length;
   return {
     input: {
       hpa,
@@ -202,7 +240,9 @@ function reconstructState(app: Autoscope, id: string, now: string): HpaControlle
   const from = new Date(Date.parse(now) - 30 * 60_000).toISOString();
   const samples = app.history.history(id, 'HorizontalPodAutoscaler', from, now).replicas;
   if (samples.length < 2) return null;
-  const recommendations = samples.filter((s) => s.desired !== null).map((s) => ({ replicas: s.desired as number, timestamp: s.at < from ? from : s.at }));
+  const recommendations = samples
+    .filter((s) => s.desired !== null)
+    .map((s) => ({ replicas: s.desired as number, timestamp: s.at < from ? from : s.at }));
   const scaleUpEvents: HpaControllerState['scaleUpEvents'] = [];
   const scaleDownEvents: HpaControllerState['scaleDownEvents'] = [];
   samples.forEach((s, i) => {

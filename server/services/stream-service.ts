@@ -26,7 +26,10 @@ export function openStream(app: Autoscope, signal: AbortSignal, viewer: Viewer):
         };
         controller.enqueue(encoder.encode('retry: 3000\n\n'));
         for (const cluster of visibleClusterStatuses(app, viewer)) send({ type: 'cluster', cluster });
-        const unsubscribe = app.bus.subscribe(send, scope.all ? undefined : { id: (id) => canSeeAutoscalerId(scope, id), cluster: (name) => canSeeCluster(scope, name) });
+        const unsubscribe = app.bus.subscribe(
+          send,
+          scope.all ? undefined : { id: (id) => canSeeAutoscalerId(scope, id), cluster: (name) => canSeeCluster(scope, name) },
+        );
         const heartbeat = setInterval(() => send({ type: 'heartbeat', at: new Date().toISOString() }), 15_000);
         const close = (): void => {
           cleanup();
@@ -50,5 +53,12 @@ export function openStream(app: Autoscope, signal: AbortSignal, viewer: Viewer):
     },
     { highWaterMark: maxQueuedBytes, size: (chunk) => chunk.byteLength },
   );
-  return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' } });
+  return new Response(stream, {
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    },
+  });
 }

@@ -46,5 +46,7 @@ export function scopedView(app: Autoscope, filter: AutoscalerFilter, viewer: Vie
 
 /** The scoped view in the query's sort order, cached per scope and filter while the index has not changed. */
 export function scopedSortedView(app: Autoscope, query: AutoscalerQuery, viewer: Viewer): Autoscaler[] {
-  return cachedView(app, JSON.stringify(['list', viewer.scope.key, ...filterKey(query), query.sort, query.order]), () => sortAutoscalers(scopedView(app, query, viewer), query.sort, query.order));
+  return cachedView(app, JSON.stringify(['list', viewer.scope.key, ...filterKey(query), query.sort, query.order]), () =>
+    sortAutoscalers(scopedView(app, query, viewer), query.sort, query.order),
+  );
 }

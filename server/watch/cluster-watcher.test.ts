@@ -29,7 +29,12 @@ function rig() {
   const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'watcher-')), retentionDays: 30 });
   const states: ClusterStatus[] = [];
   const sources: { watcher?: ClusterWatcher } = {};
-  const index = new FleetIndex(history, () => sources.watcher, () => undefined, () => new Date(now));
+  const index = new FleetIndex(
+    history,
+    () => sources.watcher,
+    () => undefined,
+    () => new Date(now),
+  );
   const watcher = new ClusterWatcher(
     { name: 'prod', client: cluster.client, parent: null },
     {
@@ -38,7 +43,12 @@ function rig() {
       onState: (status) => {
         states.push(status);
         index.setStale(status.name, status.state === 'unreachable');
-        history.recordClusterState(status.name, status.state, status.state === 'unreachable' && status.since ? status.since : new Date(now).toISOString(), status.error);
+        history.recordClusterState(
+          status.name,
+          status.state,
+          status.state === 'unreachable' && status.since ? status.since : new Date(now).toISOString(),
+          status.error,
+        );
       },
     },
     { informer: { watch: cluster.watch, delay: () => 0 }, clock, tickMs: 3_600_000 },
@@ -105,7 +115,11 @@ describe('ClusterWatcher with the fleet index and history', () => {
     await r.advance(1_000);
     expect(r.snapshot()).toEqual(before);
     expect(r.stateNames()).toEqual(['synced', 'degraded']);
-    expect(r.watcher.status()).toMatchObject({ state: 'degraded', errorRate: expect.any(Number), error: expect.stringMatching(/simulated 500/) });
+    expect(r.watcher.status()).toMatchObject({
+      state: 'degraded',
+      errorRate: expect.any(Number),
+      error: expect.stringMatching(/simulated 500/),
+    });
     expect(r.watcher.status().errorRate).toBeGreaterThan(0);
     expect(r.index.entries.get([...r.index.entries.keys()][0] ?? '')?.dto.stale).toBe(false);
     // A minute without errors: synced again.

@@ -138,7 +138,13 @@ export class ClusterWatcher {
         ...(has('cluster.karmada.io') ? ['karmada'] : []),
         ...(has('metrics.k8s.io') ? ['metrics'] : []),
       ];
-      this.kind = this.connection.parent ? 'karmada-member' : has('cluster.karmada.io') ? 'karmada' : this.capabilities.includes('openshift-machine-api') ? 'openshift' : 'kubernetes';
+      this.kind = this.connection.parent
+        ? 'karmada-member'
+        : has('cluster.karmada.io')
+          ? 'karmada'
+          : this.capabilities.includes('openshift-machine-api')
+            ? 'openshift'
+            : 'kubernetes';
       for (const resource of watchedResources) {
         const versions = discovery.groups.get(resource.requires.group);
         if (!versions || (resource.requires.version && !versions.includes(resource.requires.version))) continue;
@@ -191,7 +197,11 @@ export class ClusterWatcher {
     const version = await client.get<{ gitVersion?: string }>('/version', { timeoutMs: 10_000 });
     const apis = await client.get<{ groups?: { name: string; versions: { version: string }[] }[] }>('/apis', { timeoutMs: 10_000 });
     const groups = new Map<string, string[]>([['', ['v1']]]);
-    for (const g of apis.groups ?? []) groups.set(g.name, g.versions.map((v) => v.version));
+    for (const g of apis.groups ?? [])
+      groups.set(
+        g.name,
+        g.versions.map((v) => v.version),
+      );
     return { groups, kubernetesVersion: version.gitVersion ?? null };
   }
 
@@ -206,7 +216,12 @@ export class ClusterWatcher {
     // and the cluster was connected until then (an outage that cuts the streams starts now).
     // A 401/403 is an answer about Autoscope's permissions, not about the cluster's health.
     if (e.cut || e.statusCode === 401 || e.statusCode === 403) this.reachability.answered(this.clock(), 'event');
-    else this.reachability.failed(this.clock(), { answered: e.statusCode !== 0, refused: e.refused || this.proxyCannotReach(e.statusCode), message: e.message });
+    else
+      this.reachability.failed(this.clock(), {
+        answered: e.statusCode !== 0,
+        refused: e.refused || this.proxyCannotReach(e.statusCode),
+        message: e.message,
+      });
     if (e.statusCode === 403) this.error = `cannot list ${label}: ${e.message}`;
     this.recompute();
   }

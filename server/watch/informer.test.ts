@@ -12,7 +12,14 @@ const path = '/apis/autoscaling/v2/horizontalpodautoscalers';
 const real = (fixture as { items: HorizontalPodAutoscaler[] }).items;
 
 function harness(cluster = new FakeCluster()) {
-  const seen = { synced: [] as string[][], added: [] as string[], updated: [] as string[], deleted: [] as string[], errors: [] as InformerError[], answered: 0 };
+  const seen = {
+    synced: [] as string[][],
+    added: [] as string[],
+    updated: [] as string[],
+    deleted: [] as string[],
+    errors: [] as InformerError[],
+    answered: 0,
+  };
   const name = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
   const informer = new ResourceInformer(
     cluster.client,
@@ -39,7 +46,10 @@ async function started(count = 3) {
   return h;
 }
 
-const all3 = real.slice(0, 3).map((o) => `${o.metadata.namespace}/${o.metadata.name}`).sort();
+const all3 = real
+  .slice(0, 3)
+  .map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
+  .sort();
 
 describe('ResourceInformer', () => {
   it('announces a sync with the listed objects, once the cache holds them', async () => {

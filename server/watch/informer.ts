@@ -48,7 +48,14 @@ export function isRefusal(err: unknown, statusCode: number, message: string): bo
   if (statusCode !== 0) return false;
   const reason = (err as { reason?: unknown }).reason;
   const cause = (err as { cause?: { code?: unknown } }).cause;
-  const code = typeof reason === 'string' ? reason : typeof cause?.code === 'string' ? cause.code : typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : '';
+  const code =
+    typeof reason === 'string'
+      ? reason
+      : typeof cause?.code === 'string'
+        ? cause.code
+        : typeof (err as { code?: unknown }).code === 'string'
+          ? (err as { code: string }).code
+          : '';
   return unreachableCodes.has(code) || /^(CERT_|ERR_TLS_|DEPTH_ZERO_SELF_SIGNED|SELF_SIGNED_CERT|UNABLE_TO_(GET|VERIFY)_)/.test(code);
 }
 
@@ -217,10 +224,13 @@ export class ResourceInformer {
     let token: string | undefined;
     try {
       do {
-        const page = await this.client.get<{ items?: KubernetesObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(this.path, {
-          query: { limit: 500, continue: token, fieldSelector: this.resource.fieldSelector },
-          timeoutMs: 60_000,
-        });
+        const page = await this.client.get<{ items?: KubernetesObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(
+          this.path,
+          {
+            query: { limit: 500, continue: token, fieldSelector: this.resource.fieldSelector },
+            timeoutMs: 60_000,
+          },
+        );
         this.answered('request');
         items.push(...(page.items ?? []));
         resourceVersion ??= page.metadata?.resourceVersion;
@@ -246,8 +256,20 @@ export class ResourceInformer {
    */
   private failed(err: unknown): void {
     if (!this.running) return;
-    const statusCode = err instanceof KubeApiError ? err.statusCode : typeof (err as { statusCode?: unknown } | null)?.statusCode === 'number' ? (err as { statusCode: number }).statusCode : 0;
-    const message = err instanceof KubeApiError ? err.message : err instanceof Error ? (statusCode ? `${statusCode} ${err.message}` : `watch failed: ${err.message}`) : String(err);
+    const statusCode =
+      err instanceof KubeApiError
+        ? err.statusCode
+        : typeof (err as { statusCode?: unknown } | null)?.statusCode === 'number'
+          ? (err as { statusCode: number }).statusCode
+          : 0;
+    const message =
+      err instanceof KubeApiError
+        ? err.message
+        : err instanceof Error
+          ? statusCode
+            ? `${statusCode} ${err.message}`
+            : `watch failed: ${err.message}`
+          : String(err);
     const duringList = (err as { duringList?: unknown } | null)?.duringList === true;
     this.listPending = false;
     if (duringList || statusCode === 403 || statusCode === 401) this.synced = false;
@@ -261,9 +283,12 @@ export class ResourceInformer {
     this.handlers.onError(this.lastError);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     // Never restart from inside ListWatch's error callback: it has not finished unwinding.
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      this.run();
-    }, (this.options.delay ?? restartDelay)(this.attempt));
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = null;
+        this.run();
+      },
+      (this.options.delay ?? restartDelay)(this.attempt),
+    );
   }
 }

@@ -17,12 +17,21 @@ function hpa(name: string, namespace: string, labels: Record<string, string> = {
     apiVersion: 'autoscaling/v2',
     kind: 'HorizontalPodAutoscaler',
     metadata: { name, namespace, labels },
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, minReplicas: 1, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+      minReplicas: 1,
+      maxReplicas: 5,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+    },
     status: { currentReplicas: 1, desiredReplicas: 1 },
   };
 }
 
-async function raw(cluster: string, urlPath: string, init: { accept?: string; token?: string } = {}): Promise<{ status: number; body: unknown; text: string }> {
+async function raw(
+  cluster: string,
+  urlPath: string,
+  init: { accept?: string; token?: string } = {},
+): Promise<{ status: number; body: unknown; text: string }> {
   const c = fleet.cluster(cluster);
   const { Agent, fetch } = await import('undici');
   const res = await fetch(`${c.url}${urlPath}`, {
@@ -52,7 +61,8 @@ beforeAll(async () => {
   await fleet.start();
   caPem = fleet.caCert;
   const store = fleet.cluster('k8s-a').store;
-  for (let i = 0; i < 7; i++) store.create(hpaStorage, hpa(`web-${i}`, i % 2 ? 'shop' : 'payments', { tier: i < 3 ? 'frontend' : 'backend' }));
+  for (let i = 0; i < 7; i++)
+    store.create(hpaStorage, hpa(`web-${i}`, i % 2 ? 'shop' : 'payments', { tier: i < 3 ? 'frontend' : 'backend' }));
   kc = new KubeConfig();
   kc.loadFromFile(fleet.kubeconfigPath);
   kc.setCurrentContext('k8s-a');
@@ -67,28 +77,48 @@ describe('discovery', () => {
     const version = await raw('k8s-a', '/version');
     expect(version.body).toMatchObject({ major: '1', minor: '33', gitVersion: 'v1.33.2' });
     const groups = (await raw('ocp', '/apis')).body as { groups: { name: string }[] };
-    expect(groups.groups.map((g) => g.name)).toEqual(expect.arrayContaining(['autoscaling', 'apps', 'autoscaling.openshift.io', 'machine.openshift.io', 'cluster.x-k8s.io']));
+    expect(groups.groups.map((g) => g.name)).toEqual(
+      expect.arrayContaining(['autoscaling', 'apps', 'autoscaling.openshift.io', 'machine.openshift.io', 'cluster.x-k8s.io']),
+    );
     const list = (await raw('k8s-a', '/apis/apps/v1')).body as { resources: { name: string; kind: string; group?: string }[] };
-    expect(list.resources).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'deployments', kind: 'Deployment' }), expect.objectContaining({ name: 'deployments/scale', kind: 'Scale', group: 'autoscaling' })]));
+    expect(list.resources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'deployments', kind: 'Deployment' }),
+        expect.objectContaining({ name: 'deployments/scale', kind: 'Scale', group: 'autoscaling' }),
+      ]),
+    );
     expect((await raw('k8s-a', '/apis/machine.openshift.io/v1beta1')).status).toBe(404);
   });
 });
 
 describe('list', () => {
   it('pages with limit/continue over every object once, in namespace/name order', async () => {
-    const first = (await raw('k8s-a', `/apis/autoscaling/v2/horizontalpodautoscalers?limit=3`)).body as { metadata: { continue?: string; remainingItemCount?: number }; items: KubeObject[] };
-    expect(first.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['payments/web-0', 'payments/web-2', 'payments/web-4']);
+    const first = (await raw('k8s-a', `/apis/autoscaling/v2/horizontalpodautoscalers?limit=3`)).body as {
+      metadata: { continue?: string; remainingItemCount?: number };
+      items: KubeObject[];
+    };
+    expect(first.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
+      'payments/web-0',
+      'payments/web-2',
+      'payments/web-4',
+    ]);
     expect(first.metadata.remainingItemCount).toBe(4);
-    const second = (await raw('k8s-a', `/apis/autoscaling/v2/horizontalpodautoscalers?limit=3&continue=${first.metadata.continue}`)).body as { metadata: { continue?: string }; items: KubeObject[] };
-    const third = (await raw('k8s-a', `/apis/autoscaling/v2/horizontalpodautoscalers?limit=3&continue=${second.metadata.continue}`)).body as { metadata: { continue?: string }; items: KubeObject[] };
+    const second = (await raw('k8s-a', `/apis/autoscaling/v2/horizontalpodautoscalers?limit=3&continue=${first.metadata.continue}`))
+      .body as { metadata: { continue?: string }; items: KubeObject[] };
+    const third = (await raw('k8s-a', `/apis/autoscaling/v2/horizontalpodautoscalers?limit=3&continue=${second.metadata.continue}`))
+      .body as { metadata: { continue?: string }; items: KubeObject[] };
     expect([...second.items, ...third.items].map((o) => o.metadata.name)).toEqual(['web-6', 'web-1', 'web-3', 'web-5']);
     expect(third.metadata.continue).toBeUndefined();
   });
 
   it('filters by labelSelector and fieldSelector, and rejects unsupported field labels', async () => {
-    const byLabel = (await raw('k8s-a', '/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers?labelSelector=tier%20in%20(frontend)')).body as { items: KubeObject[] };
+    const byLabel = (
+      await raw('k8s-a', '/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers?labelSelector=tier%20in%20(frontend)')
+    ).body as { items: KubeObject[] };
     expect(byLabel.items.map((o) => o.metadata.name)).toEqual(['web-1']);
-    const byField = (await raw('k8s-a', '/apis/autoscaling/v2/horizontalpodautoscalers?fieldSelector=metadata.name%3Dweb-5')).body as { items: KubeObject[] };
+    const byField = (await raw('k8s-a', '/apis/autoscaling/v2/horizontalpodautoscalers?fieldSelector=metadata.name%3Dweb-5')).body as {
+      items: KubeObject[];
+    };
     expect(byField.items.map((o) => o.metadata.name)).toEqual(['web-5']);
     const bad = await raw('k8s-a', '/apis/autoscaling/v2/horizontalpodautoscalers?fieldSelector=spec.maxReplicas%3D5');
     expect(bad.status).toBe(400);
@@ -96,7 +126,11 @@ describe('list', () => {
   });
 
   it('answers a Table with the kube-apiserver HPA columns when asked', async () => {
-    const table = (await raw('k8s-a', '/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' })).body as {
+    const table = (
+      await raw('k8s-a', '/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers', {
+        accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+      })
+    ).body as {
       kind: string;
       columnDefinitions: { name: string }[];
       rows: { cells: unknown[]; object: { kind: string } }[];
@@ -110,11 +144,19 @@ describe('list', () => {
   it('answers Status objects for errors: 401 without the token, 404 for a missing object, 403 under a fault', async () => {
     expect((await raw('k8s-a', '/apis/autoscaling/v2/horizontalpodautoscalers', { token: 'wrong' })).status).toBe(401);
     const missing = await raw('k8s-a', '/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers/nope');
-    expect(missing.body).toMatchObject({ kind: 'Status', code: 404, reason: 'NotFound', message: 'horizontalpodautoscalers.autoscaling "nope" not found' });
+    expect(missing.body).toMatchObject({
+      kind: 'Status',
+      code: 404,
+      reason: 'NotFound',
+      message: 'horizontalpodautoscalers.autoscaling "nope" not found',
+    });
     await fleet.setFaults('k8s-a', { forbidden: ['horizontalpodautoscalers.autoscaling'] });
     const forbidden = await raw('k8s-a', '/apis/autoscaling/v2/horizontalpodautoscalers');
     expect(forbidden.status).toBe(403);
-    expect(forbidden.body).toMatchObject({ reason: 'Forbidden', message: expect.stringContaining('cannot list resource "horizontalpodautoscalers" in API group "autoscaling" at the cluster scope') });
+    expect(forbidden.body).toMatchObject({
+      reason: 'Forbidden',
+      message: expect.stringContaining('cannot list resource "horizontalpodautoscalers" in API group "autoscaling" at the cluster scope'),
+    });
     await fleet.clearFaults('k8s-a');
   });
 });
@@ -132,7 +174,10 @@ describe('@kubernetes/client-node against the simulator', () => {
     const store = fleet.cluster('k8s-a').store;
     const custom = kc.makeApiClient(CustomObjectsApi);
     const listFn = async (): Promise<{ items: KubernetesObject[]; metadata: { resourceVersion?: string } }> =>
-      (await custom.listClusterCustomObject({ group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers' })) as { items: KubernetesObject[]; metadata: { resourceVersion?: string } };
+      (await custom.listClusterCustomObject({ group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers' })) as {
+        items: KubernetesObject[];
+        metadata: { resourceVersion?: string };
+      };
     const informer = makeInformer(kc, '/apis/autoscaling/v2/horizontalpodautoscalers', listFn);
     const seen: string[] = [];
     const errors: unknown[] = [];
@@ -161,10 +206,14 @@ describe('@kubernetes/client-node against the simulator', () => {
     expect(seen.filter((s) => s.startsWith('add'))).toHaveLength(8);
 
     // Past the retained window (50 events) a resume answers 410 Expired; the informer relists.
-    const lists = (): number => fleet.requestLog.filter((e) => e.cluster === 'k8s-a' && e.verb === 'list' && e.path === '/apis/autoscaling/v2/horizontalpodautoscalers').length;
+    const lists = (): number =>
+      fleet.requestLog.filter(
+        (e) => e.cluster === 'k8s-a' && e.verb === 'list' && e.path === '/apis/autoscaling/v2/horizontalpodautoscalers',
+      ).length;
     const listsBefore = lists();
     fleet.cluster('k8s-a').api.cutWatches(false);
-    for (let i = 0; i < 60; i++) store.mutate(hpaStorage, 'shop', 'web-5', (o) => ({ ...o, status: { currentReplicas: 1 + (i % 5), desiredReplicas: 1 } }));
+    for (let i = 0; i < 60; i++)
+      store.mutate(hpaStorage, 'shop', 'web-5', (o) => ({ ...o, status: { currentReplicas: 1 + (i % 5), desiredReplicas: 1 } }));
     store.create(hpaStorage, hpa('after-gap', 'shop'));
     await expect.poll(() => informer.get('after-gap', 'shop')?.metadata?.name, { timeout: 10_000 }).toBe('after-gap');
     expect(lists()).toBe(listsBefore + 1);
@@ -174,7 +223,10 @@ describe('@kubernetes/client-node against the simulator', () => {
 
   it('answers an in-stream ERROR 410 for a resourceVersion older than the window', async () => {
     const res = await raw('k8s-a', '/apis/autoscaling/v2/horizontalpodautoscalers?watch=true&resourceVersion=1001&timeoutSeconds=1');
-    const lines = res.text.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { code?: number; reason?: string } });
+    const lines = res.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; object: { code?: number; reason?: string } });
     expect(lines).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired' }) }]);
   });
 

@@ -50,7 +50,11 @@ export interface VirtualSource {
   list(resource: ResourceType, namespace: string | undefined): KubeObject[];
   podsMetric?(namespace: string, metric: string, selector: string): MetricValue[] | Error;
   objectMetric?(namespace: string, resource: string, name: string, metric: string): MetricValue[] | Error;
-  externalMetric?(namespace: string, metric: string, selector: string): { metricName: string; metricLabels: Record<string, string>; timestamp: string; value: string }[] | Error;
+  externalMetric?(
+    namespace: string,
+    metric: string,
+    selector: string,
+  ): { metricName: string; metricLabels: Record<string, string>; timestamp: string; value: string }[] | Error;
 }
 
 export interface SimApiServerOptions {
@@ -146,7 +150,12 @@ export class SimApiServer {
   }
 
   private fail(res: ServerResponse, err: unknown): void {
-    const status = err instanceof ApiStatusError ? err : err instanceof ConflictError ? statusErrors.conflict(err.resource, '', err.key) : statusErrors.internal(err instanceof Error ? err.message : String(err));
+    const status =
+      err instanceof ApiStatusError
+        ? err
+        : err instanceof ConflictError
+          ? statusErrors.conflict(err.resource, '', err.key)
+          : statusErrors.internal(err instanceof Error ? err.message : String(err));
     if (res.headersSent) {
       res.destroy();
       return;
@@ -165,7 +174,13 @@ export class SimApiServer {
     const method = req.method ?? 'GET';
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
 
-    if (segments[0] === 'apis' && segments[1] === 'cluster.karmada.io' && segments[3] === 'clusters' && segments[5] === 'proxy' && this.options.members) {
+    if (
+      segments[0] === 'apis' &&
+      segments[1] === 'cluster.karmada.io' &&
+      segments[3] === 'clusters' &&
+      segments[5] === 'proxy' &&
+      this.options.members
+    ) {
       entry.verb = 'proxy';
       this.proxy(req, res, segments[4] ?? '', `/${segments.slice(6).map(encodeURIComponent).join('/')}${url.search}`);
       return;
@@ -176,10 +191,18 @@ export class SimApiServer {
       throw statusErrors.internal('simulated apiserver failure');
     }
 
-    if (method === 'GET' && (path === '/version' || path === '/healthz' || path === '/readyz' || path === '/livez' || path === '/api' || path === '/apis')) {
+    if (
+      method === 'GET' &&
+      (path === '/version' || path === '/healthz' || path === '/readyz' || path === '/livez' || path === '/api' || path === '/apis')
+    ) {
       entry.verb = 'discovery';
       if (path === '/version') return this.send(res, 200, this.version());
-      if (path === '/api') return this.send(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: req.headers.host ?? '' }] });
+      if (path === '/api')
+        return this.send(res, 200, {
+          kind: 'APIVersions',
+          versions: ['v1'],
+          serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: req.headers.host ?? '' }],
+        });
       if (path === '/apis') return this.send(res, 200, this.groupList());
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end('ok');
@@ -254,17 +277,37 @@ export class SimApiServer {
 
   private authorize(verb: string, target: ResourcePath): void {
     const { plural, group } = target.resource;
-    const forbidden = this.options.faults.forbidden.some((f) => f === plural || f === `${plural}.${group}` || (group === '' && f === `${plural}.core`));
+    const forbidden = this.options.faults.forbidden.some(
+      (f) => f === plural || f === `${plural}.${group}` || (group === '' && f === `${plural}.core`),
+    );
     if (forbidden) throw statusErrors.forbidden(verb, plural, group, target.namespace, this.options.user);
   }
 
   private version(): Record<string, string> {
     const v = this.options.kubernetesVersion.replace(/^v/, '');
     const [major = '1', minor = '0'] = v.split('.');
-    return { major, minor, gitVersion: `v${v}`, gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24.0', compiler: 'gc', platform: 'linux/amd64' };
+    return {
+      major,
+      minor,
+      gitVersion: `v${v}`,
+      gitCommit: '0000000000000000000000000000000000000000',
+      gitTreeState: 'clean',
+      buildDate: '2026-01-01T00:00:00Z',
+      goVersion: 'go1.24.0',
+      compiler: 'gc',
+      platform: 'linux/amd64',
+    };
   }
 
-  private groupList(): { kind: 'APIGroupList'; apiVersion: 'v1'; groups: { name: string; versions: { groupVersion: string; version: string }[]; preferredVersion: { groupVersion: string; version: string } }[] } {
+  private groupList(): {
+    kind: 'APIGroupList';
+    apiVersion: 'v1';
+    groups: {
+      name: string;
+      versions: { groupVersion: string; version: string }[];
+      preferredVersion: { groupVersion: string; version: string };
+    }[];
+  } {
     const groups = new Map<string, string[]>();
     for (const r of this.resources) {
       if (r.group === '') continue;
@@ -287,11 +330,17 @@ export class SimApiServer {
     };
   }
 
-  private resourceList(group: string, version: string): { kind: 'APIResourceList'; apiVersion: 'v1'; groupVersion: string; resources: Record<string, unknown>[] } {
+  private resourceList(
+    group: string,
+    version: string,
+  ): { kind: 'APIResourceList'; apiVersion: 'v1'; groupVersion: string; resources: Record<string, unknown>[] } {
     const groupVersion = group ? `${group}/${version}` : version;
     const resources: Record<string, unknown>[] = [];
     if ((group === 'custom.metrics.k8s.io' || group === 'external.metrics.k8s.io') && this.options.virtual?.podsMetric) {
-      const names = group === 'custom.metrics.k8s.io' ? ['pods/http_requests_per_second', 'ingresses.networking.k8s.io/requests_per_second', 'services/requests_per_second'] : ['queue_messages_ready', 'pubsub_undelivered_messages'];
+      const names =
+        group === 'custom.metrics.k8s.io'
+          ? ['pods/http_requests_per_second', 'ingresses.networking.k8s.io/requests_per_second', 'services/requests_per_second']
+          : ['queue_messages_ready', 'pubsub_undelivered_messages'];
       for (const name of names) resources.push({ name, singularName: '', namespaced: true, kind: 'MetricValueList', verbs: ['get'] });
       return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources };
     }
@@ -308,9 +357,32 @@ export class SimApiServer {
         storageVersionHash: Buffer.from(`${r.storage}`).toString('base64').slice(0, 11),
       });
       for (const sub of r.subresources) {
-        if (sub === 'status') resources.push({ name: `${r.plural}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
-        if (sub === 'scale') resources.push({ name: `${r.plural}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
-        if (sub === 'proxy') resources.push({ name: `${r.plural}/proxy`, singularName: '', namespaced: r.namespaced, kind: 'ClusterProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
+        if (sub === 'status')
+          resources.push({
+            name: `${r.plural}/status`,
+            singularName: '',
+            namespaced: r.namespaced,
+            kind: r.kind,
+            verbs: ['get', 'patch', 'update'],
+          });
+        if (sub === 'scale')
+          resources.push({
+            name: `${r.plural}/scale`,
+            singularName: '',
+            namespaced: r.namespaced,
+            group: 'autoscaling',
+            version: 'v1',
+            kind: 'Scale',
+            verbs: ['get', 'patch', 'update'],
+          });
+        if (sub === 'proxy')
+          resources.push({
+            name: `${r.plural}/proxy`,
+            singularName: '',
+            namespaced: r.namespaced,
+            kind: 'ClusterProxyOptions',
+            verbs: ['create', 'delete', 'get', 'patch', 'update'],
+          });
       }
     }
     return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources };
@@ -331,7 +403,8 @@ export class SimApiServer {
     } else {
       return null;
     }
-    const find = (plural: string | undefined): ResourceType | undefined => this.resources.find((r) => r.group === group && r.version === version && r.plural === plural);
+    const find = (plural: string | undefined): ResourceType | undefined =>
+      this.resources.find((r) => r.group === group && r.version === version && r.plural === plural);
     let namespace: string | undefined;
     if (rest[0] === 'namespaces' && rest.length >= 3) {
       const candidate = find(rest[2]);
@@ -352,7 +425,9 @@ export class SimApiServer {
     const { resource, namespace } = target;
     const label = labelMatcher(url.searchParams.get('labelSelector') ?? '');
     const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '', resource.fieldLabels, resource.kind);
-    const objects = resource.virtual ? (this.options.virtual?.list(resource, namespace) ?? []) : this.options.store.list(resource.storage, namespace);
+    const objects = resource.virtual
+      ? (this.options.virtual?.list(resource, namespace) ?? [])
+      : this.options.store.list(resource.storage, namespace);
     return objects.map((o) => this.served(resource, o)).filter((o) => label(o.metadata.labels ?? {}) && matchesFields(o, fields));
   }
 
@@ -375,7 +450,11 @@ export class SimApiServer {
     const object = this.lookup(target);
     if (target.subresource === 'scale') return this.send(res, 200, this.scaleOf(target.resource, object));
     if (wantsTable(req.headers.accept)) {
-      return this.send(res, 200, toTable(target.resource, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.now(), includeObject(url)));
+      return this.send(
+        res,
+        200,
+        toTable(target.resource, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.now(), includeObject(url)),
+      );
     }
     this.send(res, 200, object);
   }
@@ -386,13 +465,27 @@ export class SimApiServer {
     const selectorKey = resource.scale?.labelSelectorPath.split('.').pop() ?? 'selector';
     // A Deployment's scale selector is computed from spec.selector, as the apps registry does.
     const matchLabels = (spec.selector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels;
-    const selector = resource.kind === 'Deployment' && matchLabels ? Object.entries(matchLabels).map(([k, v]) => `${k}=${v}`).join(',') : status[selectorKey];
+    const selector =
+      resource.kind === 'Deployment' && matchLabels
+        ? Object.entries(matchLabels)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',')
+        : status[selectorKey];
     return {
       kind: 'Scale',
       apiVersion: 'autoscaling/v1',
-      metadata: { name: object.metadata.name, namespace: object.metadata.namespace, uid: object.metadata.uid, resourceVersion: object.metadata.resourceVersion, creationTimestamp: object.metadata.creationTimestamp },
+      metadata: {
+        name: object.metadata.name,
+        namespace: object.metadata.namespace,
+        uid: object.metadata.uid,
+        resourceVersion: object.metadata.resourceVersion,
+        creationTimestamp: object.metadata.creationTimestamp,
+      },
       spec: { replicas: typeof spec.replicas === 'number' ? spec.replicas : 0 },
-      status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, ...(typeof selector === 'string' ? { selector } : {}) },
+      status: {
+        replicas: typeof status.replicas === 'number' ? status.replicas : 0,
+        ...(typeof selector === 'string' ? { selector } : {}),
+      },
     };
   }
 
@@ -421,7 +514,17 @@ export class SimApiServer {
     }
     const { resource } = target;
     if (wantsTable(req.headers.accept)) {
-      return this.send(res, 200, toTable(resource, items, { resourceVersion, continue: continueToken, remainingItemCount: remaining }, this.now(), includeObject(url)));
+      return this.send(
+        res,
+        200,
+        toTable(
+          resource,
+          items,
+          { resourceVersion, continue: continueToken, remainingItemCount: remaining },
+          this.now(),
+          includeObject(url),
+        ),
+      );
     }
     this.send(res, 200, {
       kind: `${resource.kind}List`,
@@ -445,17 +548,23 @@ export class SimApiServer {
     let replay: StoredEvent[] | null = [];
     if (rvParam !== '' && rvParam !== '0') {
       const rv = Number(rvParam);
-      if (!Number.isInteger(rv)) throw statusErrors.badRequest(`resourceVersion: Invalid value: "${rvParam}": strconv.ParseUint: parsing "${rvParam}": invalid syntax`);
+      if (!Number.isInteger(rv))
+        throw statusErrors.badRequest(
+          `resourceVersion: Invalid value: "${rvParam}": strconv.ParseUint: parsing "${rvParam}": invalid syntax`,
+        );
       replay = resource.virtual ? [] : store.eventsSince(resource.storage, rv);
     }
 
     res.writeHead(200, { 'Content-Type': json, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
 
-    const matches = (o: KubeObject): boolean => (namespace === undefined || o.metadata.namespace === namespace) && label(o.metadata.labels ?? {}) && matchesFields(o, fields);
+    const matches = (o: KubeObject): boolean =>
+      (namespace === undefined || o.metadata.namespace === namespace) && label(o.metadata.labels ?? {}) && matchesFields(o, fields);
     const write = (type: string, object: KubeObject): void => {
       if (res.writableEnded || res.destroyed) return;
-      const payload = table ? toTable(resource, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.now(), include) : object;
+      const payload = table
+        ? toTable(resource, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.now(), include)
+        : object;
       const ok = res.write(`${JSON.stringify({ type, object: payload })}\n`);
       // A client that does not read is dropped rather than buffered without bound.
       if (!ok && res.writableLength > 8 * 1024 * 1024) res.destroy();
@@ -510,7 +619,9 @@ export class SimApiServer {
         setInterval(() => {
           if (res.writableEnded || res.destroyed) return;
           const group = resource.group ? `${resource.group}/${resource.version}` : resource.version;
-          res.write(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: resource.kind, apiVersion: group, metadata: { resourceVersion: store.resourceVersion } } })}\n`);
+          res.write(
+            `${JSON.stringify({ type: 'BOOKMARK', object: { kind: resource.kind, apiVersion: group, metadata: { resourceVersion: store.resourceVersion } } })}\n`,
+          );
         }, this.options.bookmarkMs ?? 10_000),
       );
     }
@@ -537,33 +648,56 @@ export class SimApiServer {
     });
   }
 
-  private applyWrite(verb: 'create' | 'update' | 'patch', target: ResourcePath, body: Partial<KubeObject> & Record<string, unknown>, contentType: string): unknown {
+  private applyWrite(
+    verb: 'create' | 'update' | 'patch',
+    target: ResourcePath,
+    body: Partial<KubeObject> & Record<string, unknown>,
+    contentType: string,
+  ): unknown {
     const { resource, namespace } = target;
     const store = this.options.store;
     const toStorage = (o: KubeObject): KubeObject => (resource.toStorage ? resource.toStorage(o) : o);
     const ns = resource.namespaced ? namespace : undefined;
     if (verb === 'create') {
       if (!body.metadata?.name) throw statusErrors.badRequest('metadata.name: Required value: name is required');
-      if (store.get(resource.storage, ns, body.metadata.name)) throw statusErrors.alreadyExists(resource.plural, resource.group, body.metadata.name);
-      return this.served(resource, store.create(resource.storage, toStorage({ ...body, metadata: { ...body.metadata, namespace: ns } }), 'kubectl'));
+      if (store.get(resource.storage, ns, body.metadata.name))
+        throw statusErrors.alreadyExists(resource.plural, resource.group, body.metadata.name);
+      return this.served(
+        resource,
+        store.create(resource.storage, toStorage({ ...body, metadata: { ...body.metadata, namespace: ns } }), 'kubectl'),
+      );
     }
     const current = this.lookup(target);
     if (target.subresource === 'scale') {
-      const replicas = verb === 'patch' ? (body.spec as { replicas?: number } | undefined)?.replicas : (body.spec as { replicas?: number } | undefined)?.replicas;
+      const replicas =
+        verb === 'patch'
+          ? (body.spec as { replicas?: number } | undefined)?.replicas
+          : (body.spec as { replicas?: number } | undefined)?.replicas;
       if (typeof replicas !== 'number') throw statusErrors.badRequest('spec.replicas: Required value');
-      const stored = store.mutate(resource.storage, ns, current.metadata.name, (o) => ({ ...o, spec: { ...(o.spec as object), replicas } }), { subresource: 'scale' });
+      const stored = store.mutate(
+        resource.storage,
+        ns,
+        current.metadata.name,
+        (o) => ({ ...o, spec: { ...(o.spec as object), replicas } }),
+        { subresource: 'scale' },
+      );
       return this.scaleOf(resource, this.served(resource, stored ?? current));
     }
     let next: KubeObject;
     if (verb === 'patch') {
-      if (contentType.includes('json-patch+json')) throw statusErrors.badRequest('JSON patch is not supported by the simulator; use a merge patch');
+      if (contentType.includes('json-patch+json'))
+        throw statusErrors.badRequest('JSON patch is not supported by the simulator; use a merge patch');
       next = mergePatch(current, body) as KubeObject;
     } else {
       next = { ...body, metadata: body.metadata ?? current.metadata };
     }
     if (target.subresource === 'status') next = { ...current, status: next.status };
     else if (resource.subresources.includes('status')) next = { ...next, status: current.status };
-    const stored = store.update(resource.storage, toStorage({ ...next, metadata: { ...next.metadata, name: current.metadata.name, namespace: ns } }), { manager: 'kubectl', subresource: target.subresource === 'status' ? 'status' : undefined });
+    const stored = store.update(
+      resource.storage,
+      toStorage({ ...next, metadata: { ...next.metadata, name: current.metadata.name, namespace: ns } }),
+      { manager: 'kubectl', subresource: target.subresource === 'status' ? 'status' : undefined },
+    );
     return this.served(resource, stored);
   }
 
@@ -586,16 +720,28 @@ export class SimApiServer {
       const values = virtual.externalMetric?.(ns, a ?? '', selector);
       if (!values) throw statusErrors.pathNotFound();
       if (values instanceof Error) throw statusErrors.unavailable(values.message);
-      return this.send(res, 200, { kind: 'ExternalMetricValueList', apiVersion: `external.metrics.k8s.io/${version}`, metadata: {}, items: values });
+      return this.send(res, 200, {
+        kind: 'ExternalMetricValueList',
+        apiVersion: `external.metrics.k8s.io/${version}`,
+        metadata: {},
+        items: values,
+      });
     }
-    const values = a === 'pods' && b === '*' ? virtual.podsMetric?.(ns, c ?? '', selector) : virtual.objectMetric?.(ns, a ?? '', b ?? '', c ?? '');
+    const values =
+      a === 'pods' && b === '*' ? virtual.podsMetric?.(ns, c ?? '', selector) : virtual.objectMetric?.(ns, a ?? '', b ?? '', c ?? '');
     if (!values) throw statusErrors.pathNotFound();
     if (values instanceof Error) throw statusErrors.unavailable(values.message);
     this.send(res, 200, {
       kind: 'MetricValueList',
       apiVersion: `custom.metrics.k8s.io/${version}`,
       metadata: {},
-      items: values.map((v) => ({ describedObject: v.describedObject, metric: { name: v.metricName, ...(v.selector ? { selector: v.selector } : {}) }, timestamp: v.timestamp, windowSeconds: v.windowSeconds ?? 60, value: v.value })),
+      items: values.map((v) => ({
+        describedObject: v.describedObject,
+        metric: { name: v.metricName, ...(v.selector ? { selector: v.selector } : {}) },
+        timestamp: v.timestamp,
+        windowSeconds: v.windowSeconds ?? 60,
+        value: v.value,
+      })),
     });
   }
 

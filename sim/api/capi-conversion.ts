@@ -80,7 +80,13 @@ export function capiV1beta1ToV1beta2(object: KubeObject): KubeObject {
         spec: {
           ...templateSpec,
           ...(Object.keys(infra).length
-            ? { infrastructureRef: { apiGroup: typeof infra.apiVersion === 'string' ? infra.apiVersion.split('/')[0] : undefined, kind: infra.kind, name: infra.name } }
+            ? {
+                infrastructureRef: {
+                  apiGroup: typeof infra.apiVersion === 'string' ? infra.apiVersion.split('/')[0] : undefined,
+                  kind: infra.kind,
+                  name: infra.name,
+                },
+              }
             : {}),
         },
       },

@@ -40,12 +40,25 @@ export interface ResourceType {
 
 const rw = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const ro = ['get', 'list'];
-const age: PrinterColumn = { name: 'Age', type: 'date', description: 'CreationTimestamp', priority: 0, jsonPath: '.metadata.creationTimestamp' };
-const col = (name: string, type: PrinterColumn['type'], jsonPath: string, priority = 0, description = ''): PrinterColumn => ({ name, type, jsonPath, priority, description });
+const age: PrinterColumn = {
+  name: 'Age',
+  type: 'date',
+  description: 'CreationTimestamp',
+  priority: 0,
+  jsonPath: '.metadata.creationTimestamp',
+};
+const col = (name: string, type: PrinterColumn['type'], jsonPath: string, priority = 0, description = ''): PrinterColumn => ({
+  name,
+  type,
+  jsonPath,
+  priority,
+  description,
+});
 const baseFields = ['metadata.name', 'metadata.namespace'];
 
 type Obj = Record<string, unknown>;
-const get = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Obj)[k] : undefined), o);
+const get = (o: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Obj)[k] : undefined), o);
 
 function hpaTargets(hpa: KubeObject): string {
   const h = hpa as HorizontalPodAutoscaler;
@@ -68,10 +81,12 @@ function hpaTargets(hpa: KubeObject): string {
       case 'Pods':
         return `${cur?.pods?.current.averageValue ?? unknown}/${spec.pods?.target.averageValue ?? ''}`;
       case 'Object':
-        if (spec.object?.target.type === 'AverageValue') return `${cur?.object?.current.averageValue ?? unknown}/${spec.object.target.averageValue ?? ''} (avg)`;
+        if (spec.object?.target.type === 'AverageValue')
+          return `${cur?.object?.current.averageValue ?? unknown}/${spec.object.target.averageValue ?? ''} (avg)`;
         return `${cur?.object?.current.value ?? unknown}/${spec.object?.target.value ?? ''}`;
       case 'External':
-        if (spec.external?.target.averageValue !== undefined) return `${cur?.external?.current.averageValue ?? unknown}/${spec.external.target.averageValue} (avg)`;
+        if (spec.external?.target.averageValue !== undefined)
+          return `${cur?.external?.current.averageValue ?? unknown}/${spec.external.target.averageValue} (avg)`;
         return `${cur?.external?.current.value ?? unknown}/${spec.external?.target.value ?? ''}`;
       default:
         return '<unknown>';
@@ -81,11 +96,35 @@ function hpaTargets(hpa: KubeObject): string {
 }
 
 const hpaColumns: PrinterColumn[] = [
-  { name: 'Reference', type: 'string', description: 'Reference to the scaled resource', priority: 0, cell: (o) => `${String(get(o, 'spec', 'scaleTargetRef', 'kind'))}/${String(get(o, 'spec', 'scaleTargetRef', 'name'))}` },
+  {
+    name: 'Reference',
+    type: 'string',
+    description: 'Reference to the scaled resource',
+    priority: 0,
+    cell: (o) => `${String(get(o, 'spec', 'scaleTargetRef', 'kind'))}/${String(get(o, 'spec', 'scaleTargetRef', 'name'))}`,
+  },
   { name: 'Targets', type: 'string', description: 'Current and target metric values', priority: 0, cell: hpaTargets },
-  { name: 'MinPods', type: 'string', description: 'Lower limit of replicas', priority: 0, cell: (o) => text(get(o, 'spec', 'minReplicas'), '1') },
-  { name: 'MaxPods', type: 'integer', description: 'Upper limit of replicas', priority: 0, cell: (o) => Number(get(o, 'spec', 'maxReplicas') ?? 0) },
-  { name: 'Replicas', type: 'integer', description: 'Current replicas', priority: 0, cell: (o) => Number(get(o, 'status', 'currentReplicas') ?? 0) },
+  {
+    name: 'MinPods',
+    type: 'string',
+    description: 'Lower limit of replicas',
+    priority: 0,
+    cell: (o) => text(get(o, 'spec', 'minReplicas'), '1'),
+  },
+  {
+    name: 'MaxPods',
+    type: 'integer',
+    description: 'Upper limit of replicas',
+    priority: 0,
+    cell: (o) => Number(get(o, 'spec', 'maxReplicas') ?? 0),
+  },
+  {
+    name: 'Replicas',
+    type: 'integer',
+    description: 'Current replicas',
+    priority: 0,
+    cell: (o) => Number(get(o, 'status', 'currentReplicas') ?? 0),
+  },
   { ...age, cell: (o, now) => ageOf(o.metadata.creationTimestamp, now) },
 ];
 
@@ -94,12 +133,36 @@ function eventTime(o: KubeObject): string | undefined {
 }
 
 const eventColumns: PrinterColumn[] = [
-  { name: 'Last Seen', type: 'string', description: 'Time since the most recent occurrence', priority: 0, cell: (o, now) => ageOf(eventTime(o), now) },
+  {
+    name: 'Last Seen',
+    type: 'string',
+    description: 'Time since the most recent occurrence',
+    priority: 0,
+    cell: (o, now) => ageOf(eventTime(o), now),
+  },
   { name: 'Type', type: 'string', description: 'Type of this event', priority: 0, cell: (o) => text(get(o, 'type'), '') },
   { name: 'Reason', type: 'string', description: 'Why the action was taken', priority: 0, cell: (o) => text(get(o, 'reason'), '') },
-  { name: 'Object', type: 'string', description: 'The object this event is about', priority: 0, cell: (o) => `${text(get(o, 'involvedObject', 'kind'), '').toLowerCase()}/${text(get(o, 'involvedObject', 'name'), '')}` },
-  { name: 'Message', type: 'string', description: 'A human-readable description of the status', priority: 0, cell: (o) => text(get(o, 'message'), '') },
-  { name: 'Count', type: 'string', description: 'How many times this event occurred', priority: 1, cell: (o) => text(get(o, 'count'), '1') },
+  {
+    name: 'Object',
+    type: 'string',
+    description: 'The object this event is about',
+    priority: 0,
+    cell: (o) => `${text(get(o, 'involvedObject', 'kind'), '').toLowerCase()}/${text(get(o, 'involvedObject', 'name'), '')}`,
+  },
+  {
+    name: 'Message',
+    type: 'string',
+    description: 'A human-readable description of the status',
+    priority: 0,
+    cell: (o) => text(get(o, 'message'), ''),
+  },
+  {
+    name: 'Count',
+    type: 'string',
+    description: 'How many times this event occurred',
+    priority: 1,
+    cell: (o) => text(get(o, 'count'), '1'),
+  },
 ];
 
 const podColumns: PrinterColumn[] = [
@@ -119,9 +182,27 @@ const podColumns: PrinterColumn[] = [
 ];
 
 const deploymentColumns: PrinterColumn[] = [
-  { name: 'Ready', type: 'string', description: 'Ready replicas', priority: 0, cell: (o) => `${Number(get(o, 'status', 'readyReplicas') ?? 0)}/${Number(get(o, 'spec', 'replicas') ?? 0)}` },
-  { name: 'Up-to-date', type: 'integer', description: 'Updated replicas', priority: 0, cell: (o) => Number(get(o, 'status', 'updatedReplicas') ?? 0) },
-  { name: 'Available', type: 'integer', description: 'Available replicas', priority: 0, cell: (o) => Number(get(o, 'status', 'availableReplicas') ?? 0) },
+  {
+    name: 'Ready',
+    type: 'string',
+    description: 'Ready replicas',
+    priority: 0,
+    cell: (o) => `${Number(get(o, 'status', 'readyReplicas') ?? 0)}/${Number(get(o, 'spec', 'replicas') ?? 0)}`,
+  },
+  {
+    name: 'Up-to-date',
+    type: 'integer',
+    description: 'Updated replicas',
+    priority: 0,
+    cell: (o) => Number(get(o, 'status', 'updatedReplicas') ?? 0),
+  },
+  {
+    name: 'Available',
+    type: 'integer',
+    description: 'Available replicas',
+    priority: 0,
+    cell: (o) => Number(get(o, 'status', 'availableReplicas') ?? 0),
+  },
   { ...age, cell: (o, now) => ageOf(o.metadata.creationTimestamp, now) },
 ];
 
@@ -134,27 +215,171 @@ const scalePaths = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.s
 
 /** Every resource the simulator can serve. A cluster serves the subset its profile lists (see `resourcesFor`). */
 export const catalog = {
-  namespaces: { group: '', version: 'v1', storage: '/namespaces', plural: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], verbs: rw, subresources: ['status'], columns: namespaceColumns, crd: false, fieldLabels: [...baseFields, 'status.phase'] },
-  pods: { group: '', version: 'v1', storage: '/pods', plural: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], verbs: rw, subresources: ['status'], columns: podColumns, crd: false, virtual: true, fieldLabels: [...baseFields, 'status.phase', 'spec.nodeName'] },
+  namespaces: {
+    group: '',
+    version: 'v1',
+    storage: '/namespaces',
+    plural: 'namespaces',
+    singular: 'namespace',
+    kind: 'Namespace',
+    namespaced: false,
+    shortNames: ['ns'],
+    verbs: rw,
+    subresources: ['status'],
+    columns: namespaceColumns,
+    crd: false,
+    fieldLabels: [...baseFields, 'status.phase'],
+  },
+  pods: {
+    group: '',
+    version: 'v1',
+    storage: '/pods',
+    plural: 'pods',
+    singular: 'pod',
+    kind: 'Pod',
+    namespaced: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    verbs: rw,
+    subresources: ['status'],
+    columns: podColumns,
+    crd: false,
+    virtual: true,
+    fieldLabels: [...baseFields, 'status.phase', 'spec.nodeName'],
+  },
   events: {
-    group: '', version: 'v1', storage: '/events', plural: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], verbs: rw, subresources: [], columns: eventColumns, crd: false,
-    fieldLabels: [...baseFields, 'involvedObject.kind', 'involvedObject.name', 'involvedObject.namespace', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+    group: '',
+    version: 'v1',
+    storage: '/events',
+    plural: 'events',
+    singular: 'event',
+    kind: 'Event',
+    namespaced: true,
+    shortNames: ['ev'],
+    verbs: rw,
+    subresources: [],
+    columns: eventColumns,
+    crd: false,
+    fieldLabels: [
+      ...baseFields,
+      'involvedObject.kind',
+      'involvedObject.name',
+      'involvedObject.namespace',
+      'involvedObject.uid',
+      'involvedObject.apiVersion',
+      'involvedObject.resourceVersion',
+      'involvedObject.fieldPath',
+      'reason',
+      'reportingComponent',
+      'source',
+      'type',
+    ],
   },
   eventsV1: {
-    group: 'events.k8s.io', version: 'v1', storage: '/events', plural: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], verbs: rw, subresources: [], columns: eventColumns, crd: false,
-    fieldLabels: [...baseFields, 'regarding.kind', 'regarding.name', 'regarding.namespace', 'regarding.uid', 'reason', 'reportingController', 'type'],
+    group: 'events.k8s.io',
+    version: 'v1',
+    storage: '/events',
+    plural: 'events',
+    singular: 'event',
+    kind: 'Event',
+    namespaced: true,
+    shortNames: ['ev'],
+    verbs: rw,
+    subresources: [],
+    columns: eventColumns,
+    crd: false,
+    fieldLabels: [
+      ...baseFields,
+      'regarding.kind',
+      'regarding.name',
+      'regarding.namespace',
+      'regarding.uid',
+      'reason',
+      'reportingController',
+      'type',
+    ],
     fromStorage: toEventsV1,
     toStorage: fromEventsV1,
   },
-  deployments: { group: 'apps', version: 'v1', storage: 'apps/deployments', plural: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], verbs: rw, subresources: ['status', 'scale'], scale: scalePaths, columns: deploymentColumns, crd: false, fieldLabels: baseFields },
-  hpas: { group: 'autoscaling', version: 'v2', storage: 'autoscaling/horizontalpodautoscalers', plural: 'horizontalpodautoscalers', singular: 'horizontalpodautoscaler', kind: 'HorizontalPodAutoscaler', namespaced: true, shortNames: ['hpa'], categories: ['all'], verbs: rw, subresources: ['status'], columns: hpaColumns, crd: false, fieldLabels: baseFields },
-  podMetrics: { group: 'metrics.k8s.io', version: 'v1beta1', storage: 'metrics.k8s.io/pods', plural: 'pods', singular: '', kind: 'PodMetrics', namespaced: true, verbs: ro, subresources: [], columns: [{ ...age, cell: (o, now) => ageOf(o.metadata.creationTimestamp, now) }], crd: false, virtual: true, fieldLabels: baseFields },
+  deployments: {
+    group: 'apps',
+    version: 'v1',
+    storage: 'apps/deployments',
+    plural: 'deployments',
+    singular: 'deployment',
+    kind: 'Deployment',
+    namespaced: true,
+    shortNames: ['deploy'],
+    categories: ['all'],
+    verbs: rw,
+    subresources: ['status', 'scale'],
+    scale: scalePaths,
+    columns: deploymentColumns,
+    crd: false,
+    fieldLabels: baseFields,
+  },
+  hpas: {
+    group: 'autoscaling',
+    version: 'v2',
+    storage: 'autoscaling/horizontalpodautoscalers',
+    plural: 'horizontalpodautoscalers',
+    singular: 'horizontalpodautoscaler',
+    kind: 'HorizontalPodAutoscaler',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    verbs: rw,
+    subresources: ['status'],
+    columns: hpaColumns,
+    crd: false,
+    fieldLabels: baseFields,
+  },
+  podMetrics: {
+    group: 'metrics.k8s.io',
+    version: 'v1beta1',
+    storage: 'metrics.k8s.io/pods',
+    plural: 'pods',
+    singular: '',
+    kind: 'PodMetrics',
+    namespaced: true,
+    verbs: ro,
+    subresources: [],
+    columns: [{ ...age, cell: (o, now) => ageOf(o.metadata.creationTimestamp, now) }],
+    crd: false,
+    virtual: true,
+    fieldLabels: baseFields,
+  },
   crds: {
-    group: 'apiextensions.k8s.io', version: 'v1', storage: 'apiextensions.k8s.io/customresourcedefinitions', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], verbs: rw, subresources: ['status'],
-    columns: [{ name: 'Created At', type: 'date', description: 'Creation time', priority: 0, cell: (o) => o.metadata.creationTimestamp ?? '' }], crd: false, fieldLabels: baseFields,
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    storage: 'apiextensions.k8s.io/customresourcedefinitions',
+    plural: 'customresourcedefinitions',
+    singular: 'customresourcedefinition',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    verbs: rw,
+    subresources: ['status'],
+    columns: [
+      { name: 'Created At', type: 'date', description: 'Creation time', priority: 0, cell: (o) => o.metadata.creationTimestamp ?? '' },
+    ],
+    crd: false,
+    fieldLabels: baseFields,
   },
   machineAutoscalers: {
-    group: 'autoscaling.openshift.io', version: 'v1beta1', storage: 'autoscaling.openshift.io/machineautoscalers', plural: 'machineautoscalers', singular: 'machineautoscaler', kind: 'MachineAutoscaler', namespaced: true, shortNames: ['ma'], verbs: rw, subresources: ['status'], crd: true, fieldLabels: baseFields,
+    group: 'autoscaling.openshift.io',
+    version: 'v1beta1',
+    storage: 'autoscaling.openshift.io/machineautoscalers',
+    plural: 'machineautoscalers',
+    singular: 'machineautoscaler',
+    kind: 'MachineAutoscaler',
+    namespaced: true,
+    shortNames: ['ma'],
+    verbs: rw,
+    subresources: ['status'],
+    crd: true,
+    fieldLabels: baseFields,
     columns: [
       col('Ref Kind', 'string', '.spec.scaleTargetRef.kind', 0, 'Kind of object scaled'),
       col('Ref Name', 'string', '.spec.scaleTargetRef.name', 0, 'Name of object scaled'),
@@ -164,11 +389,32 @@ export const catalog = {
     ],
   },
   clusterAutoscalers: {
-    group: 'autoscaling.openshift.io', version: 'v1', storage: 'autoscaling.openshift.io/clusterautoscalers', plural: 'clusterautoscalers', singular: 'clusterautoscaler', kind: 'ClusterAutoscaler', namespaced: false, shortNames: ['ca'], verbs: rw, subresources: ['status'], crd: true, fieldLabels: baseFields,
+    group: 'autoscaling.openshift.io',
+    version: 'v1',
+    storage: 'autoscaling.openshift.io/clusterautoscalers',
+    plural: 'clusterautoscalers',
+    singular: 'clusterautoscaler',
+    kind: 'ClusterAutoscaler',
+    namespaced: false,
+    shortNames: ['ca'],
+    verbs: rw,
+    subresources: ['status'],
+    crd: true,
+    fieldLabels: baseFields,
     columns: [age],
   },
   mapiMachineSets: {
-    group: 'machine.openshift.io', version: 'v1beta1', storage: 'machine.openshift.io/machinesets', plural: 'machinesets', singular: 'machineset', kind: 'MachineSet', namespaced: true, verbs: rw, subresources: ['status', 'scale'], crd: true, fieldLabels: baseFields,
+    group: 'machine.openshift.io',
+    version: 'v1beta1',
+    storage: 'machine.openshift.io/machinesets',
+    plural: 'machinesets',
+    singular: 'machineset',
+    kind: 'MachineSet',
+    namespaced: true,
+    verbs: rw,
+    subresources: ['status', 'scale'],
+    crd: true,
+    fieldLabels: baseFields,
     scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
     columns: [
       col('Desired', 'integer', '.spec.replicas', 0, 'Desired Replicas'),
@@ -179,7 +425,19 @@ export const catalog = {
     ],
   },
   capiMachineSetsV1beta2: {
-    group: 'cluster.x-k8s.io', version: 'v1beta2', storage: 'cluster.x-k8s.io/machinesets', plural: 'machinesets', singular: 'machineset', kind: 'MachineSet', namespaced: true, shortNames: ['ms'], categories: ['cluster-api'], verbs: rw, subresources: ['status', 'scale'], crd: true, fieldLabels: baseFields,
+    group: 'cluster.x-k8s.io',
+    version: 'v1beta2',
+    storage: 'cluster.x-k8s.io/machinesets',
+    plural: 'machinesets',
+    singular: 'machineset',
+    kind: 'MachineSet',
+    namespaced: true,
+    shortNames: ['ms'],
+    categories: ['cluster-api'],
+    verbs: rw,
+    subresources: ['status', 'scale'],
+    crd: true,
+    fieldLabels: baseFields,
     scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
     columns: [
       col('Cluster', 'string', '.spec.clusterName', 0, 'Cluster'),
@@ -194,7 +452,19 @@ export const catalog = {
     ],
   },
   capiMachineSetsV1beta1: {
-    group: 'cluster.x-k8s.io', version: 'v1beta1', storage: 'cluster.x-k8s.io/machinesets', plural: 'machinesets', singular: 'machineset', kind: 'MachineSet', namespaced: true, shortNames: ['ms'], categories: ['cluster-api'], verbs: rw, subresources: ['status', 'scale'], crd: true, fieldLabels: baseFields,
+    group: 'cluster.x-k8s.io',
+    version: 'v1beta1',
+    storage: 'cluster.x-k8s.io/machinesets',
+    plural: 'machinesets',
+    singular: 'machineset',
+    kind: 'MachineSet',
+    namespaced: true,
+    shortNames: ['ms'],
+    categories: ['cluster-api'],
+    verbs: rw,
+    subresources: ['status', 'scale'],
+    crd: true,
+    fieldLabels: baseFields,
     scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
     fromStorage: capiV1beta2ToV1beta1,
     toStorage: capiV1beta1ToV1beta2,
@@ -209,7 +479,19 @@ export const catalog = {
     ],
   },
   federatedHpas: {
-    group: 'autoscaling.karmada.io', version: 'v1alpha1', storage: 'autoscaling.karmada.io/federatedhpas', plural: 'federatedhpas', singular: 'federatedhpa', kind: 'FederatedHPA', namespaced: true, shortNames: ['fhpa'], categories: ['karmada-io'], verbs: rw, subresources: ['status'], crd: true, fieldLabels: baseFields,
+    group: 'autoscaling.karmada.io',
+    version: 'v1alpha1',
+    storage: 'autoscaling.karmada.io/federatedhpas',
+    plural: 'federatedhpas',
+    singular: 'federatedhpa',
+    kind: 'FederatedHPA',
+    namespaced: true,
+    shortNames: ['fhpa'],
+    categories: ['karmada-io'],
+    verbs: rw,
+    subresources: ['status'],
+    crd: true,
+    fieldLabels: baseFields,
     columns: [
       col('REFERENCE-KIND', 'string', '.spec.scaleTargetRef.kind'),
       col('REFERENCE-NAME', 'string', '.spec.scaleTargetRef.name'),
@@ -220,11 +502,39 @@ export const catalog = {
     ],
   },
   cronFederatedHpas: {
-    group: 'autoscaling.karmada.io', version: 'v1alpha1', storage: 'autoscaling.karmada.io/cronfederatedhpas', plural: 'cronfederatedhpas', singular: 'cronfederatedhpa', kind: 'CronFederatedHPA', namespaced: true, shortNames: ['cronfhpa'], categories: ['karmada-io'], verbs: rw, subresources: ['status'], crd: true, fieldLabels: baseFields,
-    columns: [col('REFERENCE-KIND', 'string', '.spec.scaleTargetRef.kind'), col('REFERENCE-NAME', 'string', '.spec.scaleTargetRef.name'), { ...age, name: 'AGE' }],
+    group: 'autoscaling.karmada.io',
+    version: 'v1alpha1',
+    storage: 'autoscaling.karmada.io/cronfederatedhpas',
+    plural: 'cronfederatedhpas',
+    singular: 'cronfederatedhpa',
+    kind: 'CronFederatedHPA',
+    namespaced: true,
+    shortNames: ['cronfhpa'],
+    categories: ['karmada-io'],
+    verbs: rw,
+    subresources: ['status'],
+    crd: true,
+    fieldLabels: baseFields,
+    columns: [
+      col('REFERENCE-KIND', 'string', '.spec.scaleTargetRef.kind'),
+      col('REFERENCE-NAME', 'string', '.spec.scaleTargetRef.name'),
+      { ...age, name: 'AGE' },
+    ],
   },
   resourceBindings: {
-    group: 'work.karmada.io', version: 'v1alpha2', storage: 'work.karmada.io/resourcebindings', plural: 'resourcebindings', singular: 'resourcebinding', kind: 'ResourceBinding', namespaced: true, shortNames: ['rb'], categories: ['karmada-io'], verbs: rw, subresources: ['status'], crd: true, fieldLabels: baseFields,
+    group: 'work.karmada.io',
+    version: 'v1alpha2',
+    storage: 'work.karmada.io/resourcebindings',
+    plural: 'resourcebindings',
+    singular: 'resourcebinding',
+    kind: 'ResourceBinding',
+    namespaced: true,
+    shortNames: ['rb'],
+    categories: ['karmada-io'],
+    verbs: rw,
+    subresources: ['status'],
+    crd: true,
+    fieldLabels: baseFields,
     columns: [
       col('SCHEDULED', 'string', '.status.conditions[?(@.type=="Scheduled")].status'),
       col('FULLYAPPLIED', 'string', '.status.conditions[?(@.type=="FullyApplied")].status'),
@@ -232,7 +542,18 @@ export const catalog = {
     ],
   },
   karmadaClusters: {
-    group: 'cluster.karmada.io', version: 'v1alpha1', storage: 'cluster.karmada.io/clusters', plural: 'clusters', singular: 'cluster', kind: 'Cluster', namespaced: false, categories: ['karmada-io'], verbs: rw, subresources: ['status', 'proxy'], crd: false, fieldLabels: baseFields,
+    group: 'cluster.karmada.io',
+    version: 'v1alpha1',
+    storage: 'cluster.karmada.io/clusters',
+    plural: 'clusters',
+    singular: 'cluster',
+    kind: 'Cluster',
+    namespaced: false,
+    categories: ['karmada-io'],
+    verbs: rw,
+    subresources: ['status', 'proxy'],
+    crd: false,
+    fieldLabels: baseFields,
     columns: [
       col('VERSION', 'string', '.status.kubernetesVersion'),
       col('MODE', 'string', '.spec.syncMode'),
@@ -241,8 +562,24 @@ export const catalog = {
     ],
   },
   propagationPolicies: {
-    group: 'policy.karmada.io', version: 'v1alpha1', storage: 'policy.karmada.io/propagationpolicies', plural: 'propagationpolicies', singular: 'propagationpolicy', kind: 'PropagationPolicy', namespaced: true, shortNames: ['pp'], categories: ['karmada-io'], verbs: rw, subresources: [], crd: true, fieldLabels: baseFields,
-    columns: [col('CONFLICT-RESOLUTION', 'string', '.spec.conflictResolution'), col('PRIORITY', 'string', '.spec.priority'), { ...age, name: 'AGE' }],
+    group: 'policy.karmada.io',
+    version: 'v1alpha1',
+    storage: 'policy.karmada.io/propagationpolicies',
+    plural: 'propagationpolicies',
+    singular: 'propagationpolicy',
+    kind: 'PropagationPolicy',
+    namespaced: true,
+    shortNames: ['pp'],
+    categories: ['karmada-io'],
+    verbs: rw,
+    subresources: [],
+    crd: true,
+    fieldLabels: baseFields,
+    columns: [
+      col('CONFLICT-RESOLUTION', 'string', '.spec.conflictResolution'),
+      col('PRIORITY', 'string', '.spec.priority'),
+      { ...age, name: 'AGE' },
+    ],
   },
 } satisfies Record<string, ResourceType>;
 
@@ -259,8 +596,25 @@ export function resourcesFor(profile: ClusterProfile): ResourceType[] {
     profile === 'kubernetes' || profile === 'karmada-member'
       ? [...common, ...workloads]
       : profile === 'openshift'
-        ? [...common, ...workloads, 'machineAutoscalers', 'clusterAutoscalers', 'mapiMachineSets', 'capiMachineSetsV1beta2', 'capiMachineSetsV1beta1']
-        : [...common, 'deployments', 'hpas', 'federatedHpas', 'cronFederatedHpas', 'resourceBindings', 'karmadaClusters', 'propagationPolicies'];
+        ? [
+            ...common,
+            ...workloads,
+            'machineAutoscalers',
+            'clusterAutoscalers',
+            'mapiMachineSets',
+            'capiMachineSetsV1beta2',
+            'capiMachineSetsV1beta1',
+          ]
+        : [
+            ...common,
+            'deployments',
+            'hpas',
+            'federatedHpas',
+            'cronFederatedHpas',
+            'resourceBindings',
+            'karmadaClusters',
+            'propagationPolicies',
+          ];
   return names.map((n) => catalog[n]);
 }
 
@@ -269,7 +623,8 @@ type EventLike = Record<string, unknown> & KubeObject;
 /** core/v1 Event → events.k8s.io/v1 Event, as the apiserver converts (involvedObject → regarding, message → note). */
 function toEventsV1(object: KubeObject): KubeObject {
   const e = object as EventLike;
-  const { involvedObject, message, source, count, firstTimestamp, lastTimestamp, related, reportingComponent, reportingInstance, ...rest } = e;
+  const { involvedObject, message, source, count, firstTimestamp, lastTimestamp, related, reportingComponent, reportingInstance, ...rest } =
+    e;
   return {
     ...rest,
     apiVersion: 'events.k8s.io/v1',
@@ -289,7 +644,16 @@ function toEventsV1(object: KubeObject): KubeObject {
 
 function fromEventsV1(object: KubeObject): KubeObject {
   const e = object as EventLike;
-  const { regarding, note, deprecatedSource, deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount, reportingController, ...rest } = e;
+  const {
+    regarding,
+    note,
+    deprecatedSource,
+    deprecatedFirstTimestamp,
+    deprecatedLastTimestamp,
+    deprecatedCount,
+    reportingController,
+    ...rest
+  } = e;
   return {
     ...rest,
     apiVersion: 'v1',

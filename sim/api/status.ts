@@ -22,7 +22,16 @@ export class ApiStatusError extends Error {
 }
 
 function status(code: number, reason: string, message: string, details?: StatusBody['details']): ApiStatusError {
-  return new ApiStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code });
+  return new ApiStatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details } : {}),
+    code,
+  });
 }
 
 const qualified = (plural: string, group: string): string => (group ? `${plural}.${group}` : plural);
@@ -34,7 +43,12 @@ export const statusErrors = {
   alreadyExists: (plural: string, group: string, name: string): ApiStatusError =>
     status(409, 'AlreadyExists', `${qualified(plural, group)} "${name}" already exists`, { name, group, kind: plural }),
   conflict: (plural: string, group: string, name: string): ApiStatusError =>
-    status(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(plural, group)} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, group, kind: plural }),
+    status(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${qualified(plural, group)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+      { name, group, kind: plural },
+    ),
   badRequest: (message: string): ApiStatusError => status(400, 'BadRequest', message),
   methodNotAllowed: (message: string): ApiStatusError => status(405, 'MethodNotAllowed', message),
   unauthorized: (): ApiStatusError => status(401, 'Unauthorized', 'Unauthorized'),

@@ -106,7 +106,12 @@ export class ObjectStore {
     }
     const now = kubeTime(this.now());
     // A status write never moves generation; a scale write always does (it sets spec.replicas).
-    const specChanged = options.subresource === 'status' ? false : options.subresource === 'scale' ? true : JSON.stringify(withoutMetaStatus(current)) !== JSON.stringify(withoutMetaStatus(object));
+    const specChanged =
+      options.subresource === 'status'
+        ? false
+        : options.subresource === 'scale'
+          ? true
+          : JSON.stringify(withoutMetaStatus(current)) !== JSON.stringify(withoutMetaStatus(object));
     const rv = ++this.rv;
     const manager = options.manager ?? 'autoscope-sim';
     const stored: KubeObject = {
@@ -117,7 +122,10 @@ export class ObjectStore {
         creationTimestamp: current.metadata.creationTimestamp,
         generation: (current.metadata.generation ?? 1) + (specChanged ? 1 : 0),
         resourceVersion: String(rv),
-        managedFields: mergeManagedFields(current.metadata.managedFields, managedFieldsEntry(manager, 'Update', object, now, options.subresource)),
+        managedFields: mergeManagedFields(
+          current.metadata.managedFields,
+          managedFieldsEntry(manager, 'Update', object, now, options.subresource),
+        ),
       },
     };
     bucket.set(key, stored);
@@ -126,7 +134,13 @@ export class ObjectStore {
   }
 
   /** Applies a change function to the current object and stores the result when it differs. */
-  mutate(resource: string, namespace: string | undefined, name: string, change: (current: KubeObject) => KubeObject, options: { manager?: string; subresource?: 'status' | 'scale' } = {}): KubeObject | undefined {
+  mutate(
+    resource: string,
+    namespace: string | undefined,
+    name: string,
+    change: (current: KubeObject) => KubeObject,
+    options: { manager?: string; subresource?: 'status' | 'scale' } = {},
+  ): KubeObject | undefined {
     const current = this.get(resource, namespace, name);
     if (!current) return undefined;
     const next = change(current);
@@ -194,7 +208,10 @@ export class ObjectStore {
 }
 
 export class ConflictError extends Error {
-  constructor(readonly resource: string, readonly key: string) {
+  constructor(
+    readonly resource: string,
+    readonly key: string,
+  ) {
     super(`conflict on ${resource} ${key}`);
   }
 }
@@ -220,12 +237,19 @@ function withoutMetaStatus(o: KubeObject): unknown {
 }
 
 /** A managedFields entry shaped like the API server's (fieldsV1 lists the top-level keys written). */
-function managedFieldsEntry(manager: string, operation: 'Update' | 'Apply', object: KubeObject, time: string, subresource?: string): Record<string, unknown> {
+function managedFieldsEntry(
+  manager: string,
+  operation: 'Update' | 'Apply',
+  object: KubeObject,
+  time: string,
+  subresource?: string,
+): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   const source = subresource === 'status' ? { status: (object as { status?: unknown }).status } : object;
   for (const [k, v] of Object.entries(source)) {
     if (k === 'apiVersion' || k === 'kind' || k === 'metadata' || v === undefined) continue;
-    fields[`f:${k}`] = v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).map((kk) => [`f:${kk}`, {}])) : {};
+    fields[`f:${k}`] =
+      v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).map((kk) => [`f:${kk}`, {}])) : {};
   }
   return {
     manager,

@@ -22,14 +22,30 @@ function partialMetadata(object: KubeObject): Record<string, unknown> {
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 /** A `meta.k8s.io/v1` Table, as kube-apiserver answers `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. */
-export function toTable(resource: ResourceType, objects: readonly KubeObject[], meta: { resourceVersion: string; continue?: string; remainingItemCount?: number }, now: Date, include: IncludeObject = 'Metadata'): Record<string, unknown> {
+export function toTable(
+  resource: ResourceType,
+  objects: readonly KubeObject[],
+  meta: { resourceVersion: string; continue?: string; remainingItemCount?: number },
+  now: Date,
+  include: IncludeObject = 'Metadata',
+): Record<string, unknown> {
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
-    metadata: { resourceVersion: meta.resourceVersion, ...(meta.continue ? { continue: meta.continue } : {}), ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}) },
+    metadata: {
+      resourceVersion: meta.resourceVersion,
+      ...(meta.continue ? { continue: meta.continue } : {}),
+      ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}),
+    },
     columnDefinitions: [
       nameColumn,
-      ...resource.columns.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description, priority: c.priority })),
+      ...resource.columns.map((c) => ({
+        name: c.name,
+        type: c.type === 'date' ? 'string' : c.type,
+        format: c.format ?? '',
+        description: c.description,
+        priority: c.priority,
+      })),
     ],
     rows: objects.map((o) => ({
       cells: [o.metadata.name, ...resource.columns.map((c) => cellFor(c, o, now))],

@@ -125,7 +125,10 @@ export class Fleet {
       apiVersion: 'v1',
       kind: 'Config',
       preferences: {},
-      clusters: listed.map((c) => ({ name: c.name, cluster: { server: this.cluster(c.name).url, 'certificate-authority-data': Buffer.from(this.caCert).toString('base64') } })),
+      clusters: listed.map((c) => ({
+        name: c.name,
+        cluster: { server: this.cluster(c.name).url, 'certificate-authority-data': Buffer.from(this.caCert).toString('base64') },
+      })),
       users: listed.map((c) => ({ name: `${c.name}-reader`, user: { token: this.cluster(c.name).token } })),
       contexts: listed.map((c) => ({ name: c.name, context: { cluster: c.name, user: `${c.name}-reader` } })),
       'current-context': listed[0]?.name ?? '',
@@ -181,12 +184,16 @@ export class Fleet {
             profile: c.profile,
             url: c.url,
             faults: c.faults,
-            counts: Object.fromEntries((Object.entries(catalog) as [string, ResourceType][]).filter(([, r]) => !r.virtual).map(([k, r]) => [k, c.store.count(r.storage)])),
+            counts: Object.fromEntries(
+              (Object.entries(catalog) as [string, ResourceType][])
+                .filter(([, r]) => !r.virtual)
+                .map(([k, r]) => [k, c.store.count(r.storage)]),
+            ),
           })),
         );
       }
       if (parts[0] === 'clusters' && parts[2] === 'faults' && parts[1]) {
-        if (req.method === 'PUT' || req.method === 'POST') return send(200, await this.setFaults(parts[1], (body ?? {})));
+        if (req.method === 'PUT' || req.method === 'POST') return send(200, await this.setFaults(parts[1], body ?? {}));
         if (req.method === 'DELETE') return send(200, await this.clearFaults(parts[1]));
       }
       if (url.pathname === '/requests') {
@@ -196,7 +203,10 @@ export class Fleet {
         }
         const cluster = url.searchParams.get('cluster');
         const since = url.searchParams.get('since');
-        return send(200, this.requestLog.filter((e) => (!cluster || e.cluster === cluster) && (!since || e.at >= since)));
+        return send(
+          200,
+          this.requestLog.filter((e) => (!cluster || e.cluster === cluster) && (!since || e.at >= since)),
+        );
       }
       for (const route of this.adminRoutes) {
         if (await route(req, res, url, body)) return;

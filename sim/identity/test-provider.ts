@@ -71,11 +71,15 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     findAccount: (_ctx, id) => {
       const user = users.get(id);
       if (!user) return undefined;
-      return { accountId: id, claims: () => ({ sub: id, name: user.name, preferred_username: id, email: user.email, groups: user.groups }) };
+      return {
+        accountId: id,
+        claims: () => ({ sub: id, name: user.name, preferred_username: id, email: user.email, groups: user.groups }),
+      };
     },
     // One first-party client: grant what it asks without a consent screen.
     loadExistingGrant: async (ctx) => {
-      const grantId = ctx.oidc.result?.consent?.grantId ?? (ctx.oidc.client ? ctx.oidc.session?.grantIdFor(ctx.oidc.client.clientId) : undefined);
+      const grantId =
+        ctx.oidc.result?.consent?.grantId ?? (ctx.oidc.client ? ctx.oidc.session?.grantIdFor(ctx.oidc.client.clientId) : undefined);
       if (grantId) return ctx.oidc.provider.Grant.find(grantId);
       if (!ctx.oidc.client || !ctx.oidc.session?.accountId) return undefined;
       const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });

@@ -29,8 +29,13 @@ export function crdObjects(resources: ResourceType[], options: { machineAutoscal
     const statusProps =
       first.kind === 'MachineAutoscaler'
         ? {
-            lastTargetRef: { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } } },
-            ...(options.machineAutoscalerConditions ? { conditions: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } : {}),
+            lastTargetRef: {
+              type: 'object',
+              properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } },
+            },
+            ...(options.machineAutoscalerConditions
+              ? { conditions: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }
+              : {}),
           }
         : {};
     const storageVersion = versions.find((v) => !v.fromStorage)?.version ?? first.version;
@@ -40,7 +45,14 @@ export function crdObjects(resources: ResourceType[], options: { machineAutoscal
       metadata: { name, creationTimestamp: options.createdAt, annotations: { 'controller-gen.kubebuilder.io/version': 'v0.17.2' } },
       spec: {
         group: first.group,
-        names: { plural: first.plural, singular: first.singular, kind: first.kind, listKind: `${first.kind}List`, ...(first.shortNames ? { shortNames: first.shortNames } : {}), ...(first.categories ? { categories: first.categories } : {}) },
+        names: {
+          plural: first.plural,
+          singular: first.singular,
+          kind: first.kind,
+          listKind: `${first.kind}List`,
+          ...(first.shortNames ? { shortNames: first.shortNames } : {}),
+          ...(first.categories ? { categories: first.categories } : {}),
+        },
         scope: first.namespaced ? 'Namespaced' : 'Cluster',
         versions: versions.map((v) => ({
           name: v.version,
@@ -50,9 +62,25 @@ export function crdObjects(resources: ResourceType[], options: { machineAutoscal
           schema: { openAPIV3Schema: specStatus(statusProps) },
           subresources: {
             ...(v.subresources.includes('status') ? { status: {} } : {}),
-            ...(v.scale ? { scale: { specReplicasPath: v.scale.specReplicasPath, statusReplicasPath: v.scale.statusReplicasPath, labelSelectorPath: v.scale.labelSelectorPath } } : {}),
+            ...(v.scale
+              ? {
+                  scale: {
+                    specReplicasPath: v.scale.specReplicasPath,
+                    statusReplicasPath: v.scale.statusReplicasPath,
+                    labelSelectorPath: v.scale.labelSelectorPath,
+                  },
+                }
+              : {}),
           },
-          additionalPrinterColumns: v.columns.filter((c) => c.jsonPath).map((c) => ({ name: c.name, type: c.type, jsonPath: c.jsonPath, ...(c.description ? { description: c.description } : {}), ...(c.priority ? { priority: c.priority } : {}) })),
+          additionalPrinterColumns: v.columns
+            .filter((c) => c.jsonPath)
+            .map((c) => ({
+              name: c.name,
+              type: c.type,
+              jsonPath: c.jsonPath,
+              ...(c.description ? { description: c.description } : {}),
+              ...(c.priority ? { priority: c.priority } : {}),
+            })),
         })),
         conversion: { strategy: versions.length > 1 ? 'Webhook' : 'None' },
       },
@@ -60,8 +88,20 @@ export function crdObjects(resources: ResourceType[], options: { machineAutoscal
         acceptedNames: { plural: first.plural, kind: first.kind },
         storedVersions: [storageVersion],
         conditions: [
-          { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: options.createdAt },
-          { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: options.createdAt },
+          {
+            type: 'NamesAccepted',
+            status: 'True',
+            reason: 'NoConflicts',
+            message: 'no conflicts found',
+            lastTransitionTime: options.createdAt,
+          },
+          {
+            type: 'Established',
+            status: 'True',
+            reason: 'InitialNamesAccepted',
+            message: 'the initial names have been accepted',
+            lastTransitionTime: options.createdAt,
+          },
         ],
       },
     };

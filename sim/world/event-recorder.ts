@@ -23,7 +23,10 @@ export class EventRecorder {
   private readonly latest = new Map<string, { name: string; namespace: string; at: number }>();
   private sequence = 0;
 
-  constructor(private readonly store: ObjectStore, private readonly component: string) {}
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly component: string,
+  ) {}
 
   record(involved: Involved, type: 'Normal' | 'Warning', reason: string, message: string, now: number, component = this.component): void {
     const namespace = involved.namespace ?? 'default';
@@ -31,7 +34,11 @@ export class EventRecorder {
     const previous = this.latest.get(key);
     const at = kubeTime(new Date(now));
     if (previous && now - previous.at < 10 * 60 * 1000) {
-      const updated = this.store.mutate(eventsStorage, previous.namespace, previous.name, (e) => ({ ...e, count: Number((e as CoreEvent).count ?? 1) + 1, lastTimestamp: at }));
+      const updated = this.store.mutate(eventsStorage, previous.namespace, previous.name, (e) => ({
+        ...e,
+        count: Number((e as CoreEvent).count ?? 1) + 1,
+        lastTimestamp: at,
+      }));
       if (updated) {
         previous.at = now;
         return;
@@ -43,7 +50,13 @@ export class EventRecorder {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name, namespace },
-      involvedObject: { apiVersion: involved.apiVersion, kind: involved.kind, name: involved.name, namespace, ...(involved.uid ? { uid: involved.uid } : {}) },
+      involvedObject: {
+        apiVersion: involved.apiVersion,
+        kind: involved.kind,
+        name: involved.name,
+        namespace,
+        ...(involved.uid ? { uid: involved.uid } : {}),
+      },
       reason,
       message,
       type,

@@ -30,7 +30,12 @@ export class GroundTruth {
     this.file = path.join(dataDir, 'transitions.jsonl');
   }
 
-  compare(base: Omit<Transition, 'type' | 'status' | 'reason' | 'message' | 'at'>, before: readonly Condition[] | null | undefined, after: readonly Condition[] | null | undefined, at: string): void {
+  compare(
+    base: Omit<Transition, 'type' | 'status' | 'reason' | 'message' | 'at'>,
+    before: readonly Condition[] | null | undefined,
+    after: readonly Condition[] | null | undefined,
+    at: string,
+  ): void {
     const old = new Map((before ?? []).map((c) => [c.type, c]));
     const lines: string[] = [];
     for (const c of after ?? []) {

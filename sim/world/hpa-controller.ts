@@ -26,7 +26,9 @@ export function scaledHpa(hpa: HorizontalPodAutoscaler, speed: number): Horizont
     rules
       ? {
           ...rules,
-          ...(typeof rules.stabilizationWindowSeconds === 'number' ? { stabilizationWindowSeconds: rules.stabilizationWindowSeconds / speed } : {}),
+          ...(typeof rules.stabilizationWindowSeconds === 'number'
+            ? { stabilizationWindowSeconds: rules.stabilizationWindowSeconds / speed }
+            : {}),
           ...(rules.policies ? { policies: rules.policies.map((p) => ({ ...p, periodSeconds: p.periodSeconds / speed })) } : {}),
         }
       : rules;
@@ -63,9 +65,31 @@ export function runHpaSync(t: HpaSyncTarget): HpaSyncResult {
 }
 
 /** Writes the controller's events and the ground truth of a sync. */
-export function recordSync(cluster: string, kind: string, hpa: HorizontalPodAutoscaler, result: HpaSyncResult, recorder: EventRecorder, truth: GroundTruth, now: number, component = 'horizontal-pod-autoscaler'): void {
+export function recordSync(
+  cluster: string,
+  kind: string,
+  hpa: HorizontalPodAutoscaler,
+  result: HpaSyncResult,
+  recorder: EventRecorder,
+  truth: GroundTruth,
+  now: number,
+  component = 'horizontal-pod-autoscaler',
+): void {
   for (const e of result.events) {
-    recorder.record({ apiVersion: hpa.apiVersion ?? 'autoscaling/v2', kind, name: hpa.metadata.name, namespace: hpa.metadata.namespace, uid: hpa.metadata.uid }, e.type, e.reason, e.message, now, component);
+    recorder.record(
+      {
+        apiVersion: hpa.apiVersion ?? 'autoscaling/v2',
+        kind,
+        name: hpa.metadata.name,
+        namespace: hpa.metadata.namespace,
+        uid: hpa.metadata.uid,
+      },
+      e.type,
+      e.reason,
+      e.message,
+      now,
+      component,
+    );
   }
   truth.compare(
     { cluster, kind, namespace: hpa.metadata.namespace ?? '', name: hpa.metadata.name, uid: hpa.metadata.uid ?? '' },

@@ -52,19 +52,45 @@ export class KarmadaWorld {
 
   seed(now: number): void {
     const created = (hoursAgo: number): string => kubeTime(new Date(now - hoursAgo * 3600_000));
-    for (const ns of ['default', 'karmada-system', 'karmada-cluster', ...this.spec.federated.map((f) => f.namespace)]) ensureNamespace(this.cluster, ns, created(24 * 60));
+    for (const ns of ['default', 'karmada-system', 'karmada-cluster', ...this.spec.federated.map((f) => f.namespace)])
+      ensureNamespace(this.cluster, ns, created(24 * 60));
     for (const [name, { world, spec }] of this.members) {
-      this.store.create(karmadaStorage.clusters, this.clusterObject(name, world, spec, created(24 * 50), true, now), 'karmada-controller-manager');
+      this.store.create(
+        karmadaStorage.clusters,
+        this.clusterObject(name, world, spec, created(24 * 50), true, now),
+        'karmada-controller-manager',
+      );
     }
     this.spec.federated.forEach((app, i) => {
       const createdAt = created(5 + i * 3);
       this.apps.set(`${app.namespace}/${app.name}`, app);
       const permanentId = `${(0x1f2e3d4c + i * 7919).toString(16)}-7a1b-4c2d-9e8f-${(0x5a6b7c8d9e0f + i).toString(16).padStart(12, '0')}`;
       const templateUid = `${(0x3c4d5e6f + i).toString(16)}-1a2b-4c3d-8e9f-${(0x0a1b2c3d4e5f + i).toString(16).padStart(12, '0')}`;
-      const deployment = deploymentObject({ name: app.name, namespace: app.namespace, labels: { app: app.name } }, app.replicas, { noRequests: false }, createdAt);
-      this.store.create(storage.deployments, { ...deployment, metadata: { ...deployment.metadata, uid: templateUid, labels: { ...deployment.metadata.labels, 'propagationpolicy.karmada.io/permanent-id': permanentId } }, status: {} }, 'kubectl-client-side-apply');
+      const deployment = deploymentObject(
+        { name: app.name, namespace: app.namespace, labels: { app: app.name } },
+        app.replicas,
+        { noRequests: false },
+        createdAt,
+      );
+      this.store.create(
+        storage.deployments,
+        {
+          ...deployment,
+          metadata: {
+            ...deployment.metadata,
+            uid: templateUid,
+            labels: { ...deployment.metadata.labels, 'propagationpolicy.karmada.io/permanent-id': permanentId },
+          },
+          status: {},
+        },
+        'kubectl-client-side-apply',
+      );
       this.store.create(karmadaStorage.policies, this.policyObject(app, permanentId, createdAt), 'kubectl-client-side-apply');
-      this.store.create(karmadaStorage.bindings, this.bindingObject(app, templateUid, permanentId, createdAt), 'karmada-controller-manager');
+      this.store.create(
+        karmadaStorage.bindings,
+        this.bindingObject(app, templateUid, permanentId, createdAt),
+        'karmada-controller-manager',
+      );
       this.store.create(
         karmadaStorage.fhpas,
         {
@@ -84,7 +110,26 @@ export class KarmadaWorld {
       for (const [memberName, member] of this.members) {
         if (!this.targets(app).includes(memberName)) continue;
         ensureNamespace(member.world.cluster, app.namespace, createdAt);
-        member.world.addApp({ namespace: app.namespace, name: app.name, metrics: 'cpu', load: app.load, behavior: 'none', replicas: 0, min: 1, max: app.max, demand: app.demand, noRequests: false, noHpa: true, ambiguous: false, missingTarget: false }, now, createdAt, { hpa: false });
+        member.world.addApp(
+          {
+            namespace: app.namespace,
+            name: app.name,
+            metrics: 'cpu',
+            load: app.load,
+            behavior: 'none',
+            replicas: 0,
+            min: 1,
+            max: app.max,
+            demand: app.demand,
+            noRequests: false,
+            noHpa: true,
+            ambiguous: false,
+            missingTarget: false,
+          },
+          now,
+          createdAt,
+          { hpa: false },
+        );
       }
       this.schedule(app, now);
     });
@@ -99,11 +144,30 @@ export class KarmadaWorld {
           spec: {
             scaleTargetRef: { apiVersion: 'autoscaling.karmada.io/v1alpha1', kind: 'FederatedHPA', name: first.name },
             rules: [
-              { name: 'scale-up-mornings', schedule: '0 7 * * 1-5', targetMinReplicas: Math.min(first.max, first.min + 2), suspend: false, successfulHistoryLimit: 3, failedHistoryLimit: 3 },
-              { name: 'scale-down-evenings', schedule: '0 20 * * 1-5', targetMinReplicas: first.min, suspend: false, successfulHistoryLimit: 3, failedHistoryLimit: 3 },
+              {
+                name: 'scale-up-mornings',
+                schedule: '0 7 * * 1-5',
+                targetMinReplicas: Math.min(first.max, first.min + 2),
+                suspend: false,
+                successfulHistoryLimit: 3,
+                failedHistoryLimit: 3,
+              },
+              {
+                name: 'scale-down-evenings',
+                schedule: '0 20 * * 1-5',
+                targetMinReplicas: first.min,
+                suspend: false,
+                successfulHistoryLimit: 3,
+                failedHistoryLimit: 3,
+              },
             ],
           },
-          status: { executionHistories: [{ ruleName: 'scale-up-mornings', nextExecutionTime: created(-12) }, { ruleName: 'scale-down-evenings', nextExecutionTime: created(-4) }] },
+          status: {
+            executionHistories: [
+              { ruleName: 'scale-up-mornings', nextExecutionTime: created(-12) },
+              { ruleName: 'scale-down-evenings', nextExecutionTime: created(-4) },
+            ],
+          },
         },
         'kubectl-client-side-apply',
       );
@@ -121,7 +185,12 @@ export class KarmadaWorld {
     return {
       apiVersion: 'cluster.karmada.io/v1alpha1',
       kind: 'Cluster',
-      metadata: { name, creationTimestamp: createdAt, finalizers: ['karmada.io/cluster-controller'], labels: { region: spec.region ?? name } },
+      metadata: {
+        name,
+        creationTimestamp: createdAt,
+        finalizers: ['karmada.io/cluster-controller'],
+        labels: { region: spec.region ?? name },
+      },
       spec: {
         id: `${name}-${(name.length * 7919).toString(16)}`,
         syncMode: 'Push',
@@ -134,15 +203,42 @@ export class KarmadaWorld {
       },
       status: {
         kubernetesVersion: `v${spec.kubernetesVersion}`,
-        apiEnablements: [{ groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] }, { groupVersion: 'autoscaling/v2', resources: [{ name: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler' }] }],
+        apiEnablements: [
+          { groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] },
+          { groupVersion: 'autoscaling/v2', resources: [{ name: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler' }] },
+        ],
         conditions: ready
           ? [
-              { type: 'Ready', status: 'True', reason: 'ClusterReady', message: 'cluster is healthy and ready to accept workloads', lastTransitionTime: createdAt },
-              { type: 'CompleteAPIEnablements', status: 'True', reason: 'CompleteAPIEnablements', message: 'collected complete APIs from the cluster', lastTransitionTime: createdAt },
+              {
+                type: 'Ready',
+                status: 'True',
+                reason: 'ClusterReady',
+                message: 'cluster is healthy and ready to accept workloads',
+                lastTransitionTime: createdAt,
+              },
+              {
+                type: 'CompleteAPIEnablements',
+                status: 'True',
+                reason: 'CompleteAPIEnablements',
+                message: 'collected complete APIs from the cluster',
+                lastTransitionTime: createdAt,
+              },
             ]
           : [
-              { type: 'Ready', status: 'False', reason: 'ClusterNotReachable', message: 'cluster is not reachable', lastTransitionTime: at },
-              { type: 'CompleteAPIEnablements', status: 'True', reason: 'CompleteAPIEnablements', message: 'collected complete APIs from the cluster', lastTransitionTime: createdAt },
+              {
+                type: 'Ready',
+                status: 'False',
+                reason: 'ClusterNotReachable',
+                message: 'cluster is not reachable',
+                lastTransitionTime: at,
+              },
+              {
+                type: 'CompleteAPIEnablements',
+                status: 'True',
+                reason: 'CompleteAPIEnablements',
+                message: 'collected complete APIs from the cluster',
+                lastTransitionTime: createdAt,
+              },
             ],
         nodeSummary: { totalNum: Math.ceil(spec.capacity.pods / 30), readyNum: ready ? Math.ceil(spec.capacity.pods / 30) : 0 },
         resourceSummary: {
@@ -162,16 +258,27 @@ export class KarmadaWorld {
         : app.strategy === 'Aggregated'
           ? { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' }
           : app.strategy === 'DynamicWeight'
-            ? { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { dynamicWeight: 'AvailableReplicas' } }
+            ? {
+                replicaSchedulingType: 'Divided',
+                replicaDivisionPreference: 'Weighted',
+                weightPreference: { dynamicWeight: 'AvailableReplicas' },
+              }
             : {
                 replicaSchedulingType: 'Divided',
                 replicaDivisionPreference: 'Weighted',
-                weightPreference: { staticWeightList: clusterNames.map((c) => ({ targetCluster: { clusterNames: [c] }, weight: app.weights?.[c] ?? 1 })) },
+                weightPreference: {
+                  staticWeightList: clusterNames.map((c) => ({ targetCluster: { clusterNames: [c] }, weight: app.weights?.[c] ?? 1 })),
+                },
               };
     return {
       apiVersion: 'policy.karmada.io/v1alpha1',
       kind: 'PropagationPolicy',
-      metadata: { name: `${app.name}-propagation`, namespace: app.namespace, creationTimestamp: createdAt, labels: { 'propagationpolicy.karmada.io/permanent-id': permanentId } },
+      metadata: {
+        name: `${app.name}-propagation`,
+        namespace: app.namespace,
+        creationTimestamp: createdAt,
+        labels: { 'propagationpolicy.karmada.io/permanent-id': permanentId },
+      },
       spec: {
         resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: app.name }],
         placement: { clusterAffinity: { clusterNames }, replicaScheduling },
@@ -222,8 +329,13 @@ export class KarmadaWorld {
     if (!template || !binding) return;
     const replicas = Number(obj(template.spec).replicas ?? 0);
     const ready = this.readyMembers();
-    const clusters = this.store.list(karmadaStorage.clusters).filter((c) => this.targets(app).includes(c.metadata.name) && ready.has(c.metadata.name));
-    const previous = ((obj(binding.spec).clusters as { name: string; replicas?: number }[] | undefined) ?? []).map((c) => ({ name: c.name, replicas: c.replicas ?? 0 }));
+    const clusters = this.store
+      .list(karmadaStorage.clusters)
+      .filter((c) => this.targets(app).includes(c.metadata.name) && ready.has(c.metadata.name));
+    const previous = ((obj(binding.spec).clusters as { name: string; replicas?: number }[] | undefined) ?? []).map((c) => ({
+      name: c.name,
+      replicas: c.replicas ?? 0,
+    }));
     const at = kubeTime(new Date(now));
     const result = assignReplicas({
       strategy: app.strategy,
@@ -238,26 +350,58 @@ export class KarmadaWorld {
       divider: 'webster',
     });
     const scheduled = 'error' in result ? null : result.clusters;
-    this.store.mutate(karmadaStorage.bindings, ns, binding.metadata.name, (b) => ({
-      ...b,
-      spec: { ...obj(b.spec), replicas, ...(scheduled ? { clusters: scheduled.map((c) => (c.replicas ? { name: c.name, replicas: c.replicas } : { name: c.name })) } : {}) },
-      status: {
-        ...obj(b.status),
-        schedulerObservedGeneration: b.metadata.generation,
-        lastScheduledTime: at,
-        conditions: [
-          scheduled
-            ? { type: 'Scheduled', status: 'True', reason: 'Success', message: 'Binding has been scheduled successfully.', lastTransitionTime: b.metadata.creationTimestamp }
-            : { type: 'Scheduled', status: 'False', reason: 'NoClusterFit', message: 'error' in result ? result.error : '', lastTransitionTime: at },
-          { type: 'FullyApplied', status: 'True', reason: 'FullyAppliedSuccess', message: 'All works have been successfully applied', lastTransitionTime: b.metadata.creationTimestamp },
-        ],
-      },
-    }), { manager: 'karmada-scheduler' });
+    this.store.mutate(
+      karmadaStorage.bindings,
+      ns,
+      binding.metadata.name,
+      (b) => ({
+        ...b,
+        spec: {
+          ...obj(b.spec),
+          replicas,
+          ...(scheduled
+            ? { clusters: scheduled.map((c) => (c.replicas ? { name: c.name, replicas: c.replicas } : { name: c.name })) }
+            : {}),
+        },
+        status: {
+          ...obj(b.status),
+          schedulerObservedGeneration: b.metadata.generation,
+          lastScheduledTime: at,
+          conditions: [
+            scheduled
+              ? {
+                  type: 'Scheduled',
+                  status: 'True',
+                  reason: 'Success',
+                  message: 'Binding has been scheduled successfully.',
+                  lastTransitionTime: b.metadata.creationTimestamp,
+                }
+              : {
+                  type: 'Scheduled',
+                  status: 'False',
+                  reason: 'NoClusterFit',
+                  message: 'error' in result ? result.error : '',
+                  lastTransitionTime: at,
+                },
+            {
+              type: 'FullyApplied',
+              status: 'True',
+              reason: 'FullyAppliedSuccess',
+              message: 'All works have been successfully applied',
+              lastTransitionTime: b.metadata.creationTimestamp,
+            },
+          ],
+        },
+      }),
+      { manager: 'karmada-scheduler' },
+    );
     if (!scheduled) return;
     for (const [memberName, member] of this.members) {
       if (!ready.has(memberName)) continue;
       const want = scheduled.find((c) => c.name === memberName)?.replicas ?? 0;
-      member.world.cluster.store.mutate(storage.deployments, ns, app.name, (d) => ({ ...d, spec: { ...obj(d.spec), replicas: want } }), { manager: 'karmada-execution-controller' });
+      member.world.cluster.store.mutate(storage.deployments, ns, app.name, (d) => ({ ...d, spec: { ...obj(d.spec), replicas: want } }), {
+        manager: 'karmada-execution-controller',
+      });
     }
   }
 
@@ -272,13 +416,45 @@ export class KarmadaWorld {
       const d = member?.world.cluster.store.get(storage.deployments, ns, app.name);
       const s = obj(d?.status);
       return ready.has(c.name)
-        ? { clusterName: c.name, status: { replicas: s.replicas ?? 0, readyReplicas: s.readyReplicas ?? 0, availableReplicas: s.availableReplicas ?? 0, updatedReplicas: s.updatedReplicas ?? 0, observedGeneration: s.observedGeneration ?? 1 }, applied: true, health: 'Healthy' }
+        ? {
+            clusterName: c.name,
+            status: {
+              replicas: s.replicas ?? 0,
+              readyReplicas: s.readyReplicas ?? 0,
+              availableReplicas: s.availableReplicas ?? 0,
+              updatedReplicas: s.updatedReplicas ?? 0,
+              observedGeneration: s.observedGeneration ?? 1,
+            },
+            applied: true,
+            health: 'Healthy',
+          }
         : { clusterName: c.name, applied: false, appliedMessage: 'cluster is not reachable', health: 'Unknown' };
     });
-    this.store.mutate(karmadaStorage.bindings, ns, binding.metadata.name, (b) => ({ ...b, status: { ...obj(b.status), aggregatedStatus: aggregated } }), { manager: 'karmada-controller-manager', subresource: 'status' });
+    this.store.mutate(
+      karmadaStorage.bindings,
+      ns,
+      binding.metadata.name,
+      (b) => ({ ...b, status: { ...obj(b.status), aggregatedStatus: aggregated } }),
+      { manager: 'karmada-controller-manager', subresource: 'status' },
+    );
     const total = aggregated.reduce((n, a) => n + Number(obj(a.status).replicas ?? 0), 0);
     const readyTotal = aggregated.reduce((n, a) => n + Number(obj(a.status).readyReplicas ?? 0), 0);
-    this.store.mutate(storage.deployments, ns, app.name, (d) => ({ ...d, status: { observedGeneration: d.metadata.generation, replicas: total, readyReplicas: readyTotal, availableReplicas: readyTotal, updatedReplicas: total } }), { manager: 'karmada-controller-manager', subresource: 'status' });
+    this.store.mutate(
+      storage.deployments,
+      ns,
+      app.name,
+      (d) => ({
+        ...d,
+        status: {
+          observedGeneration: d.metadata.generation,
+          replicas: total,
+          readyReplicas: readyTotal,
+          availableReplicas: readyTotal,
+          updatedReplicas: total,
+        },
+      }),
+      { manager: 'karmada-controller-manager', subresource: 'status' },
+    );
   }
 
   /** The FederatedHPA controller: one HPA decision over the ready members' pods, written to the template. */
@@ -290,8 +466,12 @@ export class KarmadaWorld {
       const binding = this.store.get(karmadaStorage.bindings, ns, `${fhpa.spec.scaleTargetRef.name}-deployment`);
       if (!app || !template || !binding) continue;
       const ready = this.readyMembers();
-      const targetClusters = ((obj(binding.spec).clusters as { name: string }[] | undefined) ?? []).map((c) => c.name).filter((c) => ready.has(c));
-      const workloads = targetClusters.map((c) => this.members.get(c)?.world.workloads.get(`${ns}/${app.name}`)).filter((w): w is NonNullable<typeof w> => !!w);
+      const targetClusters = ((obj(binding.spec).clusters as { name: string }[] | undefined) ?? [])
+        .map((c) => c.name)
+        .filter((c) => ready.has(c));
+      const workloads = targetClusters
+        .map((c) => this.members.get(c)?.world.workloads.get(`${ns}/${app.name}`))
+        .filter((w): w is NonNullable<typeof w> => !!w);
       // Duplicated placement: Karmada divides by a calibration of N clusters; one member's pods stand for all.
       const counted = app.strategy === 'Duplicated' ? workloads.slice(0, 1) : workloads;
       const key = `${ns}/${fhpa.metadata.name}`;
@@ -300,7 +480,9 @@ export class KarmadaWorld {
       const result = runHpaSync({
         cluster: this.cluster.name,
         hpa: fhpa,
-        scale: targetClusters.length ? { specReplicas, statusReplicas: app.strategy === 'Duplicated' ? specReplicas : statusReplicas, selector: `app=${app.name}` } : null,
+        scale: targetClusters.length
+          ? { specReplicas, statusReplicas: app.strategy === 'Duplicated' ? specReplicas : statusReplicas, selector: `app=${app.name}` }
+          : null,
         scaleTargetMissingMessage: 'failed to get replicas in any of clusters',
         pods: counted.flatMap((w) => w.podsJson(now)),
         metrics: { resource: counted.flatMap((w) => w.podMetrics(now)) },
@@ -310,16 +492,40 @@ export class KarmadaWorld {
         now,
       });
       this.states.set(key, result.controllerState);
-      if (result.rescale) this.store.mutate(storage.deployments, ns, app.name, (d) => ({ ...d, spec: { ...obj(d.spec), replicas: result.desiredReplicas } }), { manager: 'federatedHPA-controller', subresource: 'scale' });
+      if (result.rescale)
+        this.store.mutate(
+          storage.deployments,
+          ns,
+          app.name,
+          (d) => ({ ...d, spec: { ...obj(d.spec), replicas: result.desiredReplicas } }),
+          { manager: 'federatedHPA-controller', subresource: 'scale' },
+        );
       // Karmada's setStatus rebuilds the status without observedGeneration.
       const { observedGeneration: _og, ...status } = result.status;
       let next = status;
       if (!this.firstSynced.has(key)) {
         this.firstSynced.add(key);
-        if (!fhpa.status?.conditions?.length && fhpa.metadata.creationTimestamp) next = { ...next, conditions: (next.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: fhpa.metadata.creationTimestamp })) };
+        if (!fhpa.status?.conditions?.length && fhpa.metadata.creationTimestamp)
+          next = {
+            ...next,
+            conditions: (next.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: fhpa.metadata.creationTimestamp })),
+          };
       }
-      recordSync(this.cluster.name, 'FederatedHPA', fhpa, { ...result, status: next }, this.recorder, this.truth, now, 'federatedHPA-controller');
-      if (JSON.stringify(next) !== JSON.stringify(fhpa.status)) this.store.mutate(karmadaStorage.fhpas, ns, fhpa.metadata.name, (h) => ({ ...h, status: next }), { manager: 'federatedHPA-controller', subresource: 'status' });
+      recordSync(
+        this.cluster.name,
+        'FederatedHPA',
+        fhpa,
+        { ...result, status: next },
+        this.recorder,
+        this.truth,
+        now,
+        'federatedHPA-controller',
+      );
+      if (JSON.stringify(next) !== JSON.stringify(fhpa.status))
+        this.store.mutate(karmadaStorage.fhpas, ns, fhpa.metadata.name, (h) => ({ ...h, status: next }), {
+          manager: 'federatedHPA-controller',
+          subresource: 'status',
+        });
     }
     for (const app of this.apps.values()) {
       this.schedule(app, now);
@@ -335,13 +541,30 @@ export class KarmadaWorld {
     else this.notReady.add(name);
     const fresh = this.clusterObject(name, member.world, member.spec, '', ready, now);
     const before = this.store.get(karmadaStorage.clusters, undefined, name);
-    this.store.mutate(karmadaStorage.clusters, undefined, name, (c) => {
-      const oldReady = ((obj(c.status).conditions as Condition[] | undefined) ?? []).find((x) => x.type === 'Ready');
-      const conditions = ((obj(fresh.status).conditions as Condition[] | undefined) ?? []).map((x) => (x.type === 'Ready' && oldReady?.status === x.status ? oldReady : x.type === 'CompleteAPIEnablements' ? { ...x, lastTransitionTime: c.metadata.creationTimestamp } : x));
-      return { ...c, status: { ...obj(fresh.status), conditions } };
-    }, { manager: 'karmada-controller-manager', subresource: 'status' });
+    this.store.mutate(
+      karmadaStorage.clusters,
+      undefined,
+      name,
+      (c) => {
+        const oldReady = ((obj(c.status).conditions as Condition[] | undefined) ?? []).find((x) => x.type === 'Ready');
+        const conditions = ((obj(fresh.status).conditions as Condition[] | undefined) ?? []).map((x) =>
+          x.type === 'Ready' && oldReady?.status === x.status
+            ? oldReady
+            : x.type === 'CompleteAPIEnablements'
+              ? { ...x, lastTransitionTime: c.metadata.creationTimestamp }
+              : x,
+        );
+        return { ...c, status: { ...obj(fresh.status), conditions } };
+      },
+      { manager: 'karmada-controller-manager', subresource: 'status' },
+    );
     const after = this.store.get(karmadaStorage.clusters, undefined, name);
-    this.truth.compare({ cluster: this.cluster.name, kind: 'Cluster', namespace: '', name, uid: after?.metadata.uid ?? '' }, obj(before?.status).conditions as Condition[], obj(after?.status).conditions as Condition[], kubeTime(new Date(now)));
+    this.truth.compare(
+      { cluster: this.cluster.name, kind: 'Cluster', namespace: '', name, uid: after?.metadata.uid ?? '' },
+      obj(before?.status).conditions as Condition[],
+      obj(after?.status).conditions as Condition[],
+      kubeTime(new Date(now)),
+    );
   }
 
   /** Keeps each ready member's resource summary current with its pods. */
@@ -349,7 +572,16 @@ export class KarmadaWorld {
     for (const [name, member] of this.members) {
       if (this.notReady.has(name)) continue;
       const fresh = this.clusterObject(name, member.world, member.spec, '', true, now);
-      this.store.mutate(karmadaStorage.clusters, undefined, name, (c) => ({ ...c, status: { ...obj(c.status), resourceSummary: obj(fresh.status).resourceSummary, nodeSummary: obj(fresh.status).nodeSummary } }), { manager: 'karmada-controller-manager', subresource: 'status' });
+      this.store.mutate(
+        karmadaStorage.clusters,
+        undefined,
+        name,
+        (c) => ({
+          ...c,
+          status: { ...obj(c.status), resourceSummary: obj(fresh.status).resourceSummary, nodeSummary: obj(fresh.status).nodeSummary },
+        }),
+        { manager: 'karmada-controller-manager', subresource: 'status' },
+      );
     }
   }
 }

@@ -29,7 +29,17 @@ const key = (namespace: string | undefined, name: string): string => `${namespac
 
 export function ensureNamespace(cluster: SimCluster, name: string, createdAt: string): void {
   if (cluster.store.get(storage.namespaces, undefined, name)) return;
-  cluster.store.create(storage.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name }, creationTimestamp: createdAt }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } }, 'kube-apiserver');
+  cluster.store.create(
+    storage.namespaces,
+    {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'kubernetes.io/metadata.name': name }, creationTimestamp: createdAt },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    },
+    'kube-apiserver',
+  );
 }
 
 /**
@@ -62,7 +72,8 @@ export class KubeWorld {
   /** Creates namespaces, Deployments and HPAs of the scenario, backdated as if they had run for a while. */
   seed(now: number): void {
     const created = (hoursAgo: number): string => kubeTime(new Date(now - hoursAgo * 3600_000));
-    for (const ns of ['default', 'kube-system', 'kube-public', ...this.spec.namespaces, ...this.spec.apps.map((a) => a.namespace)]) ensureNamespace(this.cluster, ns, created(24 * 40));
+    for (const ns of ['default', 'kube-system', 'kube-public', ...this.spec.namespaces, ...this.spec.apps.map((a) => a.namespace)])
+      ensureNamespace(this.cluster, ns, created(24 * 40));
     this.spec.apps.forEach((app, i) => this.addApp(app, now, created(2 + (i % 9) * 5)));
   }
 
@@ -74,7 +85,8 @@ export class KubeWorld {
     }
     if (options.hpa !== false && !app.noHpa) {
       this.cluster.store.create(storage.hpas, this.hpaObject(app, app.name, createdAt), 'kubectl-client-side-apply');
-      if (app.ambiguous) this.cluster.store.create(storage.hpas, this.hpaObject(app, `${app.name}-legacy`, createdAt), 'kubectl-client-side-apply');
+      if (app.ambiguous)
+        this.cluster.store.create(storage.hpas, this.hpaObject(app, `${app.name}-legacy`, createdAt), 'kubectl-client-side-apply');
     }
     return workload;
   }
@@ -127,8 +139,22 @@ export class KubeWorld {
               availableReplicas: ready,
               ...(current - ready > 0 ? { unavailableReplicas: current - ready } : {}),
               conditions: [
-                { type: 'Available', status: ready >= Math.max(1, Math.floor(replicas * 0.75)) ? 'True' : 'False', reason: ready >= Math.max(1, Math.floor(replicas * 0.75)) ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable', message: 'Deployment has minimum availability.', lastUpdateTime: d.metadata.creationTimestamp, lastTransitionTime: d.metadata.creationTimestamp },
-                { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${name}-${w.templateHash}" has successfully progressed.`, lastUpdateTime: d.metadata.creationTimestamp, lastTransitionTime: d.metadata.creationTimestamp },
+                {
+                  type: 'Available',
+                  status: ready >= Math.max(1, Math.floor(replicas * 0.75)) ? 'True' : 'False',
+                  reason: ready >= Math.max(1, Math.floor(replicas * 0.75)) ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
+                  message: 'Deployment has minimum availability.',
+                  lastUpdateTime: d.metadata.creationTimestamp,
+                  lastTransitionTime: d.metadata.creationTimestamp,
+                },
+                {
+                  type: 'Progressing',
+                  status: 'True',
+                  reason: 'NewReplicaSetAvailable',
+                  message: `ReplicaSet "${name}-${w.templateHash}" has successfully progressed.`,
+                  lastUpdateTime: d.metadata.creationTimestamp,
+                  lastTransitionTime: d.metadata.creationTimestamp,
+                },
               ],
             },
           }),
@@ -154,7 +180,8 @@ export class KubeWorld {
       const now = Date.now();
       for (const hpa of hpas.slice(i, i + chunk)) {
         // The object may have changed (or gone) since the pass started.
-        const current = this.cluster.store.get(storage.hpas, hpa.metadata.namespace, hpa.metadata.name) as HorizontalPodAutoscaler | undefined;
+        const current = this.cluster.store.get(storage.hpas, hpa.metadata.namespace, hpa.metadata.name) as
+          HorizontalPodAutoscaler | undefined;
         if (current) this.syncHpa(current, now, selectors.get(current.metadata.namespace ?? '') ?? []);
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -189,7 +216,14 @@ export class KubeWorld {
     const result = runHpaSync({
       cluster: this.name,
       hpa,
-      scale: w && deployment ? { specReplicas: Number((deployment.spec as { replicas?: number }).replicas ?? 0), statusReplicas: Number((deployment.status as { replicas?: number } | undefined)?.replicas ?? 0), selector: w.selector } : null,
+      scale:
+        w && deployment
+          ? {
+              specReplicas: Number((deployment.spec as { replicas?: number }).replicas ?? 0),
+              statusReplicas: Number((deployment.status as { replicas?: number } | undefined)?.replicas ?? 0),
+              selector: w.selector,
+            }
+          : null,
       scaleTargetMissingMessage: `deployments.apps "${ref.name}" not found`,
       pods: w ? w.podsJson(now) : [],
       metrics: {
@@ -206,14 +240,21 @@ export class KubeWorld {
     });
     this.hpaStates.set(hpaKey, result.controllerState);
     if (result.rescale && w) {
-      this.cluster.store.mutate(storage.deployments, ns, ref.name, (d) => ({ ...d, spec: { ...(d.spec as object), replicas: result.desiredReplicas } }), { manager: 'kube-controller-manager', subresource: 'scale' });
+      this.cluster.store.mutate(
+        storage.deployments,
+        ns,
+        ref.name,
+        (d) => ({ ...d, spec: { ...(d.spec as object), replicas: result.desiredReplicas } }),
+        { manager: 'kube-controller-manager', subresource: 'scale' },
+      );
     }
     let status = result.status;
     if (!this.firstSynced.has(hpaKey)) {
       // The story so far: conditions have held since the HPA was created, not since the simulator started.
       this.firstSynced.add(hpaKey);
       const since = hpa.metadata.creationTimestamp;
-      if (since && !hpa.status?.conditions?.length) status = { ...status, conditions: (status.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: since })) };
+      if (since && !hpa.status?.conditions?.length)
+        status = { ...status, conditions: (status.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: since })) };
     }
     recordSync(this.name, 'HorizontalPodAutoscaler', hpa, { ...result, status }, this.recorder, this.truth, now);
     if (JSON.stringify(status) !== JSON.stringify(hpa.status)) {
@@ -224,13 +265,15 @@ export class KubeWorld {
   /** Pods, pod metrics and the custom/external metrics APIs, computed from the workloads on read. */
   virtual(): VirtualSource {
     const wallNow = (): number => Date.now();
-    const inNamespace = (namespace: string | undefined): Workload[] => [...this.workloads.values()].filter((w) => namespace === undefined || w.namespace === namespace);
+    const inNamespace = (namespace: string | undefined): Workload[] =>
+      [...this.workloads.values()].filter((w) => namespace === undefined || w.namespace === namespace);
     return {
       list: (resource: ResourceType, namespace: string | undefined): KubeObject[] => {
         const now = wallNow();
         if (resource.storage === catalog.pods.storage) return inNamespace(namespace).flatMap((w) => w.podsJson(now));
         if (resource.storage === catalog.podMetrics.storage) {
-          if (this.metricsOutage) throw statusErrors.unavailable('the server is currently unable to handle the request (get pods.metrics.k8s.io)');
+          if (this.metricsOutage)
+            throw statusErrors.unavailable('the server is currently unable to handle the request (get pods.metrics.k8s.io)');
           return inNamespace(namespace).flatMap((w) => w.podMetrics(now) as unknown as KubeObject[]);
         }
         return [];
@@ -241,15 +284,31 @@ export class KubeWorld {
         return inNamespace(namespace)
           .filter((w) => !app || w.name === app)
           .flatMap((w) =>
-            (w.customMetrics(now).pods?.[metric] ?? []).map((s) => ({ describedObject: { kind: 'Pod', namespace, name: s.pod, apiVersion: '/v1' }, metricName: metric, timestamp: kubeTime(new Date(now)), windowSeconds: 60, value: String(s.value) })),
+            (w.customMetrics(now).pods?.[metric] ?? []).map((s) => ({
+              describedObject: { kind: 'Pod', namespace, name: s.pod, apiVersion: '/v1' },
+              metricName: metric,
+              timestamp: kubeTime(new Date(now)),
+              windowSeconds: 60,
+              value: String(s.value),
+            })),
           );
       },
       objectMetric: (namespace, resource, name, metric): MetricValue[] | Error => {
         const now = wallNow();
         const w = this.workloads.get(key(namespace, name));
         const value = w?.customMetrics(now).object?.[metric];
-        if (value === undefined) return new Error(`unable to fetch metrics from custom metrics API: the server could not find the metric ${metric} for ${resource} ${name}`);
-        return [{ describedObject: { kind: 'Ingress', namespace, name, apiVersion: 'networking.k8s.io/v1' }, metricName: metric, timestamp: kubeTime(new Date(now)), value: String(value) }];
+        if (value === undefined)
+          return new Error(
+            `unable to fetch metrics from custom metrics API: the server could not find the metric ${metric} for ${resource} ${name}`,
+          );
+        return [
+          {
+            describedObject: { kind: 'Ingress', namespace, name, apiVersion: 'networking.k8s.io/v1' },
+            metricName: metric,
+            timestamp: kubeTime(new Date(now)),
+            value: String(value),
+          },
+        ];
       },
       externalMetric: (namespace, metric, selector) => {
         const now = wallNow();
@@ -257,7 +316,14 @@ export class KubeWorld {
         const queue = /queue=([\w.-]+)/.exec(selector)?.[1];
         return inNamespace(namespace)
           .filter((w) => !queue || w.name === queue)
-          .flatMap((w) => (w.customMetrics(now).external?.[metric] ?? []).map((value) => ({ metricName: metric, metricLabels: { queue: w.name }, timestamp: kubeTime(new Date(now)), value: String(value) })));
+          .flatMap((w) =>
+            (w.customMetrics(now).external?.[metric] ?? []).map((value) => ({
+              metricName: metric,
+              metricLabels: { queue: w.name },
+              timestamp: kubeTime(new Date(now)),
+              value: String(value),
+            })),
+          );
       },
     };
   }

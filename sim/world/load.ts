@@ -26,7 +26,7 @@ export function hashString(s: string): number {
  * the cycle. `phase` spreads workloads so they do not all peak together.
  */
 export function loadFactor(curve: AppSpec['load'], minute: number, cycleMinutes: number, phase: number): number {
-  const t = ((minute / cycleMinutes + phase) % 1 + 1) % 1;
+  const t = (((minute / cycleMinutes + phase) % 1) + 1) % 1;
   switch (curve) {
     case 'flat':
       return 0.6;

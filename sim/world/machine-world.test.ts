@@ -8,7 +8,14 @@ import { loadScenario } from './scenario';
 function openshiftWorld(speed: number): MachineWorld {
   const spec = loadScenario('demo').clusters.find((c) => c.profile === 'openshift');
   if (!spec) throw new Error('the demo scenario has no OpenShift cluster');
-  const cluster = new SimCluster({ name: spec.name, profile: 'openshift', log: () => undefined, tls: () => { throw new Error('not listening'); } });
+  const cluster = new SimCluster({
+    name: spec.name,
+    profile: 'openshift',
+    log: () => undefined,
+    tls: () => {
+      throw new Error('not listening');
+    },
+  });
   const world = new MachineWorld(cluster, spec, speed);
   return world;
 }
@@ -47,7 +54,10 @@ describe('the cluster-autoscaler-operator stand-in retries a failed reconcile wi
     world.syncMirrors();
     for (let t = 0; t <= 3600_000; t += 10_000) world.reconcileOperator(start + t);
     const before = warningCount(world, 'worker-us-east-1b-extra', 'FailedSetOwner');
-    world.cluster.store.mutate(machineStorage.ma, 'openshift-machine-api', 'worker-us-east-1b-extra', (o) => ({ ...o, spec: { ...(o.spec as object), maxReplicas: 9 } }));
+    world.cluster.store.mutate(machineStorage.ma, 'openshift-machine-api', 'worker-us-east-1b-extra', (o) => ({
+      ...o,
+      spec: { ...(o.spec as object), maxReplicas: 9 },
+    }));
     world.reconcileOperator(start + 3610_000);
     expect(warningCount(world, 'worker-us-east-1b-extra', 'FailedSetOwner')).toBe(before + 1);
   });

@@ -51,7 +51,11 @@ export class MachineWorld {
   private readonly retries = new Map<string, { failures: number; nextAt: number; watched: string }>();
 
   /** `speed`: story seconds per wall second, so the operator's backoff runs on story time like the rest. */
-  constructor(readonly cluster: SimCluster, readonly spec: ClusterSpec, private readonly speed = 1) {
+  constructor(
+    readonly cluster: SimCluster,
+    readonly spec: ClusterSpec,
+    private readonly speed = 1,
+  ) {
     this.infraName = `${cluster.name.replace(/[^a-z0-9]/g, '').slice(0, 10)}-${(hashString(cluster.name) % 46656).toString(36).padStart(3, '0')}x${(hashString(`${cluster.name}!`) % 1296).toString(36)}`;
     this.recorder = new EventRecorder(cluster.store, operatorComponent);
   }
@@ -73,7 +77,14 @@ export class MachineWorld {
           spec: {
             podPriorityThreshold: -10,
             resourceLimits: { maxNodesTotal: 48, cores: { min: 8, max: 256 }, memory: { min: 4, max: 1024 } },
-            scaleDown: { enabled: true, delayAfterAdd: '10m', delayAfterDelete: '5m', delayAfterFailure: '30s', unneededTime: '5m', utilizationThreshold: '0.4' },
+            scaleDown: {
+              enabled: true,
+              delayAfterAdd: '10m',
+              delayAfterDelete: '5m',
+              delayAfterFailure: '30s',
+              unneededTime: '5m',
+              utilizationThreshold: '0.4',
+            },
             balanceSimilarNodeGroups: true,
           },
         },
@@ -103,17 +114,41 @@ export class MachineWorld {
         {
           apiVersion: 'machine.openshift.io/v1beta1',
           kind: 'MachineSet',
-          metadata: { name: ms.name, namespace: mapiNs, labels: clusterLabel, annotations: capacity, creationTimestamp: createdAt, finalizers: ms.mirror ? ['sync.machine.openshift.io/finalizer'] : undefined },
+          metadata: {
+            name: ms.name,
+            namespace: mapiNs,
+            labels: clusterLabel,
+            annotations: capacity,
+            creationTimestamp: createdAt,
+            finalizers: ms.mirror ? ['sync.machine.openshift.io/finalizer'] : undefined,
+          },
           spec: {
             replicas: ms.replicas,
             authoritativeAPI: ms.authority,
             deletePolicy: 'Oldest',
             selector: { matchLabels: selector },
             template: {
-              metadata: { labels: { ...selector, 'machine.openshift.io/cluster-api-machine-role': 'worker', 'machine.openshift.io/cluster-api-machine-type': 'worker', 'machine.openshift.io/instance-type': ms.instanceType, 'machine.openshift.io/region': ms.zone.slice(0, -1), 'machine.openshift.io/zone': ms.zone } },
+              metadata: {
+                labels: {
+                  ...selector,
+                  'machine.openshift.io/cluster-api-machine-role': 'worker',
+                  'machine.openshift.io/cluster-api-machine-type': 'worker',
+                  'machine.openshift.io/instance-type': ms.instanceType,
+                  'machine.openshift.io/region': ms.zone.slice(0, -1),
+                  'machine.openshift.io/zone': ms.zone,
+                },
+              },
               spec: {
                 metadata: { labels: ms.gpu > 0 ? { 'node-role.kubernetes.io/gpu': '' } : {} },
-                providerSpec: { value: { apiVersion: 'machine.openshift.io/v1beta1', kind: 'AWSMachineProviderConfig', instanceType: ms.instanceType, placement: { availabilityZone: ms.zone, region: ms.zone.slice(0, -1) }, ami: { id: 'ami-0c1f4a5e8b2d3f6a7' } } },
+                providerSpec: {
+                  value: {
+                    apiVersion: 'machine.openshift.io/v1beta1',
+                    kind: 'AWSMachineProviderConfig',
+                    instanceType: ms.instanceType,
+                    placement: { availabilityZone: ms.zone, region: ms.zone.slice(0, -1) },
+                    ami: { id: 'ami-0c1f4a5e8b2d3f6a7' },
+                  },
+                },
               },
             },
           },
@@ -123,15 +158,36 @@ export class MachineWorld {
             readyReplicas: ms.replicas,
             availableReplicas: ms.replicas,
             observedGeneration: 1,
-            labelSelector: Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(','),
+            labelSelector: Object.entries(selector)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(','),
             authoritativeAPI: ms.authority,
             synchronizedAPI: ms.authority,
             synchronizedGeneration: 1,
             conditions: [
               ms.authority === 'MachineAPI'
                 ? { type: 'Paused', status: 'False', reason: 'AuthoritativeAPIMachineAPI', severity: 'Info', lastTransitionTime: createdAt }
-                : { type: 'Paused', status: 'True', reason: 'AuthoritativeAPINotMachineAPI', message: "The AuthoritativeAPI status is set to 'ClusterAPI'", lastTransitionTime: createdAt },
-              ...(ms.mirror ? [{ type: 'Synchronized', status: 'True', reason: 'ResourceSynchronized', message: ms.authority === 'MachineAPI' ? 'Successfully synchronized MAPI MachineSet to CAPI' : 'Successfully synchronized CAPI MachineSet to MAPI', lastTransitionTime: createdAt }] : []),
+                : {
+                    type: 'Paused',
+                    status: 'True',
+                    reason: 'AuthoritativeAPINotMachineAPI',
+                    message: "The AuthoritativeAPI status is set to 'ClusterAPI'",
+                    lastTransitionTime: createdAt,
+                  },
+              ...(ms.mirror
+                ? [
+                    {
+                      type: 'Synchronized',
+                      status: 'True',
+                      reason: 'ResourceSynchronized',
+                      message:
+                        ms.authority === 'MachineAPI'
+                          ? 'Successfully synchronized MAPI MachineSet to CAPI'
+                          : 'Successfully synchronized CAPI MachineSet to MAPI',
+                      lastTransitionTime: createdAt,
+                    },
+                  ]
+                : []),
             ],
           },
         },
@@ -139,7 +195,10 @@ export class MachineWorld {
       );
     }
     if (ms.mirror || ms.capiOnly) {
-      const capiAnnotations: Record<string, string> = { ...capacity, ...(ms.authority === 'MachineAPI' && !ms.capiOnly ? { [paused]: '' } : {}) };
+      const capiAnnotations: Record<string, string> = {
+        ...capacity,
+        ...(ms.authority === 'MachineAPI' && !ms.capiOnly ? { [paused]: '' } : {}),
+      };
       const pausedNow = capiAnnotations[paused] !== undefined;
       this.store.create(
         machineStorage.capi,
@@ -153,7 +212,9 @@ export class MachineWorld {
             annotations: capiAnnotations,
             creationTimestamp: createdAt,
             finalizers: ms.capiOnly ? undefined : ['sync.machine.openshift.io/finalizer'],
-            ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: this.infraName, uid: `cluster-${this.infraName}` }],
+            ownerReferences: [
+              { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: this.infraName, uid: `cluster-${this.infraName}` },
+            ],
           },
           spec: {
             clusterName: this.infraName,
@@ -161,8 +222,19 @@ export class MachineWorld {
             deletion: { order: 'Oldest' },
             selector: { matchLabels: { 'cluster.x-k8s.io/set-name': ms.name, 'cluster.x-k8s.io/cluster-name': this.infraName } },
             template: {
-              metadata: { labels: { 'cluster.x-k8s.io/set-name': ms.name, 'cluster.x-k8s.io/cluster-name': this.infraName, 'node-role.kubernetes.io/worker': '' } },
-              spec: { clusterName: this.infraName, bootstrap: { dataSecretName: 'worker-user-data' }, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachineTemplate', name: `${ms.name}-4k2x9` }, failureDomain: ms.zone },
+              metadata: {
+                labels: {
+                  'cluster.x-k8s.io/set-name': ms.name,
+                  'cluster.x-k8s.io/cluster-name': this.infraName,
+                  'node-role.kubernetes.io/worker': '',
+                },
+              },
+              spec: {
+                clusterName: this.infraName,
+                bootstrap: { dataSecretName: 'worker-user-data' },
+                infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachineTemplate', name: `${ms.name}-4k2x9` },
+                failureDomain: ms.zone,
+              },
             },
           },
           status: {
@@ -173,7 +245,23 @@ export class MachineWorld {
             selector: `cluster.x-k8s.io/cluster-name=${this.infraName},cluster.x-k8s.io/set-name=${ms.name}`,
             observedGeneration: 1,
             conditions: [
-              pausedNow ? { type: 'Paused', status: 'True', reason: 'Paused', message: 'MachineSet has the cluster.x-k8s.io/paused annotation', lastTransitionTime: createdAt, observedGeneration: 1 } : { type: 'Paused', status: 'False', reason: 'NotPaused', message: '', lastTransitionTime: createdAt, observedGeneration: 1 },
+              pausedNow
+                ? {
+                    type: 'Paused',
+                    status: 'True',
+                    reason: 'Paused',
+                    message: 'MachineSet has the cluster.x-k8s.io/paused annotation',
+                    lastTransitionTime: createdAt,
+                    observedGeneration: 1,
+                  }
+                : {
+                    type: 'Paused',
+                    status: 'False',
+                    reason: 'NotPaused',
+                    message: '',
+                    lastTransitionTime: createdAt,
+                    observedGeneration: 1,
+                  },
               { type: 'MachinesReady', status: 'True', reason: 'Ready', message: '', lastTransitionTime: createdAt, observedGeneration: 1 },
             ],
           },
@@ -189,7 +277,12 @@ export class MachineWorld {
       {
         apiVersion: 'autoscaling.openshift.io/v1beta1',
         kind: 'MachineAutoscaler',
-        metadata: { name: ma.name, namespace: ma.namespace, creationTimestamp: createdAt, labels: { 'app.kubernetes.io/part-of': 'compute' } },
+        metadata: {
+          name: ma.name,
+          namespace: ma.namespace,
+          creationTimestamp: createdAt,
+          labels: { 'app.kubernetes.io/part-of': 'compute' },
+        },
         spec: { minReplicas: ma.min, maxReplicas: ma.max, scaleTargetRef: { apiVersion: ma.apiVersion, kind: ma.kind, name: ma.target } },
         status: {},
       },
@@ -220,45 +313,73 @@ export class MachineWorld {
   /** A migration of one MachineSet from Machine API to Cluster API (or back): Migrating, then the new authority. */
   setAuthority(name: string, authority: 'MachineAPI' | 'ClusterAPI' | 'Migrating', now: number): void {
     const at = kubeTime(new Date(now));
-    this.store.mutate(machineStorage.mapi, mapiNs, name, (o) => {
-      const status = obj(o.status);
-      const spec = obj(o.spec);
-      const desired = authority === 'Migrating' ? (status.authoritativeAPI === 'MachineAPI' ? 'ClusterAPI' : 'MachineAPI') : authority;
-      return {
-        ...o,
-        spec: { ...spec, authoritativeAPI: desired },
-        status: {
-          ...status,
-          authoritativeAPI: authority,
-          ...(authority !== 'Migrating' ? { synchronizedAPI: authority } : {}),
-          conditions: (Array.isArray(status.conditions) ? (status.conditions as Obj[]) : [])
-            .filter((c) => c.type !== 'Paused')
-            .concat([
-              authority === 'MachineAPI'
-                ? { type: 'Paused', status: 'False', reason: 'AuthoritativeAPIMachineAPI', severity: 'Info', lastTransitionTime: at }
-                : { type: 'Paused', status: 'True', reason: 'AuthoritativeAPINotMachineAPI', message: `The AuthoritativeAPI status is set to '${authority}'`, lastTransitionTime: at },
-            ]),
-        },
-      };
-    }, { manager: 'machine-api-migration' });
+    this.store.mutate(
+      machineStorage.mapi,
+      mapiNs,
+      name,
+      (o) => {
+        const status = obj(o.status);
+        const spec = obj(o.spec);
+        const desired = authority === 'Migrating' ? (status.authoritativeAPI === 'MachineAPI' ? 'ClusterAPI' : 'MachineAPI') : authority;
+        return {
+          ...o,
+          spec: { ...spec, authoritativeAPI: desired },
+          status: {
+            ...status,
+            authoritativeAPI: authority,
+            ...(authority !== 'Migrating' ? { synchronizedAPI: authority } : {}),
+            conditions: (Array.isArray(status.conditions) ? (status.conditions as Obj[]) : [])
+              .filter((c) => c.type !== 'Paused')
+              .concat([
+                authority === 'MachineAPI'
+                  ? { type: 'Paused', status: 'False', reason: 'AuthoritativeAPIMachineAPI', severity: 'Info', lastTransitionTime: at }
+                  : {
+                      type: 'Paused',
+                      status: 'True',
+                      reason: 'AuthoritativeAPINotMachineAPI',
+                      message: `The AuthoritativeAPI status is set to '${authority}'`,
+                      lastTransitionTime: at,
+                    },
+              ]),
+          },
+        };
+      },
+      { manager: 'machine-api-migration' },
+    );
     if (authority === 'Migrating') return;
-    this.store.mutate(machineStorage.capi, capiNs, name, (o) => {
-      const annotations = { ...annotationsOf(o) };
-      if (authority === 'ClusterAPI') delete annotations[paused];
-      else annotations[paused] = '';
-      const status = obj(o.status);
-      const isPaused = authority === 'MachineAPI';
-      return {
-        ...o,
-        metadata: { ...o.metadata, annotations },
-        status: {
-          ...status,
-          conditions: (Array.isArray(status.conditions) ? (status.conditions as Obj[]) : [])
-            .filter((c) => c.type !== 'Paused')
-            .concat([isPaused ? { type: 'Paused', status: 'True', reason: 'Paused', message: 'MachineSet has the cluster.x-k8s.io/paused annotation', lastTransitionTime: at } : { type: 'Paused', status: 'False', reason: 'NotPaused', message: '', lastTransitionTime: at }]),
-        },
-      };
-    }, { manager: 'cluster-capi-operator' });
+    this.store.mutate(
+      machineStorage.capi,
+      capiNs,
+      name,
+      (o) => {
+        const annotations = { ...annotationsOf(o) };
+        if (authority === 'ClusterAPI') delete annotations[paused];
+        else annotations[paused] = '';
+        const status = obj(o.status);
+        const isPaused = authority === 'MachineAPI';
+        return {
+          ...o,
+          metadata: { ...o.metadata, annotations },
+          status: {
+            ...status,
+            conditions: (Array.isArray(status.conditions) ? (status.conditions as Obj[]) : [])
+              .filter((c) => c.type !== 'Paused')
+              .concat([
+                isPaused
+                  ? {
+                      type: 'Paused',
+                      status: 'True',
+                      reason: 'Paused',
+                      message: 'MachineSet has the cluster.x-k8s.io/paused annotation',
+                      lastTransitionTime: at,
+                    }
+                  : { type: 'Paused', status: 'False', reason: 'NotPaused', message: '', lastTransitionTime: at },
+              ]),
+          },
+        };
+      },
+      { manager: 'cluster-capi-operator' },
+    );
   }
 
   /**
@@ -300,8 +421,12 @@ export class MachineWorld {
    */
   private watchedVersions(ma: KubeObject): string {
     const owner = `${mapiNs}/${ma.metadata.name}`;
-    const owned = [...this.store.list(machineStorage.mapi), ...this.store.list(machineStorage.capi)].filter((m) => annotationsOf(m)[ownerKey] === owner);
-    return [ma.metadata.resourceVersion ?? '', ...owned.map((m) => `${m.metadata.uid ?? ''}@${m.metadata.resourceVersion ?? ''}`)].join('|');
+    const owned = [...this.store.list(machineStorage.mapi), ...this.store.list(machineStorage.capi)].filter(
+      (m) => annotationsOf(m)[ownerKey] === owner,
+    );
+    return [ma.metadata.resourceVersion ?? '', ...owned.map((m) => `${m.metadata.uid ?? ''}@${m.metadata.resourceVersion ?? ''}`)].join(
+      '|',
+    );
   }
 
   /** One reconcile of one MachineAutoscaler; false when it ends in an error (and so is requeued with backoff). */
@@ -312,7 +437,13 @@ export class MachineWorld {
     const name = text(ref.name, '');
     const min = Number(spec.minReplicas);
     const max = Number(spec.maxReplicas);
-    const involved = { apiVersion: 'autoscaling.openshift.io/v1beta1', kind: 'MachineAutoscaler', name: ma.metadata.name, namespace: mapiNs, uid: ma.metadata.uid };
+    const involved = {
+      apiVersion: 'autoscaling.openshift.io/v1beta1',
+      kind: 'MachineAutoscaler',
+      name: ma.metadata.name,
+      namespace: mapiNs,
+      uid: ma.metadata.uid,
+    };
     const warn = (reason: string, message: string): void => this.recorder.record(involved, 'Warning', reason, message, now);
     if (min > max || min < 0 || max < 0) {
       warn('FailedValidation', 'MachineAutoscaler validation error: max replicas must be greater than or equal to min');
@@ -328,7 +459,10 @@ export class MachineWorld {
     const targetNs = isMapi ? mapiNs : capiNs;
     const target = this.store.get(storageKey, targetNs, name);
     if (!target) {
-      warn('FailedGetTarget', `Error getting target: machinesets.${isMapi ? 'machine.openshift.io' : 'cluster.x-k8s.io'} "${name}" not found`);
+      warn(
+        'FailedGetTarget',
+        `Error getting target: machinesets.${isMapi ? 'machine.openshift.io' : 'cluster.x-k8s.io'} "${name}" not found`,
+      );
       return false;
     }
     const owner = `${mapiNs}/${ma.metadata.name}`;
@@ -344,17 +478,38 @@ export class MachineWorld {
     const needsWrite = Object.entries(want).some(([k, v]) => current[k] !== v);
     const authority = isMapi ? text(obj(target.status).authoritativeAPI ?? obj(target.spec).authoritativeAPI, 'MachineAPI') : 'ClusterAPI';
     if (needsWrite && isMapi && authority !== 'MachineAPI') {
-      warn('FailedUpdateTarget', 'Error updating target: machinesets.machine.openshift.io "' + name + '" is forbidden: ValidatingAdmissionPolicy \'openshift-prevent-migration-when-machine-updating\' denied request: Cannot add, modify or delete any machine.openshift.io/* or cluster.x-k8s.io/* or clusters.x-k8s.io/* annotation. This is because status.authoritativeAPI is set to Cluster API.');
+      warn(
+        'FailedUpdateTarget',
+        'Error updating target: machinesets.machine.openshift.io "' +
+          name +
+          "\" is forbidden: ValidatingAdmissionPolicy 'openshift-prevent-migration-when-machine-updating' denied request: Cannot add, modify or delete any machine.openshift.io/* or cluster.x-k8s.io/* or clusters.x-k8s.io/* annotation. This is because status.authoritativeAPI is set to Cluster API.",
+      );
       return false;
     }
     if (needsWrite) {
-      this.store.mutate(storageKey, targetNs, name, (o) => ({ ...o, metadata: { ...o.metadata, annotations: { ...annotationsOf(o), ...want } } }), { manager: 'cluster-autoscaler-operator' });
+      this.store.mutate(
+        storageKey,
+        targetNs,
+        name,
+        (o) => ({ ...o, metadata: { ...o.metadata, annotations: { ...annotationsOf(o), ...want } } }),
+        { manager: 'cluster-autoscaler-operator' },
+      );
       this.recorder.record(involved, 'Normal', 'SuccessfulUpdate', `Updated MachineAutoscaler target: ${targetNs}/${name}`, now);
     }
     const lastTargetRef = { apiVersion, kind: 'MachineSet', name };
     const finalizers = ma.metadata.finalizers ?? [];
     if (!finalizers.includes(finalizer) || JSON.stringify(obj(ma.status).lastTargetRef) !== JSON.stringify(lastTargetRef)) {
-      this.store.mutate(machineStorage.ma, mapiNs, ma.metadata.name, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [...new Set([...(o.metadata.finalizers ?? []), finalizer])] }, status: { lastTargetRef } }), { manager: 'cluster-autoscaler-operator' });
+      this.store.mutate(
+        machineStorage.ma,
+        mapiNs,
+        ma.metadata.name,
+        (o) => ({
+          ...o,
+          metadata: { ...o.metadata, finalizers: [...new Set([...(o.metadata.finalizers ?? []), finalizer])] },
+          status: { lastTargetRef },
+        }),
+        { manager: 'cluster-autoscaler-operator' },
+      );
     }
     return true;
   }
@@ -364,8 +519,16 @@ export class MachineWorld {
    * its mirror (MAPI→CAPI copies everything and pauses the CAPI copy; CAPI→MAPI drops cluster.x-k8s.io/ keys).
    */
   syncMirrors(): void {
-    const replicasOf = (o: KubeObject): { spec: number; status: number; ready: number } => ({ spec: Number(obj(o.spec).replicas ?? 0), status: Number(obj(o.status).replicas ?? 0), ready: Number(obj(o.status).readyReplicas ?? 0) });
-    const withReplicas = (o: KubeObject, r: { spec: number; status: number; ready: number }): KubeObject => ({ ...o, spec: { ...obj(o.spec), replicas: r.spec }, status: { ...obj(o.status), replicas: r.status, readyReplicas: r.ready, availableReplicas: r.ready } });
+    const replicasOf = (o: KubeObject): { spec: number; status: number; ready: number } => ({
+      spec: Number(obj(o.spec).replicas ?? 0),
+      status: Number(obj(o.status).replicas ?? 0),
+      ready: Number(obj(o.status).readyReplicas ?? 0),
+    });
+    const withReplicas = (o: KubeObject, r: { spec: number; status: number; ready: number }): KubeObject => ({
+      ...o,
+      spec: { ...obj(o.spec), replicas: r.spec },
+      status: { ...obj(o.status), replicas: r.status, readyReplicas: r.ready, availableReplicas: r.ready },
+    });
     for (const m of this.store.list(machineStorage.mapi)) {
       const c = this.store.get(machineStorage.capi, capiNs, m.metadata.name);
       if (!c) continue;
@@ -374,13 +537,25 @@ export class MachineWorld {
         const next = { ...annotationsOf(m), [paused]: '' };
         const r = replicasOf(m);
         if (JSON.stringify(next) !== JSON.stringify(annotationsOf(c)) || JSON.stringify(r) !== JSON.stringify(replicasOf(c))) {
-          this.store.mutate(machineStorage.capi, capiNs, c.metadata.name, (o) => withReplicas({ ...o, metadata: { ...o.metadata, annotations: next } }, r), { manager: 'cluster-capi-operator' });
+          this.store.mutate(
+            machineStorage.capi,
+            capiNs,
+            c.metadata.name,
+            (o) => withReplicas({ ...o, metadata: { ...o.metadata, annotations: next } }, r),
+            { manager: 'cluster-capi-operator' },
+          );
         }
       } else if (authority === 'ClusterAPI') {
         const next = Object.fromEntries(Object.entries(annotationsOf(c)).filter(([k]) => !k.includes('cluster.x-k8s.io/')));
         const r = replicasOf(c);
         if (JSON.stringify(next) !== JSON.stringify(annotationsOf(m)) || JSON.stringify(r) !== JSON.stringify(replicasOf(m))) {
-          this.store.mutate(machineStorage.mapi, mapiNs, m.metadata.name, (o) => withReplicas({ ...o, metadata: { ...o.metadata, annotations: next } }, r), { manager: 'cluster-capi-operator' });
+          this.store.mutate(
+            machineStorage.mapi,
+            mapiNs,
+            m.metadata.name,
+            (o) => withReplicas({ ...o, metadata: { ...o.metadata, annotations: next } }, r),
+            { manager: 'cluster-capi-operator' },
+          );
         }
       }
     }
@@ -394,7 +569,10 @@ export class MachineWorld {
       const max = Number(a[maxKey]);
       if (!Number.isFinite(min) || !Number.isFinite(max) || a[minKey] === undefined || max < min || max === 0) return;
       // A node group at zero needs CPU and memory capacity to build a node template (CanScaleFromZero).
-      const canScaleFromZero = (a['capacity.cluster-autoscaler.kubernetes.io/cpu'] !== undefined && a['capacity.cluster-autoscaler.kubernetes.io/memory'] !== undefined) || (a['machine.openshift.io/vCPU'] !== undefined && a['machine.openshift.io/memoryMb'] !== undefined);
+      const canScaleFromZero =
+        (a['capacity.cluster-autoscaler.kubernetes.io/cpu'] !== undefined &&
+          a['capacity.cluster-autoscaler.kubernetes.io/memory'] !== undefined) ||
+        (a['machine.openshift.io/vCPU'] !== undefined && a['machine.openshift.io/memoryMb'] !== undefined);
       if (Number(obj(o.spec).replicas ?? 0) === 0 && !canScaleFromZero) return;
       const want = Math.max(min, Math.min(max, Math.round(min + (max - min) * load)));
       const spec = obj(o.spec);
@@ -403,11 +581,23 @@ export class MachineWorld {
       // Machines take a while to provision: status trails spec by one step per pass.
       const cur = Number(status.replicas ?? 0);
       const next = cur < want ? cur + 1 : cur > want ? cur - 1 : cur;
-      this.store.mutate(storageKey, ns, o.metadata.name, (x) => ({
-        ...x,
-        spec: { ...obj(x.spec), replicas: want },
-        status: { ...obj(x.status), replicas: next, readyReplicas: Math.min(next, want), availableReplicas: Math.min(next, want), ...(storageKey === machineStorage.mapi ? { fullyLabeledReplicas: next } : { upToDateReplicas: next }) },
-      }), { manager: 'cluster-autoscaler' });
+      this.store.mutate(
+        storageKey,
+        ns,
+        o.metadata.name,
+        (x) => ({
+          ...x,
+          spec: { ...obj(x.spec), replicas: want },
+          status: {
+            ...obj(x.status),
+            replicas: next,
+            readyReplicas: Math.min(next, want),
+            availableReplicas: Math.min(next, want),
+            ...(storageKey === machineStorage.mapi ? { fullyLabeledReplicas: next } : { upToDateReplicas: next }),
+          },
+        }),
+        { manager: 'cluster-autoscaler' },
+      );
     };
     for (const m of this.store.list(machineStorage.mapi)) {
       if (text(obj(m.status).authoritativeAPI, 'MachineAPI') === 'MachineAPI') scale(machineStorage.mapi, mapiNs, m, mapiMin, mapiMax);

@@ -4,7 +4,18 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 
 /** Names of the built-in metric profiles an app can use (see `metric-profiles.ts`). */
-export const MetricProfileSchema = z.enum(['cpu', 'cpu-sidecar', 'memory', 'container-cpu', 'rps', 'ingress', 'queue', 'cpu-rps', 'cpu-queue', 'cpu-memory']);
+export const MetricProfileSchema = z.enum([
+  'cpu',
+  'cpu-sidecar',
+  'memory',
+  'container-cpu',
+  'rps',
+  'ingress',
+  'queue',
+  'cpu-rps',
+  'cpu-queue',
+  'cpu-memory',
+]);
 /** Built-in load curves (see `load.ts`). */
 export const LoadCurveSchema = z.enum(['flat', 'steady', 'diurnal', 'spiky', 'saturating', 'drop', 'idle']);
 export const BehaviorProfileSchema = z.enum(['none', 'defaults', 'fast-up-slow-down', 'no-scale-down', 'conservative']);
@@ -94,7 +105,15 @@ const ClusterSchema = z.object({
 });
 export type ClusterSpec = z.infer<typeof ClusterSchema>;
 
-export const EpisodeKindSchema = z.enum(['metricsOutage', 'externalMetricsOutage', 'memberNotReady', 'migrateMachineSet', 'deleteMachineSet', 'duplicateMachineAutoscaler', 'loadSurge']);
+export const EpisodeKindSchema = z.enum([
+  'metricsOutage',
+  'externalMetricsOutage',
+  'memberNotReady',
+  'migrateMachineSet',
+  'deleteMachineSet',
+  'duplicateMachineAutoscaler',
+  'loadSurge',
+]);
 
 const EpisodeSchema = z.object({
   name: z.string(),
@@ -133,17 +152,41 @@ export function loadScenario(nameOrPath: string): Scenario {
     throw new Error(`scenario ${file}: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`);
   }
   const names = new Set(parsed.data.clusters.map((c) => c.name));
-  for (const c of parsed.data.clusters) for (const m of c.members) if (!names.has(m)) throw new Error(`scenario ${file}: cluster ${c.name} lists member ${m}, which is not a cluster of the scenario`);
+  for (const c of parsed.data.clusters)
+    for (const m of c.members)
+      if (!names.has(m)) throw new Error(`scenario ${file}: cluster ${c.name} lists member ${m}, which is not a cluster of the scenario`);
   return parsed.data;
 }
 
-const generatedProfiles: z.infer<typeof MetricProfileSchema>[] = ['cpu', 'cpu', 'cpu-rps', 'memory', 'rps', 'queue', 'cpu', 'container-cpu', 'ingress', 'cpu-queue'];
+const generatedProfiles: z.infer<typeof MetricProfileSchema>[] = [
+  'cpu',
+  'cpu',
+  'cpu-rps',
+  'memory',
+  'rps',
+  'queue',
+  'cpu',
+  'container-cpu',
+  'ingress',
+  'cpu-queue',
+];
 /**
  * Most of a big fleet is quiet: 80% of generated workloads have a flat load (their HPA status settles and
  * stops changing), 20% move (diurnal, spikes, saturation, drops), so the status churn resembles a real
  * fleet's rather than every HPA rewriting its status every sync.
  */
-const generatedLoads: z.infer<typeof LoadCurveSchema>[] = ['flat', 'flat', 'flat', 'diurnal', 'flat', 'flat', 'flat', 'spiky', 'flat', 'flat'];
+const generatedLoads: z.infer<typeof LoadCurveSchema>[] = [
+  'flat',
+  'flat',
+  'flat',
+  'diurnal',
+  'flat',
+  'flat',
+  'flat',
+  'spiky',
+  'flat',
+  'flat',
+];
 
 /** A large synthetic fleet for benchmarks: `clusters` plain clusters with `hpasPerCluster` apps each. */
 export function generateScenario(clusters: number, hpasPerCluster: number, speed = 1): Scenario {

@@ -33,10 +33,16 @@ export interface WorkloadTiming {
 export function metricsFor(app: Pick<AppSpec, 'metrics' | 'name'>): MetricSpec[] {
   const cpu: MetricSpec = { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } };
   const memory: MetricSpec = { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '200Mi' } } };
-  const rps: MetricSpec = { type: 'Pods', pods: { metric: { name: 'http_requests_per_second' }, target: { type: 'AverageValue', averageValue: '100' } } };
+  const rps: MetricSpec = {
+    type: 'Pods',
+    pods: { metric: { name: 'http_requests_per_second' }, target: { type: 'AverageValue', averageValue: '100' } },
+  };
   const queue: MetricSpec = {
     type: 'External',
-    external: { metric: { name: 'queue_messages_ready', selector: { matchLabels: { queue: app.name } } }, target: { type: 'AverageValue', averageValue: '30' } },
+    external: {
+      metric: { name: 'queue_messages_ready', selector: { matchLabels: { queue: app.name } } },
+      target: { type: 'AverageValue', averageValue: '30' },
+    },
   };
   switch (app.metrics) {
     case 'cpu':
@@ -46,14 +52,23 @@ export function metricsFor(app: Pick<AppSpec, 'metrics' | 'name'>): MetricSpec[]
     case 'memory':
       return [memory];
     case 'container-cpu':
-      return [{ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 65 } } }];
+      return [
+        {
+          type: 'ContainerResource',
+          containerResource: { name: 'cpu', container: 'app', target: { type: 'Utilization', averageUtilization: 65 } },
+        },
+      ];
     case 'rps':
       return [rps];
     case 'ingress':
       return [
         {
           type: 'Object',
-          object: { describedObject: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: app.name }, metric: { name: 'requests_per_second' }, target: { type: 'AverageValue', averageValue: '100' } },
+          object: {
+            describedObject: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: app.name },
+            metric: { name: 'requests_per_second' },
+            target: { type: 'AverageValue', averageValue: '100' },
+          },
         },
       ];
     case 'queue':
@@ -69,7 +84,14 @@ export function metricsFor(app: Pick<AppSpec, 'metrics' | 'name'>): MetricSpec[]
 
 /** `spec.behavior` as the API server stores it after defaulting (defaults.go fills both directions once behavior is set). */
 export function behaviorFor(profile: AppSpec['behavior']): HpaBehavior | undefined {
-  const upDefault = { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] };
+  const upDefault = {
+    stabilizationWindowSeconds: 0,
+    selectPolicy: 'Max',
+    policies: [
+      { type: 'Pods', value: 4, periodSeconds: 15 },
+      { type: 'Percent', value: 100, periodSeconds: 15 },
+    ],
+  };
   const downDefault = { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] };
   switch (profile) {
     case 'none':
@@ -77,11 +99,24 @@ export function behaviorFor(profile: AppSpec['behavior']): HpaBehavior | undefin
     case 'defaults':
       return { scaleUp: upDefault, scaleDown: downDefault };
     case 'fast-up-slow-down':
-      return { scaleUp: { ...upDefault, policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] }, scaleDown: { stabilizationWindowSeconds: 600, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } };
+      return {
+        scaleUp: { ...upDefault, policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+        scaleDown: { stabilizationWindowSeconds: 600, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] },
+      };
     case 'no-scale-down':
       return { scaleUp: upDefault, scaleDown: { ...downDefault, selectPolicy: 'Disabled' } };
     case 'conservative':
-      return { scaleUp: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] }, scaleDown: { stabilizationWindowSeconds: 300, selectPolicy: 'Min', policies: [{ type: 'Percent', value: 10, periodSeconds: 60 }, { type: 'Pods', value: 1, periodSeconds: 60 }] } };
+      return {
+        scaleUp: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] },
+        scaleDown: {
+          stabilizationWindowSeconds: 300,
+          selectPolicy: 'Min',
+          policies: [
+            { type: 'Percent', value: 10, periodSeconds: 60 },
+            { type: 'Pods', value: 1, periodSeconds: 60 },
+          ],
+        },
+      };
   }
 }
 
@@ -127,7 +162,6 @@ export class Workload {
     return this.app.name;
   }
 
-
   /** Story seconds → wall ms. */
   private storyMs(seconds: number): number {
     return (seconds * 1000) / this.timing.speed;
@@ -161,7 +195,7 @@ export class Workload {
 
   /** Replicas' worth of work at 100% of request, right now. */
   work(now: number): number {
-    const minute = (now - this.timing.startedAt) / 60_000 * this.timing.speed;
+    const minute = ((now - this.timing.startedAt) / 60_000) * this.timing.speed;
     return this.app.demand * loadFactor(this.app.load, minute, this.timing.cycleMinutes, this.phase) * this.surge;
   }
 
@@ -174,7 +208,12 @@ export class Workload {
     const ready = p.readyAt <= now;
     const requests = this.app.noRequests ? undefined : { cpu: `${cpuRequestMilli}m`, memory: '256Mi' };
     const sidecar = this.app.metrics === 'cpu-sidecar' || this.app.metrics === 'container-cpu';
-    const readyCondition = { type: 'Ready', status: ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: kubeTime(new Date(ready ? p.readyAt : p.createdAt)) };
+    const readyCondition = {
+      type: 'Ready',
+      status: ready ? 'True' : 'False',
+      lastProbeTime: null,
+      lastTransitionTime: kubeTime(new Date(ready ? p.readyAt : p.createdAt)),
+    };
     return {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -186,11 +225,36 @@ export class Workload {
         resourceVersion: String(1000 + (hashString(p.uid) % 100000)),
         creationTimestamp: kubeTime(new Date(p.createdAt)),
         labels: { ...this.labels, 'pod-template-hash': this.templateHash },
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${this.name}-${this.templateHash}`, uid: `rs-${this.templateHash}`, controller: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: `${this.name}-${this.templateHash}`,
+            uid: `rs-${this.templateHash}`,
+            controller: true,
+          },
+        ],
       },
       spec: {
-        containers: [{ name: 'app', image: `registry.example.com/${this.namespace}/${this.name}:1.8.3`, resources: requests ? { requests, limits: { memory: '512Mi' } } : {} }],
-        ...(sidecar ? { initContainers: [{ name: 'istio-proxy', image: 'registry.example.com/istio/proxyv2:1.24.2', restartPolicy: 'Always', resources: { requests: { cpu: `${sidecarCpuMilli}m`, memory: '128Mi' } } }] } : {}),
+        containers: [
+          {
+            name: 'app',
+            image: `registry.example.com/${this.namespace}/${this.name}:1.8.3`,
+            resources: requests ? { requests, limits: { memory: '512Mi' } } : {},
+          },
+        ],
+        ...(sidecar
+          ? {
+              initContainers: [
+                {
+                  name: 'istio-proxy',
+                  image: 'registry.example.com/istio/proxyv2:1.24.2',
+                  restartPolicy: 'Always',
+                  resources: { requests: { cpu: `${sidecarCpuMilli}m`, memory: '128Mi' } },
+                },
+              ],
+            }
+          : {}),
         nodeName: p.node,
         restartPolicy: 'Always',
       },
@@ -199,11 +263,23 @@ export class Workload {
         ...(running ? { startTime: kubeTime(new Date(p.startAt)) } : {}),
         conditions: [
           { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: kubeTime(new Date(p.createdAt)) },
-          { type: 'Initialized', status: running ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: kubeTime(new Date(p.startAt)) },
-          { type: 'ContainersReady', status: ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: readyCondition.lastTransitionTime },
+          {
+            type: 'Initialized',
+            status: running ? 'True' : 'False',
+            lastProbeTime: null,
+            lastTransitionTime: kubeTime(new Date(p.startAt)),
+          },
+          {
+            type: 'ContainersReady',
+            status: ready ? 'True' : 'False',
+            lastProbeTime: null,
+            lastTransitionTime: readyCondition.lastTransitionTime,
+          },
           readyCondition,
         ],
-        containerStatuses: [{ name: 'app', ready, started: running, restartCount: 0, image: `registry.example.com/${this.namespace}/${this.name}:1.8.3` }],
+        containerStatuses: [
+          { name: 'app', ready, started: running, restartCount: 0, image: `registry.example.com/${this.namespace}/${this.name}:1.8.3` },
+        ],
       },
     };
   }
@@ -228,7 +304,12 @@ export class Workload {
         return {
           apiVersion: 'metrics.k8s.io/v1beta1',
           kind: 'PodMetrics',
-          metadata: { name: p.name, namespace: this.namespace, labels: { ...this.labels, 'pod-template-hash': this.templateHash }, creationTimestamp: kubeTime(new Date(now)) },
+          metadata: {
+            name: p.name,
+            namespace: this.namespace,
+            labels: { ...this.labels, 'pod-template-hash': this.templateHash },
+            creationTimestamp: kubeTime(new Date(now)),
+          },
           timestamp: kubeTime(new Date(now - (windowSeconds * 1000) / 2)),
           window: `${windowSeconds}s`,
           containers,
@@ -246,7 +327,12 @@ export class Workload {
       out.pods = {
         http_requests_per_second: this.pods
           .filter((p) => p.readyAt <= now)
-          .map((p) => ({ pod: p.name, value: `${Math.round(((work * 100) / Math.max(ready, 1)) * p.noise * 1000)}m`, timestamp: kubeTime(new Date(now)), window: 60 })),
+          .map((p) => ({
+            pod: p.name,
+            value: `${Math.round(((work * 100) / Math.max(ready, 1)) * p.noise * 1000)}m`,
+            timestamp: kubeTime(new Date(now)),
+            window: 60,
+          })),
       };
     }
     if (profile === 'ingress') out.object = { requests_per_second: `${Math.round(work * 100 * 1000)}m` };
@@ -255,18 +341,37 @@ export class Workload {
   }
 }
 
-export function deploymentObject(w: Pick<Workload, 'name' | 'namespace' | 'labels'>, replicas: number, app: Pick<AppSpec, 'noRequests'>, createdAt: string): KubeObject {
+export function deploymentObject(
+  w: Pick<Workload, 'name' | 'namespace' | 'labels'>,
+  replicas: number,
+  app: Pick<AppSpec, 'noRequests'>,
+  createdAt: string,
+): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: w.name, namespace: w.namespace, labels: { ...w.labels }, annotations: { 'deployment.kubernetes.io/revision': '3' }, creationTimestamp: createdAt },
+    metadata: {
+      name: w.name,
+      namespace: w.namespace,
+      labels: { ...w.labels },
+      annotations: { 'deployment.kubernetes.io/revision': '3' },
+      creationTimestamp: createdAt,
+    },
     spec: {
       replicas,
       selector: { matchLabels: { ...w.labels } },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
       template: {
         metadata: { labels: { ...w.labels } },
-        spec: { containers: [{ name: 'app', image: `registry.example.com/${w.namespace}/${w.name}:1.8.3`, resources: app.noRequests ? {} : { requests: { cpu: `${cpuRequestMilli}m`, memory: '256Mi' }, limits: { memory: '512Mi' } } }] },
+        spec: {
+          containers: [
+            {
+              name: 'app',
+              image: `registry.example.com/${w.namespace}/${w.name}:1.8.3`,
+              resources: app.noRequests ? {} : { requests: { cpu: `${cpuRequestMilli}m`, memory: '256Mi' }, limits: { memory: '512Mi' } },
+            },
+          ],
+        },
       },
     },
     status: { observedGeneration: 1, replicas, updatedReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas },

@@ -61,7 +61,13 @@ export class World {
     this.episodes = scenario.episodes.map((spec) => ({ spec, active: false, forced: null, stage: 0, saved: [] }));
     const memberOf = new Set(scenario.clusters.flatMap((c) => c.members));
     this.fleet = new Fleet({
-      clusters: scenario.clusters.map((c) => ({ name: c.name, profile: c.profile, kubernetesVersion: c.kubernetesVersion, members: c.members, inKubeconfig: !memberOf.has(c.name) })),
+      clusters: scenario.clusters.map((c) => ({
+        name: c.name,
+        profile: c.profile,
+        kubernetesVersion: c.kubernetesVersion,
+        members: c.members,
+        inKubeconfig: !memberOf.has(c.name),
+      })),
       dataDir: options.dataDir,
       host: options.host,
       adminPort: options.adminPort,
@@ -111,7 +117,11 @@ export class World {
     const crdCreated = kubeTime(new Date(now - 120 * 24 * 3600_000));
     for (const spec of scenario.clusters) {
       const cluster = this.fleet.cluster(spec.name);
-      for (const crd of crdObjects(cluster.api.resources, { machineAutoscalerConditions: spec.operatorSupportsClusterAPITargets, createdAt: crdCreated })) cluster.store.create(storage.crds, crd, 'cluster-version-operator');
+      for (const crd of crdObjects(cluster.api.resources, {
+        machineAutoscalerConditions: spec.operatorSupportsClusterAPITargets,
+        createdAt: crdCreated,
+      }))
+        cluster.store.create(storage.crds, crd, 'cluster-version-operator');
       if (spec.profile !== 'karmada') {
         const kube = new KubeWorld(cluster, spec, this.timing, this.truth);
         kube.seed(now);
@@ -203,7 +213,8 @@ export class World {
     const inCycle = minute - cycle * this.options.scenario.cycleMinutes;
     for (const e of this.episodes) {
       const { spec } = e;
-      const scheduled = (spec.repeat || cycle === 0) && inCycle >= spec.atMinute && inCycle < spec.atMinute + (spec.forMinutes ?? Number.POSITIVE_INFINITY);
+      const scheduled =
+        (spec.repeat || cycle === 0) && inCycle >= spec.atMinute && inCycle < spec.atMinute + (spec.forMinutes ?? Number.POSITIVE_INFINITY);
       const want = e.forced ?? scheduled;
       if (want !== e.active) {
         e.active = want;
@@ -255,7 +266,21 @@ export class World {
         const name = `${original.metadata.name}-2`;
         if (on) {
           const ref = (original.spec as { scaleTargetRef: { name: string; apiVersion: string; kind: string } }).scaleTargetRef;
-          m.createMachineAutoscaler({ name, namespace: 'openshift-machine-api', target: ref.name, apiVersion: ref.apiVersion, kind: ref.kind, min: 1, max: 4, createdAtMinute: 0, reconciled: true }, kubeTime(new Date(now)), now);
+          m.createMachineAutoscaler(
+            {
+              name,
+              namespace: 'openshift-machine-api',
+              target: ref.name,
+              apiVersion: ref.apiVersion,
+              kind: ref.kind,
+              min: 1,
+              max: 4,
+              createdAtMinute: 0,
+              reconciled: true,
+            },
+            kubeTime(new Date(now)),
+            now,
+          );
         } else {
           m.cluster.store.delete(machineStorage.ma, 'openshift-machine-api', name);
         }
@@ -284,7 +309,14 @@ export class World {
         cycleMinutes: this.options.scenario.cycleMinutes,
         lastSyncMs: this.lastSyncMs,
         kubeconfig: this.fleet.kubeconfigPath,
-        episodes: this.episodes.map((e) => ({ name: e.spec.name, kind: e.spec.kind, cluster: e.spec.cluster, target: e.spec.target ?? null, active: e.active, forced: e.forced })),
+        episodes: this.episodes.map((e) => ({
+          name: e.spec.name,
+          kind: e.spec.kind,
+          cluster: e.spec.cluster,
+          target: e.spec.target ?? null,
+          active: e.active,
+          forced: e.forced,
+        })),
       });
     }
     const m = /^\/episodes\/([^/]+)\/(start|stop|schedule)$/.exec(url.pathname);

@@ -76,8 +76,18 @@ rules:
 type Handler = (req: NextRequest, c: never) => Promise<Response>;
 type Ctx = { params: Promise<Record<string, string>> };
 
-async function call(handler: Handler, url: string, headers: Record<string, string> = {}, params: Record<string, string> = {}, init: { method?: string; body?: string } = {}): Promise<{ status: number; json: unknown; text: string; headers: Headers }> {
-  const req = new NextRequest(`${base}${url}`, { method: init.method ?? 'GET', headers: { ...headers, ...(init.body ? { 'content-type': 'application/json' } : {}) }, body: init.body });
+async function call(
+  handler: Handler,
+  url: string,
+  headers: Record<string, string> = {},
+  params: Record<string, string> = {},
+  init: { method?: string; body?: string } = {},
+): Promise<{ status: number; json: unknown; text: string; headers: Headers }> {
+  const req = new NextRequest(`${base}${url}`, {
+    method: init.method ?? 'GET',
+    headers: { ...headers, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    body: init.body,
+  });
   const res = await handler(req, { params: Promise.resolve(params) } satisfies Ctx as never);
   const text = await res.text();
   let json: unknown = null;
@@ -108,7 +118,12 @@ async function signInAtProvider(authorizationUrl: string, login: string): Promis
   let method = 'GET';
   let body: string | undefined;
   for (let hop = 0; hop < 12; hop++) {
-    const res = await fetch(url, { method, redirect: 'manual', headers: { cookie: cookieHeader(), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) }, body });
+    const res = await fetch(url, {
+      method,
+      redirect: 'manual',
+      headers: { cookie: cookieHeader(), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      body,
+    });
     for (const [k, v] of setCookies(res.headers)) jar.set(k, v);
     const location = res.headers.get('location');
     if (location) {
@@ -156,7 +171,11 @@ beforeAll(async () => {
   captureConsole(logLines);
   world = await startSimulator({ scenario: 'demo', speed: 20, dataDir: mkdtempSync(path.join(os.tmpdir(), 'access-sim-')) });
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'access-data-'));
-  provider = await startTestProvider({ port: providerPort, redirectUris: [`${base}/auth/callback`], postLogoutRedirectUris: [`${base}/auth/signed-out`] });
+  provider = await startTestProvider({
+    port: providerPort,
+    redirectUris: [`${base}/auth/callback`],
+    postLogoutRedirectUris: [`${base}/auth/signed-out`],
+  });
   const secretFile = path.join(dataDir, 'client-secret');
   writeFileSync(secretFile, `${provider.clientSecret}\n`);
   const policyFile = path.join(dataDir, 'policy.yaml');
@@ -195,7 +214,13 @@ describe('OIDC sign-in with a real provider', () => {
     const { cookie, location } = await signIn('alice', '/triage?cluster=prod-us-east-1&health=failing');
     expect(location).toBe(`${base}/triage?cluster=prod-us-east-1&health=failing`);
     const me = MeResponseSchema.parse((await call(meRoute.GET, '/api/v1/me', { cookie })).json);
-    expect(me).toMatchObject({ mode: 'oidc', user: { name: 'Alice Example', email: 'alice@example.com', groups: ['team-web'] }, rules: ['web team'], seesAll: false, signOutPath: '/auth/logout' });
+    expect(me).toMatchObject({
+      mode: 'oidc',
+      user: { name: 'Alice Example', email: 'alice@example.com', groups: ['team-web'] },
+      rules: ['web team'],
+      seesAll: false,
+      signOutPath: '/auth/logout',
+    });
   });
 
   it('a returnTo that leaves the site comes back to / instead', async () => {
@@ -251,7 +276,13 @@ describe('OIDC sign-in with a real provider', () => {
     expect(anonymous.status).toBe(200);
     expect(anonymous.json).toEqual({ ready: true, clusters: [] });
     const bob = (await call(readyRoute.GET, '/api/readyz', as('bob'))).json as { clusters: { name: string }[] };
-    expect(bob.clusters.map((c) => c.name)).toEqual(['karmada-global', 'karmada-global/member-ap', 'karmada-global/member-eu', 'karmada-global/member-us', 'ocp-prod-east']);
+    expect(bob.clusters.map((c) => c.name)).toEqual([
+      'karmada-global',
+      'karmada-global/member-ap',
+      'karmada-global/member-eu',
+      'karmada-global/member-us',
+      'ocp-prod-east',
+    ]);
   });
 });
 
@@ -261,11 +292,21 @@ describe('what each person sees', () => {
     const bob = ClusterListResponseSchema.parse((await call(clustersRoute.GET, '/api/v1/clusters', as('bob'))).json).clusters;
     const carol = ClusterListResponseSchema.parse((await call(clustersRoute.GET, '/api/v1/clusters', as('carol'))).json).clusters;
     expect(alice.map((c) => c.name)).toEqual(['prod-eu-west-1', 'prod-us-east-1']);
-    expect(bob.map((c) => c.name)).toEqual(['karmada-global', 'karmada-global/member-ap', 'karmada-global/member-eu', 'karmada-global/member-us', 'ocp-prod-east']);
+    expect(bob.map((c) => c.name)).toEqual([
+      'karmada-global',
+      'karmada-global/member-ap',
+      'karmada-global/member-eu',
+      'karmada-global/member-us',
+      'ocp-prod-east',
+    ]);
     expect(carol).toEqual([]);
     // prod-eu-west-1 has 8 shop and 5 payments HPAs of its 29 (sim/scenarios/demo.yaml).
     expect(alice.find((c) => c.name === 'prod-eu-west-1')?.counts.total).toBe(13);
-    expect(bob.find((c) => c.name === 'ocp-prod-east')?.counts.byKind).toEqual({ HorizontalPodAutoscaler: 6, MachineAutoscaler: 10, FederatedHPA: 0 });
+    expect(bob.find((c) => c.name === 'ocp-prod-east')?.counts.byKind).toEqual({
+      HorizontalPodAutoscaler: 6,
+      MachineAutoscaler: 10,
+      FederatedHPA: 0,
+    });
   });
 
   it('list and exports: only the allowed clusters and namespaces; an invisible cluster in a filter is an unknown cluster', async () => {
@@ -280,7 +321,10 @@ describe('what each person sees', () => {
     const rows = csv.text.trim().split('\n').slice(1);
     expect(rows).toHaveLength(list.total);
     expect(rows.every((r) => /prod-(eu-west|us-east)-1/.test(r) && /,(shop|payments),/.test(r))).toBe(true);
-    const json = JSON.parse((await call(listRoute.GET, '/api/v1/autoscalers?format=json', as('bob'))).text) as { items: { cluster: string }[]; clusters: { name: string }[] };
+    const json = JSON.parse((await call(listRoute.GET, '/api/v1/autoscalers?format=json', as('bob'))).text) as {
+      items: { cluster: string }[];
+      clusters: { name: string }[];
+    };
     expect(json.items.every((a) => a.cluster === 'ocp-prod-east' || a.cluster.startsWith('karmada-global'))).toBe(true);
     expect(json.clusters.some((c) => c.name.startsWith('prod-'))).toBe(false);
     expect((await call(listRoute.GET, '/api/v1/autoscalers?format=json', as('carol'))).text).toContain('"total": 0');
@@ -315,7 +359,9 @@ describe('what each person sees', () => {
     const target = { cluster: 'prod-eu-west-1', kind: 'HorizontalPodAutoscaler', namespace: 'search', name: 'query-api' };
     const absent = { ...target, name: 'no-such-hpa' };
     const visible = { ...target, namespace: 'shop', name: 'storefront' };
-    expect(AutoscalerDetailResponseSchema.parse((await call(detailRoute.GET, '/x', as('alice'), visible)).json).autoscaler.name).toBe('storefront');
+    expect(AutoscalerDetailResponseSchema.parse((await call(detailRoute.GET, '/x', as('alice'), visible)).json).autoscaler.name).toBe(
+      'storefront',
+    );
     expect((await call(detailRoute.GET, '/x', as('bob'), target)).status).toBe(404);
     for (const [handler, suffix] of [
       [detailRoute.GET, ''],
@@ -326,14 +372,29 @@ describe('what each person sees', () => {
       const hidden = await call(handler, suffix, as('alice'), target);
       const missing = await call(handler, suffix, as('alice'), absent);
       expect(hidden.status).toBe(404);
-      expect(errorOf(hidden.json)).toEqual({ ...errorOf(missing.json), message: errorOf(missing.json).message.replace('no-such-hpa', 'query-api') });
+      expect(errorOf(hidden.json)).toEqual({
+        ...errorOf(missing.json),
+        message: errorOf(missing.json).message.replace('no-such-hpa', 'query-api'),
+      });
     }
     // A cluster the person may not see: the same 404 as a cluster that does not exist.
-    const otherCluster = await call(detailRoute.GET, '', as('alice'), { cluster: 'ocp-prod-east', kind: 'HorizontalPodAutoscaler', namespace: 'billing', name: 'billing-api' });
-    const noCluster = await call(detailRoute.GET, '', as('alice'), { cluster: 'ocp-prod-eest', kind: 'HorizontalPodAutoscaler', namespace: 'billing', name: 'billing-api' });
+    const otherCluster = await call(detailRoute.GET, '', as('alice'), {
+      cluster: 'ocp-prod-east',
+      kind: 'HorizontalPodAutoscaler',
+      namespace: 'billing',
+      name: 'billing-api',
+    });
+    const noCluster = await call(detailRoute.GET, '', as('alice'), {
+      cluster: 'ocp-prod-eest',
+      kind: 'HorizontalPodAutoscaler',
+      namespace: 'billing',
+      name: 'billing-api',
+    });
     expect(otherCluster.status).toBe(404);
     expect(errorOf(otherCluster.json).message).toBe(errorOf(noCluster.json).message.replace('ocp-prod-eest', 'ocp-prod-east'));
-    const fhpas = AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?kind=FederatedHPA&limit=50', as('bob'))).json).items;
+    const fhpas = AutoscalerListResponseSchema.parse(
+      (await call(listRoute.GET, '/api/v1/autoscalers?kind=FederatedHPA&limit=50', as('bob'))).json,
+    ).items;
     const one = fhpas[0];
     expect(one).toBeDefined();
     if (one) {
@@ -341,22 +402,45 @@ describe('what each person sees', () => {
       expect((await call(fedInputsRoute.GET, '', as('bob'), ref)).status).toBe(200);
       expect((await call(fedInputsRoute.GET, '', as('alice'), ref)).status).toBe(404);
     }
-    const preview = await call(previewHpaRoute.POST, '/api/v1/preview/hpa', as('bob'), {}, { method: 'POST', body: JSON.stringify({ id: 'prod-eu-west-1/HorizontalPodAutoscaler/shop/storefront', changes: { maxReplicas: 20 } }) });
+    const preview = await call(
+      previewHpaRoute.POST,
+      '/api/v1/preview/hpa',
+      as('bob'),
+      {},
+      {
+        method: 'POST',
+        body: JSON.stringify({ id: 'prod-eu-west-1/HorizontalPodAutoscaler/shop/storefront', changes: { maxReplicas: 20 } }),
+      },
+    );
     expect(preview.status).toBe(404);
     const fedPreview = await call(previewFedRoute.POST, '', {}, { operation: 'webster-seats' }, { method: 'POST', body: '{}' });
     expect(fedPreview.status).toBe(401);
   });
 
   it('transitions and stats: only what the person may see', async () => {
-    await until(async () => TransitionsResponseSchema.parse((await call(transitionsRoute.GET, '/api/v1/transitions?limit=200', as('alice'))).json).transitions.length, (n) => n > 0);
-    const alice = TransitionsResponseSchema.parse((await call(transitionsRoute.GET, '/api/v1/transitions?limit=200', as('alice'))).json).transitions;
+    await until(
+      async () =>
+        TransitionsResponseSchema.parse((await call(transitionsRoute.GET, '/api/v1/transitions?limit=200', as('alice'))).json).transitions
+          .length,
+      (n) => n > 0,
+    );
+    const alice = TransitionsResponseSchema.parse(
+      (await call(transitionsRoute.GET, '/api/v1/transitions?limit=200', as('alice'))).json,
+    ).transitions;
     expect(alice.every((t) => t.cluster.startsWith('prod-') && (t.namespace === 'shop' || t.namespace === 'payments'))).toBe(true);
-    expect(TransitionsResponseSchema.parse((await call(transitionsRoute.GET, '/api/v1/transitions', as('carol'))).json).transitions).toEqual([]);
+    expect(
+      TransitionsResponseSchema.parse((await call(transitionsRoute.GET, '/api/v1/transitions', as('carol'))).json).transitions,
+    ).toEqual([]);
     expect((await call(transitionsRoute.GET, '/api/v1/transitions?cluster=ocp-prod-east', as('alice'))).status).toBe(400);
     const aliceStats = StatsResponseSchema.parse((await call(statsRoute.GET, '/api/v1/stats', as('alice'))).json);
-    const aliceTotal = AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?limit=1', as('alice'))).json).total;
+    const aliceTotal = AutoscalerListResponseSchema.parse(
+      (await call(listRoute.GET, '/api/v1/autoscalers?limit=1', as('alice'))).json,
+    ).total;
     expect(aliceStats).toMatchObject({ autoscalers: aliceTotal, clusters: 2 });
-    expect(StatsResponseSchema.parse((await call(statsRoute.GET, '/api/v1/stats', as('carol'))).json)).toMatchObject({ autoscalers: 0, clusters: 0 });
+    expect(StatsResponseSchema.parse((await call(statsRoute.GET, '/api/v1/stats', as('carol'))).json)).toMatchObject({
+      autoscalers: 0,
+      clusters: 0,
+    });
   });
 
   it('the stream: a change or a cluster state the person may not see is never sent', async () => {
@@ -391,7 +475,11 @@ describe('what each person sees', () => {
     app.bus.changed([aliceId, hiddenFromAlice, bobId]);
     app.bus.cluster({ ...app.clusterStatuses().find((c) => c.name === 'ocp-prod-east')!, state: 'synced' });
     const changedIds = (m: StreamMessage[]): string[] => m.flatMap((x) => (x.type === 'changed' ? x.ids : []));
-    await until(() => changedIds(streams.alice.messages).length + changedIds(streams.bob.messages).length, (n) => n >= 2, 10_000);
+    await until(
+      () => changedIds(streams.alice.messages).length + changedIds(streams.bob.messages).length,
+      (n) => n >= 2,
+      10_000,
+    );
     expect(changedIds(streams.alice.messages).filter((id) => [aliceId, hiddenFromAlice, bobId].includes(id))).toEqual([aliceId]);
     expect(changedIds(streams.bob.messages).filter((id) => [aliceId, hiddenFromAlice, bobId].includes(id))).toEqual([bobId]);
     const clusterNames = (m: StreamMessage[]): string[] => m.flatMap((x) => (x.type === 'cluster' ? [x.cluster.name] : []));
@@ -429,7 +517,16 @@ describe('trusted-proxy mode', () => {
         .setExpirationTime(options.exp ?? '5m')
         .sign(options.key ?? good.privateKey);
     const policyFile = path.join(dataDir, 'policy.yaml');
-    proxyAccess = new Access(readAccessConfig({ HOST: '0.0.0.0', AUTOSCOPE_AUTH: 'proxy', AUTOSCOPE_PROXY_ISSUER: issuer, AUTOSCOPE_PROXY_AUDIENCE: 'autoscope', AUTOSCOPE_POLICY_FILE: policyFile }), dataDir);
+    proxyAccess = new Access(
+      readAccessConfig({
+        HOST: '0.0.0.0',
+        AUTOSCOPE_AUTH: 'proxy',
+        AUTOSCOPE_PROXY_ISSUER: issuer,
+        AUTOSCOPE_PROXY_AUDIENCE: 'autoscope',
+        AUTOSCOPE_POLICY_FILE: policyFile,
+      }),
+      dataDir,
+    );
     installAccess(proxyAccess);
   });
 
@@ -441,7 +538,9 @@ describe('trusted-proxy mode', () => {
 
   it('a verified token names the person; the policy applies as with a session', async () => {
     const token = await sign({ sub: 'bob', name: 'Bob Example', groups: ['team-platform'] });
-    const clusters = ClusterListResponseSchema.parse((await call(clustersRoute.GET, '/api/v1/clusters', { authorization: `Bearer ${token}` })).json).clusters;
+    const clusters = ClusterListResponseSchema.parse(
+      (await call(clustersRoute.GET, '/api/v1/clusters', { authorization: `Bearer ${token}` })).json,
+    ).clusters;
     expect(clusters.map((c) => c.name)).toContain('ocp-prod-east');
     expect(clusters.some((c) => c.name.startsWith('prod-'))).toBe(false);
     const me = MeResponseSchema.parse((await call(meRoute.GET, '/api/v1/me', { authorization: `Bearer ${token}` })).json);
@@ -455,13 +554,23 @@ describe('trusted-proxy mode', () => {
     const unsigned = `${header({ alg: 'none', typ: 'JWT' })}.${header({ ...claims, iss: issuer, aud: 'autoscope', exp: Math.floor(Date.now() / 1000) + 300 })}.`;
     const good = await sign(claims);
     const [h] = good.split('.');
-    const hmac = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(issuer).setAudience('autoscope').setExpirationTime('5m').sign(new TextEncoder().encode('a-shared-secret-of-32-bytes-long!'));
+    const hmac = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(issuer)
+      .setAudience('autoscope')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('a-shared-secret-of-32-bytes-long!'));
     const refused: [string, Record<string, string>][] = [
       ['none', { authorization: `Bearer ${unsigned}` }],
       ['other key', { authorization: `Bearer ${await sign(claims, { key: other.privateKey })}` }],
       ['expired', { authorization: `Bearer ${await sign(claims, { exp: '-1m' })}` }],
       ['other issuer', { authorization: `Bearer ${await sign(claims, { iss: 'https://elsewhere.example' })}` }],
-      ['tampered payload', { authorization: `Bearer ${h}.${header({ ...claims, groups: ['team-web'], iss: issuer, aud: 'autoscope', exp: 9999999999 })}.${good.split('.')[2]}` }],
+      [
+        'tampered payload',
+        {
+          authorization: `Bearer ${h}.${header({ ...claims, groups: ['team-web'], iss: issuer, aud: 'autoscope', exp: 9999999999 })}.${good.split('.')[2]}`,
+        },
+      ],
       ['hmac', { authorization: `Bearer ${hmac}` }],
       ['x-user', { 'x-user': 'bob', 'x-forwarded-user': 'bob', 'x-forwarded-groups': 'team-platform' }],
       ['none at all', {}],

@@ -51,10 +51,25 @@ const logLines: string[] = [];
 const base = 'http://autoscope.test';
 type Ctx = { params: Promise<Record<string, string>> };
 const ctx = (params: Record<string, string>): Ctx => ({ params: Promise.resolve(params) });
-const idParams = (cluster: string, kind: string, namespace: string, name: string): Record<string, string> => ({ cluster, kind, namespace, name });
+const idParams = (cluster: string, kind: string, namespace: string, name: string): Record<string, string> => ({
+  cluster,
+  kind,
+  namespace,
+  name,
+});
 
-async function call(handler: (req: NextRequest, c: never) => Promise<Response>, url: string, params: Record<string, string> = {}, init?: { method?: string; body?: string }): Promise<{ status: number; json: unknown; text: string; headers: Headers }> {
-  const req = new NextRequest(`${base}${url}`, init?.body !== undefined ? { method: init.method ?? 'POST', body: init.body, headers: { 'content-type': 'application/json' } } : undefined);
+async function call(
+  handler: (req: NextRequest, c: never) => Promise<Response>,
+  url: string,
+  params: Record<string, string> = {},
+  init?: { method?: string; body?: string },
+): Promise<{ status: number; json: unknown; text: string; headers: Headers }> {
+  const req = new NextRequest(
+    `${base}${url}`,
+    init?.body !== undefined
+      ? { method: init.method ?? 'POST', body: init.body, headers: { 'content-type': 'application/json' } }
+      : undefined,
+  );
   const res = await handler(req, ctx(params) as never);
   const text = res.headers.get('content-type')?.includes('event-stream') ? '' : await res.text();
   bodies.push(text);
@@ -115,23 +130,33 @@ describe('API v1 against the simulated fleet', () => {
   });
 
   it('lists with filters, sort and cursor pages that cover everything once', async () => {
-    const first = AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?cluster=prod-eu-west-1&sort=name&limit=10')).json);
+    const first = AutoscalerListResponseSchema.parse(
+      (await call(listRoute.GET, '/api/v1/autoscalers?cluster=prod-eu-west-1&sort=name&limit=10')).json,
+    );
     expect(first.total).toBe(29);
     expect(first.items.map((a) => a.name)).toEqual([...first.items.map((a) => a.name)].sort());
     const names = [...first.items.map((a) => a.id)];
     let cursor = first.nextCursor;
     while (cursor) {
-      const page = AutoscalerListResponseSchema.parse((await call(listRoute.GET, `/api/v1/autoscalers?cluster=prod-eu-west-1&sort=name&limit=10&cursor=${cursor}`)).json);
+      const page = AutoscalerListResponseSchema.parse(
+        (await call(listRoute.GET, `/api/v1/autoscalers?cluster=prod-eu-west-1&sort=name&limit=10&cursor=${cursor}`)).json,
+      );
       names.push(...page.items.map((a) => a.id));
       cursor = page.nextCursor;
     }
     expect(new Set(names).size).toBe(29);
-    const failingMa = AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?kind=MachineAutoscaler&health=failing')).json);
-    expect(failingMa.items.map((a) => a.name)).toEqual(expect.arrayContaining(['worker-us-east-1b-extra', 'worker-us-east-1e', 'worker-autoscaler']));
+    const failingMa = AutoscalerListResponseSchema.parse(
+      (await call(listRoute.GET, '/api/v1/autoscalers?kind=MachineAutoscaler&health=failing')).json,
+    );
+    expect(failingMa.items.map((a) => a.name)).toEqual(
+      expect.arrayContaining(['worker-us-east-1b-extra', 'worker-us-east-1e', 'worker-autoscaler']),
+    );
     expect(failingMa.items.every((a) => a.kind === 'MachineAutoscaler' && a.health === 'failing')).toBe(true);
     const byText = AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?q=indexer%20eu-west')).json);
     expect(byText.items.map((a) => a.id)).toEqual(['prod-eu-west-1/HorizontalPodAutoscaler/search/indexer']);
-    const byReason = AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?reason=MachineAutoscalerDuplicateTargetScaleRef')).json);
+    const byReason = AutoscalerListResponseSchema.parse(
+      (await call(listRoute.GET, '/api/v1/autoscalers?reason=MachineAutoscalerDuplicateTargetScaleRef')).json,
+    );
     expect(byReason.items.map((a) => a.name)).toContain('worker-us-east-1b-extra');
   });
 
@@ -140,7 +165,9 @@ describe('API v1 against the simulated fleet', () => {
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="autoscalers-.*\.csv"/);
     const lines = csv.text.trim().split('\n');
-    expect(lines[0]).toBe('cluster,kind,namespace,name,health,problems,since,currentReplicas,desiredReplicas,minReplicas,maxReplicas,target,stale');
+    expect(lines[0]).toBe(
+      'cluster,kind,namespace,name,health,problems,since,currentReplicas,desiredReplicas,minReplicas,maxReplicas,target,stale',
+    );
     expect(lines).toHaveLength(11);
     const json = await call(listRoute.GET, '/api/v1/autoscalers?kind=FederatedHPA&format=json');
     expect((json.json as { total: number }).total).toBe(4);
@@ -165,27 +192,54 @@ describe('API v1 against the simulated fleet', () => {
   });
 
   it('serves the detail of each kind: DTO, YAML without managedFields, kubectl commands, MachineSet copies, placement', async () => {
-    const hpa = AutoscalerDetailResponseSchema.parse((await call(detailRoute.GET, '', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'shop', 'checkout'))).json);
+    const hpa = AutoscalerDetailResponseSchema.parse(
+      (await call(detailRoute.GET, '', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'shop', 'checkout'))).json,
+    );
     expect(hpa.autoscaler.id).toBe('prod-eu-west-1/HorizontalPodAutoscaler/shop/checkout');
     expect(hpa.yaml).toContain('kind: HorizontalPodAutoscaler');
     expect(hpa.yaml).not.toContain('managedFields');
     expect(hpa.kubectl[0]?.command).toBe('kubectl --context prod-eu-west-1 -n shop get hpa checkout -o yaml');
-    const ma = AutoscalerDetailResponseSchema.parse((await call(detailRoute.GET, '', idParams('ocp-prod-east', 'MachineAutoscaler', 'openshift-machine-api', 'worker-us-east-1b-extra'))).json);
-    expect(ma.autoscaler.conditions[0]).toMatchObject({ type: 'Ready', status: 'False', reason: 'MachineAutoscalerDuplicateTargetScaleRef' });
+    const ma = AutoscalerDetailResponseSchema.parse(
+      (await call(detailRoute.GET, '', idParams('ocp-prod-east', 'MachineAutoscaler', 'openshift-machine-api', 'worker-us-east-1b-extra')))
+        .json,
+    );
+    expect(ma.autoscaler.conditions[0]).toMatchObject({
+      type: 'Ready',
+      status: 'False',
+      reason: 'MachineAutoscalerDuplicateTargetScaleRef',
+    });
     expect(ma.machineSets?.map((m) => [m.apiVersion, m.owner])).toEqual([
       ['machine.openshift.io/v1beta1', 'openshift-machine-api/worker-us-east-1b'],
       ['cluster.x-k8s.io/v1beta2', 'openshift-machine-api/worker-us-east-1b'],
     ]);
-    const fhpa = AutoscalerDetailResponseSchema.parse((await call(detailRoute.GET, '', idParams('karmada-global', 'FederatedHPA', 'api', 'orders'))).json);
-    expect(fhpa.placement).toMatchObject({ strategy: 'StaticWeight', binding: 'orders-deployment', staticWeights: { 'member-eu': 2, 'member-us': 1, 'member-ap': 1 } });
+    const fhpa = AutoscalerDetailResponseSchema.parse(
+      (await call(detailRoute.GET, '', idParams('karmada-global', 'FederatedHPA', 'api', 'orders'))).json,
+    );
+    expect(fhpa.placement).toMatchObject({
+      strategy: 'StaticWeight',
+      binding: 'orders-deployment',
+      staticWeights: { 'member-eu': 2, 'member-us': 1, 'member-ap': 1 },
+    });
     expect(fhpa.placement?.members.map((m) => m.cluster)).toEqual(['member-ap', 'member-eu', 'member-us']);
-    const member = AutoscalerDetailResponseSchema.parse((await call(detailRoute.GET, '', idParams(encodeURIComponent('karmada-global/member-eu'), 'HorizontalPodAutoscaler', 'tools', 'grafana'))).json);
+    const member = AutoscalerDetailResponseSchema.parse(
+      (
+        await call(
+          detailRoute.GET,
+          '',
+          idParams(encodeURIComponent('karmada-global/member-eu'), 'HorizontalPodAutoscaler', 'tools', 'grafana'),
+        )
+      ).json,
+    );
     expect(member.autoscaler.cluster).toBe('karmada-global/member-eu');
-    expect(member.kubectl[0]?.command).toContain('/apis/cluster.karmada.io/v1alpha1/clusters/member-eu/proxy/apis/autoscaling/v2/namespaces/tools/horizontalpodautoscalers/grafana');
+    expect(member.kubectl[0]?.command).toContain(
+      '/apis/cluster.karmada.io/v1alpha1/clusters/member-eu/proxy/apis/autoscaling/v2/namespaces/tools/horizontalpodautoscalers/grafana',
+    );
   });
 
   it('answers 404 for an unknown object or cluster and 400 for a malformed path', async () => {
-    expect(errorOf((await call(detailRoute.GET, '', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'shop', 'nope'))).json).code).toBe('not_found');
+    expect(
+      errorOf((await call(detailRoute.GET, '', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'shop', 'nope'))).json).code,
+    ).toBe('not_found');
     const unknownCluster = await call(detailRoute.GET, '', idParams('mars', 'HorizontalPodAutoscaler', 'shop', 'checkout'));
     expect(unknownCluster.status).toBe(404);
     const bad = await call(detailRoute.GET, '', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'Shop_Ns', 'checkout'));
@@ -195,15 +249,26 @@ describe('API v1 against the simulated fleet', () => {
   });
 
   it('history: condition segments with meaning, replica samples, events; bad windows are 400', async () => {
-    const res = await call(historyRoute.GET, '/x?from=2026-01-01T00:00:00Z', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'search', 'indexer'));
+    const res = await call(
+      historyRoute.GET,
+      '/x?from=2026-01-01T00:00:00Z',
+      idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'search', 'indexer'),
+    );
     const history = HistoryResponseSchema.parse(res.json);
     const active = history.conditions.find((c) => c.type === 'ScalingActive');
     expect(active?.segments.at(-1)).toMatchObject({ status: 'False', reason: 'FailedGetResourceMetric', meaning: 'failing', end: null });
     expect(history.replicas.length).toBeGreaterThan(0);
     expect(history.events.some((e) => e.reason === 'FailedGetResourceMetric')).toBe(true);
-    const reversed = await call(historyRoute.GET, '/x?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'search', 'indexer'));
+    const reversed = await call(
+      historyRoute.GET,
+      '/x?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z',
+      idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'search', 'indexer'),
+    );
     expect(reversed.status).toBe(400);
-    expect((await call(historyRoute.GET, '/x?from=yesterday', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'search', 'indexer'))).status).toBe(400);
+    expect(
+      (await call(historyRoute.GET, '/x?from=yesterday', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'search', 'indexer')))
+        .status,
+    ).toBe(400);
   });
 
   it('triage groups the metrics outage as one cause naming its cluster', async () => {
@@ -236,43 +301,91 @@ describe('API v1 against the simulated fleet', () => {
     expect(transitions.length).toBe(20);
     expect(transitions.map((t) => t.at)).toEqual([...transitions.map((t) => t.at)].sort().reverse());
     expect((await call(transitionsRoute.GET, '/api/v1/transitions?limit=1000')).status).toBe(400);
-    const notable = TransitionsResponseSchema.parse((await call(transitionsRoute.GET, '/api/v1/transitions?limit=200&notable=true')).json).transitions;
+    const notable = TransitionsResponseSchema.parse(
+      (await call(transitionsRoute.GET, '/api/v1/transitions?limit=200&notable=true')).json,
+    ).transitions;
     expect(notable.length).toBeGreaterThan(0);
-    expect(notable.every((t) => t.notable && (t.previous === null || t.previous.status !== t.status || t.previous.meaning !== t.meaning))).toBe(true);
+    expect(
+      notable.every((t) => t.notable && (t.previous === null || t.previous.status !== t.status || t.previous.meaning !== t.meaning)),
+    ).toBe(true);
     const bad = await call(transitionsRoute.GET, '/api/v1/transitions?notable=maybe');
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.json)).toContain('notable');
   });
 
   it('explain runs the HPA controller on live state; a MachineAutoscaler has nothing to explain', async () => {
-    const explained = ExplainResponseSchema.parse((await call(explainRoute.GET, '', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'shop', 'checkout'))).json);
+    const explained = ExplainResponseSchema.parse(
+      (await call(explainRoute.GET, '', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'shop', 'checkout'))).json,
+    );
     expect(explained.observed.sources.map((s) => s.source)).toEqual(['resource', 'pods']);
     expect(explained.result.explanation.some((l) => /capped at maxReplicas 6/.test(l))).toBe(true);
-    const ma = await call(explainRoute.GET, '', idParams('ocp-prod-east', 'MachineAutoscaler', 'openshift-machine-api', 'worker-us-east-1a'));
+    const ma = await call(
+      explainRoute.GET,
+      '',
+      idParams('ocp-prod-east', 'MachineAutoscaler', 'openshift-machine-api', 'worker-us-east-1a'),
+    );
     expect(ma.status).toBe(400);
   });
 
   it('HPA preview: before/after and a playback; bad bodies are 4xx naming the field', async () => {
-    const body = JSON.stringify({ id: 'prod-eu-west-1/HorizontalPodAutoscaler/shop/checkout', changes: { maxReplicas: 20 }, playback: { factors: [1, 2, 2], intervalSeconds: 15 } });
+    const body = JSON.stringify({
+      id: 'prod-eu-west-1/HorizontalPodAutoscaler/shop/checkout',
+      changes: { maxReplicas: 20 },
+      playback: { factors: [1, 2, 2], intervalSeconds: 15 },
+    });
     const preview = HpaPreviewResponseSchema.parse((await call(previewHpaRoute.POST, '/api/v1/preview/hpa', {}, { body })).json);
     expect(preview.before.conditions.find((c) => c.type === 'ScalingLimited')?.reason).toBe('TooManyReplicas');
     expect(preview.after.desiredReplicas).toBeGreaterThan(preview.before.desiredReplicas);
     expect(preview.playback).toHaveLength(3);
-    const badMin = await call(previewHpaRoute.POST, '/api/v1/preview/hpa', {}, { body: JSON.stringify({ id: 'prod-eu-west-1/HorizontalPodAutoscaler/shop/checkout', changes: { minReplicas: 9, maxReplicas: 3 } }) });
+    const badMin = await call(
+      previewHpaRoute.POST,
+      '/api/v1/preview/hpa',
+      {},
+      { body: JSON.stringify({ id: 'prod-eu-west-1/HorizontalPodAutoscaler/shop/checkout', changes: { minReplicas: 9, maxReplicas: 3 } }) },
+    );
     expect(badMin.status).toBe(400);
     expect(errorOf(badMin.json).issues?.[0]?.path).toBe('changes.minReplicas');
     expect((await call(previewHpaRoute.POST, '/api/v1/preview/hpa', {}, { body: '{not json' })).status).toBe(400);
-    expect((await call(previewHpaRoute.POST, '/api/v1/preview/hpa', {}, { body: JSON.stringify({ id: 'x'.repeat(300 * 1024) }) })).status).toBe(413);
-    expect(errorOf((await call(previewHpaRoute.POST, '/api/v1/preview/hpa', {}, { body: JSON.stringify({ id: 'nope' }) })).json).issues?.[0]?.path).toBe('id');
+    expect(
+      (await call(previewHpaRoute.POST, '/api/v1/preview/hpa', {}, { body: JSON.stringify({ id: 'x'.repeat(300 * 1024) }) })).status,
+    ).toBe(413);
+    expect(
+      errorOf((await call(previewHpaRoute.POST, '/api/v1/preview/hpa', {}, { body: JSON.stringify({ id: 'nope' }) })).json).issues?.[0]
+        ?.path,
+    ).toBe('id');
   });
 
   it('federation previews: the seed DynamicWeighted example, live inputs, bad input', async () => {
-    const seed = { policy: 'DynamicWeighted', federatedMinReplicas: 8, federatedMaxReplicas: 24, scaleToZero: false, clusters: [{ name: 'member1', availableReplicas: 1 }, { name: 'member2', availableReplicas: 5 }, { name: 'member3', availableReplicas: 2 }], previousBinding: [] };
-    const result = InitialAssignmentPreviewSchema.parse((await call(previewFedRoute.POST, '', { operation: 'initial-assignment' }, { body: JSON.stringify(seed) })).json);
-    expect(result.hpa).toEqual({ member1: { minReplicas: 1, maxReplicas: 3 }, member2: { minReplicas: 5, maxReplicas: 15 }, member3: { minReplicas: 2, maxReplicas: 6 } });
-    const inputs = FederationPreviewInputsSchema.parse((await call(fedInputsRoute.GET, '', idParams('karmada-global', 'FederatedHPA', 'api', 'orders'))).json);
+    const seed = {
+      policy: 'DynamicWeighted',
+      federatedMinReplicas: 8,
+      federatedMaxReplicas: 24,
+      scaleToZero: false,
+      clusters: [
+        { name: 'member1', availableReplicas: 1 },
+        { name: 'member2', availableReplicas: 5 },
+        { name: 'member3', availableReplicas: 2 },
+      ],
+      previousBinding: [],
+    };
+    const result = InitialAssignmentPreviewSchema.parse(
+      (await call(previewFedRoute.POST, '', { operation: 'initial-assignment' }, { body: JSON.stringify(seed) })).json,
+    );
+    expect(result.hpa).toEqual({
+      member1: { minReplicas: 1, maxReplicas: 3 },
+      member2: { minReplicas: 5, maxReplicas: 15 },
+      member3: { minReplicas: 2, maxReplicas: 6 },
+    });
+    const inputs = FederationPreviewInputsSchema.parse(
+      (await call(fedInputsRoute.GET, '', idParams('karmada-global', 'FederatedHPA', 'api', 'orders'))).json,
+    );
     expect(inputs.assignReplicas.strategy).toBe('StaticWeight');
-    const bad = await call(previewFedRoute.POST, '', { operation: 'initial-assignment' }, { body: JSON.stringify({ ...seed, federatedMinReplicas: 30 }) });
+    const bad = await call(
+      previewFedRoute.POST,
+      '',
+      { operation: 'initial-assignment' },
+      { body: JSON.stringify({ ...seed, federatedMinReplicas: 30 }) },
+    );
     expect(bad.status).toBe(400);
     expect((await call(previewFedRoute.POST, '', { operation: 'nope' }, { body: '{}' })).status).toBe(404);
   });
@@ -299,7 +412,9 @@ describe('API v1 against the simulated fleet', () => {
 
 describe('failure modes', () => {
   it('a cluster going down: its items are stale, its state unreachable, every other cluster keeps answering; then it comes back with its history intact', async () => {
-    const watched = [...app.index.entries.values()].find((e) => e.dto.cluster === 'prod-us-east-1' && e.dto.kind === 'HorizontalPodAutoscaler')?.dto;
+    const watched = [...app.index.entries.values()].find(
+      (e) => e.dto.cluster === 'prod-us-east-1' && e.dto.kind === 'HorizontalPodAutoscaler',
+    )?.dto;
     if (!watched) throw new Error('no HPA of prod-us-east-1 in the index');
     const firstSeen = app.history.firstSeen(watched.id);
     const since = app.history.conditionSince(watched.id);
@@ -317,7 +432,8 @@ describe('failure modes', () => {
     expect(down.clusters.find((c) => c.name === 'prod-us-east-1')?.error).toMatch(/connection refused|cannot reach|watch failed/);
     await world.fleet.setFaults('prod-us-east-1', { down: false });
     const back = await until(
-      async () => AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?cluster=prod-us-east-1&limit=500')).json),
+      async () =>
+        AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?cluster=prod-us-east-1&limit=500')).json),
       (l) => l.clusters.find((c) => c.name === 'prod-us-east-1')?.state === 'synced' && l.items.every((a) => !a.stale),
       60_000,
     );
@@ -325,7 +441,9 @@ describe('failure modes', () => {
     // Its history: the outage is one gap from when it last answered, nothing was deleted and re-created,
     // and no condition starts again in the state it was already in.
     const ref = watched.id.split('/');
-    const history = HistoryResponseSchema.parse((await call(historyRoute.GET, '/x?from=2026-01-01T00:00:00Z', idParams(ref[0] ?? '', ref[1] ?? '', ref[2] ?? '', ref[3] ?? ''))).json);
+    const history = HistoryResponseSchema.parse(
+      (await call(historyRoute.GET, '/x?from=2026-01-01T00:00:00Z', idParams(ref[0] ?? '', ref[1] ?? '', ref[2] ?? '', ref[3] ?? ''))).json,
+    );
     const gaps = history.gaps.filter((g) => g.start >= new Date(Date.parse(wentDown) - 5_000).toISOString());
     expect(gaps).toHaveLength(1);
     expect(gaps[0]?.end).not.toBeNull();
@@ -354,12 +472,17 @@ describe('failure modes', () => {
     );
     const ocp = clusters.find((c) => c.name === 'ocp-prod-east');
     expect(ocp?.error).toMatch(/machinesets\.machine\.openshift\.io/);
-    const hpas = AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?cluster=ocp-prod-east&kind=HorizontalPodAutoscaler')).json);
+    const hpas = AutoscalerListResponseSchema.parse(
+      (await call(listRoute.GET, '/api/v1/autoscalers?cluster=ocp-prod-east&kind=HorizontalPodAutoscaler')).json,
+    );
     expect(hpas.total).toBe(6);
     await world.fleet.clearFaults('ocp-prod-east');
     world.fleet.cluster('ocp-prod-east').api.cutWatches(true);
     await until(
-      async () => ClusterListResponseSchema.parse((await call(clustersRoute.GET, '/api/v1/clusters')).json).clusters.find((c) => c.name === 'ocp-prod-east'),
+      async () =>
+        ClusterListResponseSchema.parse((await call(clustersRoute.GET, '/api/v1/clusters')).json).clusters.find(
+          (c) => c.name === 'ocp-prod-east',
+        ),
       (c) => c?.forbiddenResources.length === 0 && c.state === 'synced',
       60_000,
     );
@@ -371,7 +494,9 @@ describe('failure modes', () => {
     const seen = new Set<string>();
     const started = Date.now();
     while (Date.now() - started < 6_000) {
-      const c = ClusterListResponseSchema.parse((await call(clustersRoute.GET, '/api/v1/clusters')).json).clusters.find((x) => x.name === 'prod-eu-west-1');
+      const c = ClusterListResponseSchema.parse((await call(clustersRoute.GET, '/api/v1/clusters')).json).clusters.find(
+        (x) => x.name === 'prod-eu-west-1',
+      );
       if (c) seen.add(c.state);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -384,25 +509,49 @@ describe('failure modes', () => {
     const store = world.fleet.cluster('prod-eu-west-1').store;
     const hpa = store.get('autoscaling/horizontalpodautoscalers', 'shop', 'reviews');
     if (!hpa) throw new Error('demo HPA shop/reviews missing');
-    store.create('autoscaling/horizontalpodautoscalers', { ...hpa, metadata: { name: 'cut-probe', namespace: 'shop' }, status: { currentReplicas: 1, desiredReplicas: 1 } });
+    store.create('autoscaling/horizontalpodautoscalers', {
+      ...hpa,
+      metadata: { name: 'cut-probe', namespace: 'shop' },
+      status: { currentReplicas: 1, desiredReplicas: 1 },
+    });
     await until(() => app.index.entries.has('prod-eu-west-1/HorizontalPodAutoscaler/shop/cut-probe'), Boolean, 30_000);
     store.delete('autoscaling/horizontalpodautoscalers', 'shop', 'cut-probe');
-    await until(() => app.index.entries.has('prod-eu-west-1/HorizontalPodAutoscaler/shop/cut-probe'), (v) => !v, 30_000);
+    await until(
+      () => app.index.entries.has('prod-eu-west-1/HorizontalPodAutoscaler/shop/cut-probe'),
+      (v) => !v,
+      30_000,
+    );
     await world.fleet.clearFaults('prod-eu-west-1');
   });
 
   it('a restart keeps history and records nothing twice', async () => {
-    const stable = ['ocp-prod-east/MachineAutoscaler/openshift-machine-api/worker-us-east-1e', 'ocp-prod-east/MachineAutoscaler/default/worker-autoscaler', 'prod-eu-west-1/HorizontalPodAutoscaler/search/indexer'];
+    const stable = [
+      'ocp-prod-east/MachineAutoscaler/openshift-machine-api/worker-us-east-1e',
+      'ocp-prod-east/MachineAutoscaler/default/worker-autoscaler',
+      'prod-eu-west-1/HorizontalPodAutoscaler/search/indexer',
+    ];
     const before = stable.map((id) => app.history.countTransitions(id));
     expect(before.every((n) => n > 0)).toBe(true);
     app.stop();
     app = startBackend();
-    await until(() => app.clusterStatuses(), (s) => s.length === 7 && s.every((c) => c.state === 'synced'), 40_000);
+    await until(
+      () => app.clusterStatuses(),
+      (s) => s.length === 7 && s.every((c) => c.state === 'synced'),
+      40_000,
+    );
     app.index.runPending();
     await until(() => stable.every((id) => app.index.entries.has(id)), Boolean);
     app.history.flush();
     expect(stable.map((id) => app.history.countTransitions(id))).toEqual(before);
-    const history = HistoryResponseSchema.parse((await call(historyRoute.GET, '/x?from=2026-01-01T00:00:00Z', idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'search', 'indexer'))).json);
+    const history = HistoryResponseSchema.parse(
+      (
+        await call(
+          historyRoute.GET,
+          '/x?from=2026-01-01T00:00:00Z',
+          idParams('prod-eu-west-1', 'HorizontalPodAutoscaler', 'search', 'indexer'),
+        )
+      ).json,
+    );
     expect(history.conditions.find((c) => c.type === 'ScalingActive')?.segments.length).toBeGreaterThan(0);
   });
 });
@@ -431,7 +580,11 @@ describe('safety', () => {
     const paths = [...new Set(requests.map((r) => r.path))];
     expect(paths.length).toBeGreaterThan(20);
     // The check covered the on-demand reads too: scale, pods, metrics, and the member proxy.
-    for (const fragment of ['/scale', '/pods', 'metrics.k8s.io', '/proxy/']) expect(paths.some((p) => p.includes(fragment)), fragment).toBe(true);
+    for (const fragment of ['/scale', '/pods', 'metrics.k8s.io', '/proxy/'])
+      expect(
+        paths.some((p) => p.includes(fragment)),
+        fragment,
+      ).toBe(true);
     expect(paths.map((p) => checkRequest(rules, p)).filter((denied) => denied !== null)).toEqual([]);
   });
 });

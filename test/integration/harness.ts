@@ -15,6 +15,12 @@ export function captureConsole(lines: string[]): void {
 
 /** Waits for the demo scenario's seven clusters to sync and its autoscalers to be indexed. */
 export async function demoFleetSynced(app: Autoscope): Promise<void> {
-  await until(() => app.clusterStatuses(), (s) => s.length === 7 && s.every((c) => c.state === 'synced'));
-  await until(() => app.index.entries.size, (n) => n >= 80);
+  await until(
+    () => app.clusterStatuses(),
+    (s) => s.length === 7 && s.every((c) => c.state === 'synced'),
+  );
+  await until(
+    () => app.index.entries.size,
+    (n) => n >= 80,
+  );
 }

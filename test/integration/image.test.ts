@@ -1,6 +1,18 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,9 +54,20 @@ interface FinalStage {
 
 /** The last stage of the Dockerfile: what the image contains and how it starts. */
 function readFinalStage(dockerfile: string): FinalStage {
-  const lines = dockerfile.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = dockerfile
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const start = lines.map((l) => l.startsWith('FROM ')).lastIndexOf(true);
-  const stage: FinalStage = { base: lines[start]?.split(/\s+/)[1] ?? '', workdir: '/', copies: [], env: {}, user: { uid: 0, gid: 0 }, cmd: [] };
+  const stage: FinalStage = {
+    base: lines[start]?.split(/\s+/)[1] ?? '',
+    workdir: '/',
+    copies: [],
+    env: {},
+    user: { uid: 0, gid: 0 },
+    cmd: [],
+  };
   for (const line of lines.slice(start + 1)) {
     const [instruction = '', ...rest] = line.split(/\s+/);
     const args = rest.join(' ');
@@ -76,7 +99,11 @@ beforeAll(async () => {
   // The standalone output comes from `next build` (npm test builds before it runs Vitest).
   const reason = buildNeeded(root);
   if (reason) {
-    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'next'), ['build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'next'), ['build'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
     if (build.status !== 0) throw new Error(`next build failed (${reason})`);
   }
   world = await startSimulator({ scenario: 'demo', speed: 20, dataDir: mkdtempSync(path.join(os.tmpdir(), 'image-sim-')) });
@@ -118,7 +145,9 @@ beforeAll(async () => {
     KUBECONFIG: kubeconfig,
   };
   const node = process.execPath;
-  const argv = asRoot ? ['setpriv', `--reuid=${stage.user.uid}`, `--regid=${stage.user.gid}`, '--clear-groups', '--inh-caps=-all', '--', node, ...stage.cmd] : [node, ...stage.cmd];
+  const argv = asRoot
+    ? ['setpriv', `--reuid=${stage.user.uid}`, `--regid=${stage.user.gid}`, '--clear-groups', '--inh-caps=-all', '--', node, ...stage.cmd]
+    : [node, ...stage.cmd];
   const started = Date.now();
   server = spawn(argv[0] ?? node, argv.slice(1), { cwd: path.resolve(appDir), env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
@@ -152,11 +181,13 @@ describe('the image’s final stage', () => {
     expect(stage.cmd).toEqual(['server.js']);
     expect(stage.copies.map((c) => c.from)).toEqual(['/src/.next/standalone', '/src/.next/static', '/src/public']);
     const modules = readdirSync(path.join(appDir, 'node_modules'));
-    for (const dev of ['typescript', 'vitest', 'eslint', '@playwright', 'tsx', 'esbuild', 'fast-check']) expect(modules, dev).not.toContain(dev);
+    for (const dev of ['typescript', 'vitest', 'eslint', '@playwright', 'tsx', 'esbuild', 'fast-check'])
+      expect(modules, dev).not.toContain(dev);
     expect(existsSync(path.join(appDir, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
     expect(existsSync(path.join(appDir, 'node_modules/prom-client'))).toBe(true);
     // Next traced only what the server needs: no sources, tests or simulator beside server.js.
-    for (const absent of ['e2e', 'sim', 'test', 'bench', 'app', 'server']) expect(existsSync(path.join(appDir, absent)), absent).toBe(false);
+    for (const absent of ['e2e', 'sim', 'test', 'bench', 'app', 'server'])
+      expect(existsSync(path.join(appDir, absent)), absent).toBe(false);
   });
 });
 
@@ -193,7 +224,9 @@ describe('the standalone server on a read-only copy, as an unprivileged user', (
       30_000,
     );
     expect(text).toMatch(/^autoscope_cluster_state\{cluster="prod-eu-west-1",state="synced"\} 1$/m);
-    expect(text).toMatch(/^autoscope_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/autoscalers",status="200"\} [1-9]/m);
+    expect(text).toMatch(
+      /^autoscope_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/autoscalers",status="200"\} [1-9]/m,
+    );
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).not.toBe(200);
   });
 
@@ -220,7 +253,9 @@ describe('the standalone server on a read-only copy, as an unprivileged user', (
     const first = lines.findIndex((l) => l.startsWith('{'));
     expect(first).toBeGreaterThanOrEqual(0);
     const ours = lines.slice(first).map((l) => JSON.parse(l) as { level: string; time: string; msg: string });
-    expect(ours.map((l) => l.msg)).toEqual(expect.arrayContaining(['watching clusters', 'metrics endpoint', 'cluster state', 'shutting down', 'stopped']));
+    expect(ours.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['watching clusters', 'metrics endpoint', 'cluster state', 'shutting down', 'stopped']),
+    );
     expect(ours.every((l) => ['debug', 'info', 'warn', 'error'].includes(l.level) && !Number.isNaN(Date.parse(l.time)))).toBe(true);
   });
 });

@@ -62,19 +62,27 @@ function samplesOf(text: string, name: string): { labels: string; value: number 
 
 function requireTool(name: string): string {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
-  if (found.status !== 0) throw new Error(`${name} is not installed: apt-get install -y --no-install-recommends prometheus (.ci/run does it)`);
+  if (found.status !== 0)
+    throw new Error(`${name} is not installed: apt-get install -y --no-install-recommends prometheus (.ci/run does it)`);
   return found.stdout.trim();
 }
 
 beforeAll(async () => {
   world = await startSimulator({ scenario: 'demo', speed: 20, dataDir: tempDir('metrics-sim-') });
-  app = new Autoscope({ dataDir: tempDir('metrics-data-'), retentionDays: 30 }, loadConnections({ KUBECONFIG: world.fleet.kubeconfigPath }));
+  app = new Autoscope(
+    { dataDir: tempDir('metrics-data-'), retentionDays: 30 },
+    loadConnections({ KUBECONFIG: world.fleet.kubeconfigPath }),
+  );
   installAutoscope(app);
   const { registry } = getMetrics();
   registerCollectors(registry, () => app);
   metricsServer = await startMetricsServer(registry, '127.0.0.1', 0);
   metricsUrl = `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics`;
-  await until(() => app.clusterStatuses(), (s) => s.length === 7 && s.every((c) => c.state === 'synced'), 60_000);
+  await until(
+    () => app.clusterStatuses(),
+    (s) => s.length === 7 && s.every((c) => c.state === 'synced'),
+    60_000,
+  );
 });
 
 afterAll(async () => {
@@ -100,7 +108,12 @@ describe('the metrics endpoint', () => {
     const byKindHealth = samplesOf(text, 'autoscope_autoscalers');
     expect(byKindHealth.reduce((n, s) => n + s.value, 0)).toBe(sample(text, 'autoscope_index_entries'));
     expect(sample(text, 'autoscope_index_entries')).toBe(app.index.entries.size);
-    expect(text).toMatch(new RegExp(`^autoscope_build_info\\{version="\\d+\\.\\d+\\.\\d+",node_version="${process.versions.node.replace(/\./g, '\\.')}"\\} 1$`, 'm'));
+    expect(text).toMatch(
+      new RegExp(
+        `^autoscope_build_info\\{version="\\d+\\.\\d+\\.\\d+",node_version="${process.versions.node.replace(/\./g, '\\.')}"\\} 1$`,
+        'm',
+      ),
+    );
     // Bounded labels: no autoscaler's name in any series.
     expect(text).not.toMatch(/name="/);
   });
@@ -112,24 +125,47 @@ describe('the metrics endpoint', () => {
     const relists = sample(before, 'autoscope_watch_relists_total{cluster="ocp-prod-east"}') ?? -1;
     expect(restarts).toBeGreaterThanOrEqual(0);
     await world.fleet.setFaults('ocp-prod-east', { down: true });
-    const down = await until(scrape, (t) => sample(t, 'autoscope_cluster_state{cluster="ocp-prod-east",state="unreachable"}') === 1, 60_000);
+    const down = await until(
+      scrape,
+      (t) => sample(t, 'autoscope_cluster_state{cluster="ocp-prod-east",state="unreachable"}') === 1,
+      60_000,
+    );
     expect(sample(down, 'autoscope_watch_restarts_total{cluster="ocp-prod-east"}')).toBeGreaterThan(restarts);
     await world.fleet.clearFaults('ocp-prod-east');
     const back = await until(scrape, (t) => sample(t, 'autoscope_cluster_state{cluster="ocp-prod-east",state="synced"}') === 1, 60_000);
     expect(sample(back, 'autoscope_watch_relists_total{cluster="ocp-prod-east"}')).toBeGreaterThanOrEqual(relists);
-    expect(samplesOf(back, 'autoscope_watch_relists_total').map((s) => s.labels).sort()).toEqual(app.clusterStatuses().map((c) => `{cluster="${c.name}"}`).sort());
+    expect(
+      samplesOf(back, 'autoscope_watch_relists_total')
+        .map((s) => s.labels)
+        .sort(),
+    ).toEqual(
+      app
+        .clusterStatuses()
+        .map((c) => `{cluster="${c.name}"}`)
+        .sort(),
+    );
   }, 150_000);
 
   it('observes API requests by route pattern and status, and history writes', async () => {
     const res = await clustersRoute.GET(new NextRequest('http://autoscope.test/api/v1/clusters'), {});
     expect(res.status).toBe(200);
-    const missing = await detailRoute.GET(new NextRequest('http://autoscope.test/api/v1/autoscalers/prod-eu-west-1/HorizontalPodAutoscaler/shop/no-such-hpa'), {
-      params: Promise.resolve({ cluster: 'prod-eu-west-1', kind: 'HorizontalPodAutoscaler', namespace: 'shop', name: 'no-such-hpa' }),
-    });
+    const missing = await detailRoute.GET(
+      new NextRequest('http://autoscope.test/api/v1/autoscalers/prod-eu-west-1/HorizontalPodAutoscaler/shop/no-such-hpa'),
+      {
+        params: Promise.resolve({ cluster: 'prod-eu-west-1', kind: 'HorizontalPodAutoscaler', namespace: 'shop', name: 'no-such-hpa' }),
+      },
+    );
     expect(missing.status).toBe(404);
     const text = await until(scrape, (t) => (sample(t, 'autoscope_history_write_duration_seconds_count') ?? 0) > 0);
-    expect(sample(text, 'autoscope_http_request_duration_seconds_count{method="GET",route="/api/v1/clusters",status="200"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'autoscope_http_request_duration_seconds_count{method="GET",route="/api/v1/autoscalers/[cluster]/[kind]/[namespace]/[name]",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'autoscope_http_request_duration_seconds_count{method="GET",route="/api/v1/clusters",status="200"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'autoscope_http_request_duration_seconds_count{method="GET",route="/api/v1/autoscalers/[cluster]/[kind]/[namespace]/[name]",status="404"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('no-such-hpa');
     expect(sample(text, 'autoscope_history_database_size_bytes')).toBeGreaterThan(0);
   });
@@ -159,26 +195,57 @@ describe('the metrics endpoint', () => {
     const target = new URL(metricsUrl).host;
     writeFileSync(
       path.join(dir, 'prometheus.yml'),
-      ['global:', '  scrape_interval: 1s', 'scrape_configs:', '  - job_name: autoscope', '    static_configs:', `      - targets: ['${target}']`, ''].join('\n'),
+      [
+        'global:',
+        '  scrape_interval: 1s',
+        'scrape_configs:',
+        '  - job_name: autoscope',
+        '    static_configs:',
+        `      - targets: ['${target}']`,
+        '',
+      ].join('\n'),
     );
     const port = await freePort();
     const output: string[] = [];
-    const child = spawn(prometheus, [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      prometheus,
+      [
+        `--config.file=${path.join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${path.join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(child);
     child.stdout.on('data', (d: Buffer) => output.push(d.toString()));
     child.stderr.on('data', (d: Buffer) => output.push(d.toString()));
     const query = async (q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> => {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(q)}`);
-        const body = (await res.json()) as { status: string; data?: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+        const body = (await res.json()) as {
+          status: string;
+          data?: { result: { metric: Record<string, string>; value: [number, string] }[] };
+        };
         return body.status === 'success' ? (body.data?.result ?? []) : [];
       } catch {
         if (child.exitCode !== null) throw new Error(`prometheus exited (${child.exitCode}): ${output.join('').slice(-2000)}`);
         return [];
       }
     };
-    const synced = await until(() => query('autoscope_cluster_state{state="synced"} == 1'), (r) => r.length === 7, 90_000);
-    expect(synced.map((r) => r.metric.cluster).sort()).toEqual(['karmada-global', 'karmada-global/member-ap', 'karmada-global/member-eu', 'karmada-global/member-us', 'ocp-prod-east', 'prod-eu-west-1', 'prod-us-east-1']);
+    const synced = await until(
+      () => query('autoscope_cluster_state{state="synced"} == 1'),
+      (r) => r.length === 7,
+      90_000,
+    );
+    expect(synced.map((r) => r.metric.cluster).sort()).toEqual([
+      'karmada-global',
+      'karmada-global/member-ap',
+      'karmada-global/member-eu',
+      'karmada-global/member-us',
+      'ocp-prod-east',
+      'prod-eu-west-1',
+      'prod-us-east-1',
+    ]);
     expect(synced.every((r) => r.metric.job === 'autoscope' && r.metric.instance === target)).toBe(true);
     const up = await query('up{job="autoscope"}');
     expect(up.map((r) => r.value[1])).toEqual(['1']);

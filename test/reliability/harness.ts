@@ -74,11 +74,15 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const root = process.cwd();
 
 function startBff(env: Record<string, string>, log: (line: string) => void): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=react-server', path.join(root, 'test/reliability/bff-process.ts')], {
-    cwd: root,
-    env: { ...process.env, ...env, NODE_OPTIONS: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=react-server', path.join(root, 'test/reliability/bff-process.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout.on('data', (d: Buffer) => log(`[bff] ${d.toString().trim()}`));
   child.stderr.on('data', (d: Buffer) => log(`[bff:err] ${d.toString().trim()}`));
   return child;
@@ -167,20 +171,29 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   for (const c of allClusters) await world.fleet.setFaults(c, { errorRate: options.errorRate, watchCutSeconds: options.watchCutSeconds });
 
   const at = (ms: number): Promise<void> => sleep(Math.max(0, t0 + ms - Date.now()));
-  const result = { downToUnreachableMs: null as number | null, returnToSyncedMs: null as number | null, failingToUnreachableMs: null as number | null, restartToSyncedMs: null as number | null };
+  const result = {
+    downToUnreachableMs: null as number | null,
+    returnToSyncedMs: null as number | null,
+    failingToUnreachableMs: null as number | null,
+    restartToSyncedMs: null as number | null,
+  };
   const events: { at: number; run: () => Promise<void> }[] = [
     {
       at: options.down.atMs,
       run: async () => {
         await world.fleet.setFaults(options.down.cluster, { down: true });
-        void waitFor(() => stateOf(options.down.cluster) === 'unreachable', options.down.forMs).then((ms) => (result.downToUnreachableMs = ms));
+        void waitFor(() => stateOf(options.down.cluster) === 'unreachable', options.down.forMs).then(
+          (ms) => (result.downToUnreachableMs = ms),
+        );
       },
     },
     {
       at: options.down.atMs + options.down.forMs,
       run: async () => {
         await world.fleet.setFaults(options.down.cluster, { down: false });
-        void waitFor(() => stateOf(options.down.cluster) === 'synced' || stateOf(options.down.cluster) === 'degraded', 60_000).then((ms) => (result.returnToSyncedMs = ms));
+        void waitFor(() => stateOf(options.down.cluster) === 'synced' || stateOf(options.down.cluster) === 'degraded', 60_000).then(
+          (ms) => (result.returnToSyncedMs = ms),
+        );
       },
     },
     {
@@ -192,7 +205,9 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
         latest = [];
         const restarted = Date.now();
         bff = startBff(env, log);
-        void waitFor(() => latest.length > 0 && latest.every((c) => c.state !== 'syncing'), 60_000).then((ms) => (result.restartToSyncedMs = ms === null ? null : Date.now() - restarted));
+        void waitFor(() => latest.length > 0 && latest.every((c) => c.state !== 'syncing'), 60_000).then(
+          (ms) => (result.restartToSyncedMs = ms === null ? null : Date.now() - restarted),
+        );
       },
     },
   ];
@@ -208,7 +223,10 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
           void waitFor(() => stateOf(failing.cluster) === 'unreachable', failing.forMs).then((ms) => (result.failingToUnreachableMs = ms));
         },
       },
-      { at: failing.atMs + failing.forMs, run: async () => void (await world.fleet.setFaults(failing.cluster, { errorRate: options.errorRate })) },
+      {
+        at: failing.atMs + failing.forMs,
+        run: async () => void (await world.fleet.setFaults(failing.cluster, { errorRate: options.errorRate })),
+      },
     );
   }
   events.sort((a, b) => a.at - b.at);
@@ -237,8 +255,20 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     .map((l) => JSON.parse(l) as Transition)
     .filter((t) => t.kind === 'HorizontalPodAutoscaler' || t.kind === 'FederatedHPA');
   const db = new Database(path.join(dataDir, 'history.db'), { readonly: true });
-  const rows = db.prepare('SELECT seq, id, uid, type, status, reason, at FROM condition_transitions ORDER BY seq').all() as { seq: number; id: string; uid: string; type: string; status: string; reason: string | null; at: string }[];
-  const states = db.prepare('SELECT cluster, state, at FROM cluster_states ORDER BY rowid').all() as { cluster: string; state: string; at: string }[];
+  const rows = db.prepare('SELECT seq, id, uid, type, status, reason, at FROM condition_transitions ORDER BY seq').all() as {
+    seq: number;
+    id: string;
+    uid: string;
+    type: string;
+    status: string;
+    reason: string | null;
+    at: string;
+  }[];
+  const states = db.prepare('SELECT cluster, state, at FROM cluster_states ORDER BY rowid').all() as {
+    cluster: string;
+    state: string;
+    at: string;
+  }[];
   const recordedBy = new Map<string, typeof rows>();
   for (const r of rows) {
     const key = `${r.id}|${r.type}`;
@@ -252,14 +282,17 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   // Whole seconds in the ground truth; what changed in the last seconds before the end could not be seen yet.
   const horizon = new Date(stoppedAt - 5_000).toISOString();
   const killAt = t0 + options.killAtMs;
-  const resourcePath = (kind: string): string => (kind === 'FederatedHPA' ? '/apis/autoscaling.karmada.io/v1alpha1/federatedhpas' : '/apis/autoscaling/v2/horizontalpodautoscalers');
+  const resourcePath = (kind: string): string =>
+    kind === 'FederatedHPA' ? '/apis/autoscaling.karmada.io/v1alpha1/federatedhpas' : '/apis/autoscaling/v2/horizontalpodautoscalers';
   /**
    * Proof that a state was never served to Autoscope: it began after the killed process's last 2xx list or
    * watch of that resource in that cluster had ended (nothing was delivered after that moment) and ended
    * before the restarted process's first 2xx list of it (a list shows only the state of its moment).
    */
   const blindWindow = (gtCluster: string, kind: string): { from: number; to: number } => {
-    const mine = requestLog.filter((e) => e.cluster === gtCluster && e.path === resourcePath(kind) && e.status === 200 && e.method === 'GET');
+    const mine = requestLog.filter(
+      (e) => e.cluster === gtCluster && e.path === resourcePath(kind) && e.status === 200 && e.method === 'GET',
+    );
     const lastServed = Math.max(0, ...mine.filter((e) => Date.parse(e.at) < killAt).map((e) => endedAt.get(e) ?? Date.parse(e.at)));
     const firstList = mine.filter((e) => Date.parse(e.at) > killAt && e.verb === 'list').map((e) => Date.parse(e.at))[0] ?? Infinity;
     return { from: lastServed, to: firstList };
@@ -273,7 +306,12 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     // `at` is truncated to the second: the state began at or after `at` and ended before `next.at` + 1 s.
     return Date.parse(t.at) >= w.from && Date.parse(next.at) + 1_000 <= w.to;
   };
-  const firstSeen = new Map((db.prepare('SELECT id, first_seen AS firstSeen FROM objects').all() as { id: string; firstSeen: string }[]).map((o) => [o.id, o.firstSeen]));
+  const firstSeen = new Map(
+    (db.prepare('SELECT id, first_seen AS firstSeen FROM objects').all() as { id: string; firstSeen: string }[]).map((o) => [
+      o.id,
+      o.firstSeen,
+    ]),
+  );
   let total = 0;
   let recorded = 0;
   let unobservable = 0;
@@ -287,7 +325,11 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     // sync pass, a moment behind its write: allow a second), and every change after it.
     const seen = Date.parse(firstSeen.get(id) ?? new Date(bffStarted).toISOString()) + 1_000;
     let startIdx = list.findLastIndex((t) => Date.parse(t.at) <= seen && t.status === first.status && t.reason === (first.reason ?? ''));
-    if (startIdx < 0) startIdx = Math.max(0, list.findLastIndex((t) => Date.parse(t.at) <= seen));
+    if (startIdx < 0)
+      startIdx = Math.max(
+        0,
+        list.findLastIndex((t) => Date.parse(t.at) <= seen),
+      );
     const expected = list.slice(startIdx).filter((t) => t.at < horizon);
     // The longest common subsequence of what happened and what was recorded, aligned from the end (a
     // transition is matched to the latest recording of it): every ground-truth transition recorded in its
@@ -302,7 +344,9 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
       for (let y = 1; y <= m; y++) {
         const row = lcs[x] as number[];
         const above = lcs[x - 1] as number[];
-        row[y] = same(expected[x - 1] as Transition, mine[y - 1] as (typeof mine)[number]) ? (above[y - 1] ?? 0) + 1 : Math.max(above[y] ?? 0, row[y - 1] ?? 0);
+        row[y] = same(expected[x - 1] as Transition, mine[y - 1] as (typeof mine)[number])
+          ? (above[y - 1] ?? 0) + 1
+          : Math.max(above[y] ?? 0, row[y - 1] ?? 0);
       }
     }
     const decision = new Array<'recorded' | 'unseen' | 'missing'>(n).fill('missing');
@@ -350,7 +394,16 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   }
   const present = new Map((finalList?.items ?? []).map((a) => [a.id, a.uid]));
   const phantomDeletions = rows.filter((r) => r.reason === 'Deleted' && present.get(r.id) === r.uid).length;
-  const gapsOf = (cluster: string): number => states.filter((s, i) => s.cluster === cluster && s.state === 'unreachable' && states.slice(0, i).filter((p) => p.cluster === cluster).at(-1)?.state !== 'unreachable').length;
+  const gapsOf = (cluster: string): number =>
+    states.filter(
+      (s, i) =>
+        s.cluster === cluster &&
+        s.state === 'unreachable' &&
+        states
+          .slice(0, i)
+          .filter((p) => p.cluster === cluster)
+          .at(-1)?.state !== 'unreachable',
+    ).length;
   const flakyGaps = [...new Set(states.map((s) => s.cluster))].filter((c) => !special.has(c)).reduce((n, c) => n + gapsOf(c), 0);
   let bytes = 0;
   try {
@@ -382,7 +435,12 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     hpas,
     transitionsPerHpaPerDay: hpas && storyDays ? rows.length / hpas / storyDays : 0,
     runMs,
-    blindWindows: Object.fromEntries([...blindWindows].map(([k, w]) => [k, { from: new Date(w.from).toISOString(), to: Number.isFinite(w.to) ? new Date(w.to).toISOString() : 'never' }])),
+    blindWindows: Object.fromEntries(
+      [...blindWindows].map(([k, w]) => [
+        k,
+        { from: new Date(w.from).toISOString(), to: Number.isFinite(w.to) ? new Date(w.to).toISOString() : 'never' },
+      ]),
+    ),
     killAt: new Date(killAt).toISOString(),
   };
 }

@@ -62,11 +62,23 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
   run('initdb', ['-D', data, '-U', 'autoscope', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
   const port = await freePort();
-  const options = [`-p ${port}`, `-k ${socketDir}`, "-c listen_addresses='127.0.0.1'", '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=200'].join(' ');
+  const options = [
+    `-p ${port}`,
+    `-k ${socketDir}`,
+    "-c listen_addresses='127.0.0.1'",
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=200',
+  ].join(' ');
   run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const urlFor = (db: string): string => `postgres://autoscope@127.0.0.1:${port}/${db}`;
   const psql = (sql: string): void => {
-    const result = spawnSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'autoscope', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
+    const result = spawnSync(
+      path.join(bin, 'psql'),
+      ['-h', '127.0.0.1', '-p', String(port), '-U', 'autoscope', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+      { encoding: 'utf8' },
+    );
     if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
   };
   psql('CREATE DATABASE autoscope');

@@ -9,7 +9,9 @@ export default function FederationPreviewPage(): React.JSX.Element {
   return (
     <>
       <h1 className="page-title">Federation preview</h1>
-      <p className="page-subtitle">How a FederatedHPA’s replicas or bounds split across member clusters — Karmada’s shipped scheduler, or the seed proposal’s policies.</p>
+      <p className="page-subtitle">
+        How a FederatedHPA’s replicas or bounds split across member clusters — Karmada’s shipped scheduler, or the seed proposal’s policies.
+      </p>
       <Suspense fallback={<Skeleton rows={10} height={24} />}>
         <FederationPreview />
       </Suspense>

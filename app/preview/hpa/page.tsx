@@ -9,7 +9,9 @@ export default function HpaPreviewPage(): React.JSX.Element {
   return (
     <>
       <h1 className="page-title">HPA preview</h1>
-      <p className="page-subtitle">What the HPA controller would decide with other bounds, targets, behavior or load — and replicas over a load curve.</p>
+      <p className="page-subtitle">
+        What the HPA controller would decide with other bounds, targets, behavior or load — and replicas over a load curve.
+      </p>
       <Suspense fallback={<Skeleton rows={10} height={24} />}>
         <HpaPreview />
       </Suspense>

@@ -170,7 +170,9 @@ export class ChangeFollower {
     const { pool, batchSize = 1000 } = this.options;
     for (;;) {
       if (this.stopped) return;
-      const horizon = Number((await pool.query<{ horizon: string }>('SELECT horizon::text AS horizon FROM change_stream')).rows[0]?.horizon ?? 0);
+      const horizon = Number(
+        (await pool.query<{ horizon: string }>('SELECT horizon::text AS horizon FROM change_stream')).rows[0]?.horizon ?? 0,
+      );
       if (this.last < horizon) {
         await this.options.onBehindHorizon();
         if (this.last < horizon) return; // the reload did not move us; try again at the next wake-up

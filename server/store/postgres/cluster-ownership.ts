@@ -113,11 +113,10 @@ export class ClusterOwnership {
       if (desired[cluster] === me) continue;
       this.owned.delete(cluster);
       this.options.onRelease(cluster, 'handoff');
-      await pool.query(`UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE cluster = $1 AND owner = $2 AND fence = $3`, [
-        cluster,
-        me,
-        o.fence,
-      ]);
+      await pool.query(
+        `UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE cluster = $1 AND owner = $2 AND fence = $3`,
+        [cluster, me, o.fence],
+      );
     }
 
     // Renew the rest in one statement; a lease missing from the answer was lost (expired and taken, or expired).
@@ -159,7 +158,10 @@ export class ClusterOwnership {
       const row = taken.rows[0];
       if (!row) continue;
       if (this.isStopped()) {
-        await pool.query(`UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE cluster = $1 AND fence = $2`, [l.cluster, row.fence]);
+        await pool.query(`UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE cluster = $1 AND fence = $2`, [
+          l.cluster,
+          row.fence,
+        ]);
         continue;
       }
       const fence = Number(row.fence);

@@ -107,9 +107,14 @@ describe('partitions', () => {
     const { pool } = await freshDatabase();
     const fences = await ownAll(pool, 'r1', 60_000, ['c']);
     const parts = new PartitionManager(pool);
-    const times = ['2026-08-15T00:00:00Z', '2026-09-30T23:59:59.999Z', '2026-10-01T00:00:00Z', '2026-11-20T00:00:00Z'].map((t) => new Date(t));
+    const times = ['2026-08-15T00:00:00Z', '2026-09-30T23:59:59.999Z', '2026-10-01T00:00:00Z', '2026-11-20T00:00:00Z'].map(
+      (t) => new Date(t),
+    );
     const insert = (at: Date): Promise<pg.QueryResult> =>
-      pool.query(`INSERT INTO replica_samples (id, cluster, fence, at, current) VALUES ('c/hpa/ns/a', 'c', $1, $2, 1)`, [fences.get('c'), at]);
+      pool.query(`INSERT INTO replica_samples (id, cluster, fence, at, current) VALUES ('c/hpa/ns/a', 'c', $1, $2, 1)`, [
+        fences.get('c'),
+        at,
+      ]);
 
     // No default partition: a month nobody prepared is refused rather than parked where it would block that month.
     await expect(insert(times[0]!)).rejects.toThrow(/no partition/);
@@ -149,9 +154,14 @@ describe('fencing', () => {
       expect(isFencedError(await pool.query(sql, [old]).catch((e: unknown) => e))).toBe(true);
     }
     // An update of a row written with the old token must carry the new one too.
-    expect(isFencedError(await pool.query(`UPDATE cluster_states SET state = 'unreachable' WHERE fence = $1`, [old]).catch((e: unknown) => e))).toBe(true);
+    expect(
+      isFencedError(await pool.query(`UPDATE cluster_states SET state = 'unreachable' WHERE fence = $1`, [old]).catch((e: unknown) => e)),
+    ).toBe(true);
     await insertState(pool, 'c', current);
-    expect((await pool.query('SELECT fence::int AS fence FROM cluster_states ORDER BY at')).rows).toEqual([{ fence: old }, { fence: current }]);
+    expect((await pool.query('SELECT fence::int AS fence FROM cluster_states ORDER BY at')).rows).toEqual([
+      { fence: old },
+      { fence: current },
+    ]);
   });
 
   it('refuses the holder itself once its lease expired, before anyone took it', async () => {
@@ -226,7 +236,7 @@ function loads(assignment: Record<string, string | null>): number[] {
 }
 
 describe('cluster ownership', () => {
-  it('spreads the clusters evenly, one owner each; a dead replica\'s clusters move to the survivors, and only those', async () => {
+  it("spreads the clusters evenly, one owner each; a dead replica's clusters move to the survivors, and only those", async () => {
     const { pool } = await freshDatabase();
     const leaseMs = 1500;
     const rs = ['r1', 'r2', 'r3'].map((id) => replica(pool, id, leaseMs));
@@ -313,7 +323,12 @@ describe('change stream', () => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const seqs = await appendChanges(client, cluster, fence, ids.map((id) => ({ kind: 'autoscaler', id, body: { id } })));
+      const seqs = await appendChanges(
+        client,
+        cluster,
+        fence,
+        ids.map((id) => ({ kind: 'autoscaler', id, body: { id } })),
+      );
       await client.query('COMMIT');
       return seqs;
     } finally {
@@ -369,7 +384,9 @@ describe('change stream', () => {
     const { f, seen } = await follower(url, pool);
     await write(pool, 'a', fence, ['a/1']);
     await until(() => seen.length === 1);
-    await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN ${'autoscope_changes'}' AND datname = current_database()`);
+    await pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN ${'autoscope_changes'}' AND datname = current_database()`,
+    );
     await write(pool, 'a', fence, ['a/2', 'a/3']);
     await until(() => seen.length === 3);
     expect(seen.map((c) => c.id)).toEqual(['a/1', 'a/2', 'a/3']);

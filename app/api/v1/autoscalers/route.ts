@@ -8,4 +8,6 @@ import { listAutoscalers } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req) => listAutoscalers(getAutoscope(), AutoscalerQuerySchema.parse(queryObject(req.nextUrl)), await requireViewer(req)));
+export const GET = handle(async (req) =>
+  listAutoscalers(getAutoscope(), AutoscalerQuerySchema.parse(queryObject(req.nextUrl)), await requireViewer(req)),
+);

@@ -9,4 +9,6 @@ import { listTransitions } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req): Promise<TransitionsResponse> => listTransitions(getAutoscope(), TransitionsQuerySchema.parse(queryObject(req.nextUrl)), await requireViewer(req)));
+export const GET = handle(async (req): Promise<TransitionsResponse> =>
+  listTransitions(getAutoscope(), TransitionsQuerySchema.parse(queryObject(req.nextUrl)), await requireViewer(req)),
+);

@@ -9,4 +9,6 @@ import { getTriage } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req): Promise<TriageResponse> => getTriage(getAutoscope(), AutoscalerFilterSchema.parse(queryObject(req.nextUrl)), await requireViewer(req)));
+export const GET = handle(async (req): Promise<TriageResponse> =>
+  getTriage(getAutoscope(), AutoscalerFilterSchema.parse(queryObject(req.nextUrl)), await requireViewer(req)),
+);

@@ -8,4 +8,6 @@ import { previewHpa } from '@/server/services/explain-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const POST = handle(async (req): Promise<HpaPreviewResponse> => previewHpa(getAutoscope(), await readJsonBody(req), await requireViewer(req)));
+export const POST = handle(async (req): Promise<HpaPreviewResponse> =>
+  previewHpa(getAutoscope(), await readJsonBody(req), await requireViewer(req)),
+);

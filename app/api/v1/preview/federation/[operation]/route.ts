@@ -15,6 +15,10 @@ export const POST = handle(async (req, context: Context) => {
   await requireViewer(req);
   const requested = (await context.params).operation;
   const operation = FederationOperationSchema.safeParse(requested);
-  if (!operation.success) throw new AppError('not_found', `no federation preview ${JSON.stringify(requested)}; one of ${FederationOperationSchema.options.join(', ')}`);
+  if (!operation.success)
+    throw new AppError(
+      'not_found',
+      `no federation preview ${JSON.stringify(requested)}; one of ${FederationOperationSchema.options.join(', ')}`,
+    );
   return previewFederation(operation.data, await readJsonBody(req));
 });

@@ -9,4 +9,6 @@ import { getAutoscalerDetail } from '@/server/services/fleet-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req, context: AutoscalerRouteContext): Promise<AutoscalerDetailResponse> => getAutoscalerDetail(getAutoscope(), await autoscalerPath(context), await requireViewer(req)));
+export const GET = handle(async (req, context: AutoscalerRouteContext): Promise<AutoscalerDetailResponse> =>
+  getAutoscalerDetail(getAutoscope(), await autoscalerPath(context), await requireViewer(req)),
+);

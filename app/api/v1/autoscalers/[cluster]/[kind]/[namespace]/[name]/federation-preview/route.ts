@@ -9,4 +9,6 @@ import { federationPreviewInputs } from '@/server/services/explain-service';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (req, context: AutoscalerRouteContext): Promise<FederationPreviewInputs> => federationPreviewInputs(getAutoscope(), await autoscalerPath(context), await requireViewer(req)));
+export const GET = handle(async (req, context: AutoscalerRouteContext): Promise<FederationPreviewInputs> =>
+  federationPreviewInputs(getAutoscope(), await autoscalerPath(context), await requireViewer(req)),
+);
