@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { collectConsoleErrors } from './checks';
 
@@ -50,7 +51,7 @@ test.afterAll(() => {
   if (server?.pid) process.kill(-server.pid, 'SIGTERM');
 });
 
-async function signInAtProvider(page: import('@playwright/test').Page, login: string): Promise<void> {
+async function signInAtProvider(page: Page, login: string): Promise<void> {
   await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${providerPort}/interaction/`));
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill('any password');
