@@ -45,9 +45,15 @@ for major in "${versions[@]}"; do
   fi
   mv -f "$addon" "$addon.default"
   cp "$built" "$addon.tmp" && mv -f "$addon.tmp" "$addon"
+  report_args=()
+  # NODE_MATRIX_REPORTS=<dir>: a Vitest JSON report per major, which `npm test` adds to its summary (.ci/run).
+  if [ -n "${NODE_MATRIX_REPORTS:-}" ]; then
+    mkdir -p "$NODE_MATRIX_REPORTS"
+    report_args=(--reporter=default --reporter=json "--outputFile=$NODE_MATRIX_REPORTS/node-$major.json")
+  fi
   echo "=== node $version: vitest ${vitest_args[*]}"
   started=$SECONDS
-  if PATH="$pkg/bin:$PATH" "$node_bin" node_modules/vitest/vitest.mjs run "${vitest_args[@]}"; then
+  if PATH="$pkg/bin:$PATH" "$node_bin" node_modules/vitest/vitest.mjs run "${vitest_args[@]}" "${report_args[@]}"; then
     echo "=== node $version: passed in $((SECONDS - started))s"
   else
     echo "=== node $version: FAILED (after $((SECONDS - started))s)"

@@ -2,7 +2,7 @@
 // `npm test`: every check, in order, even after a failure; ends with one `N passed, N failed` line
 // that totals every runner (lint and typecheck count as one check each, the build as one).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -74,6 +74,52 @@ if (buildOk) {
   }
 } else {
   rows.push({ name: 'e2e (not run: build failed)', passed: 0, failed: 1, skipped: 0 });
+}
+
+// The names of what failed, just above the summary: CI keeps only the end of a long log.
+const failures = [];
+function vitestFailures(report, label) {
+  for (const file of report?.testResults ?? []) {
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) failures.push(`${label}  ${path.relative(root, file.name)} > ${t.fullName}`);
+    if (file.status === 'failed' && failed.length === 0)
+      failures.push(`${label}  ${path.relative(root, file.name)}: ${String(file.message || 'failed to run').split('\n')[0]}`);
+  }
+}
+vitestFailures(vitest, 'vitest');
+// .ci/run runs the Vitest suites on the other Node majors first (scripts/node-matrix.sh) and points here at
+// their reports, so that this summary, the end of the log, says how those went too.
+const matrixDir = process.env.NODE_MATRIX_REPORTS;
+if (matrixDir) {
+  const files = existsSync(matrixDir) ? readdirSync(matrixDir).filter((f) => f.endsWith('.json')) : [];
+  if (files.length === 0) rows.push({ name: 'vitest on other Node majors', passed: 0, failed: 1, skipped: 0 });
+  for (const f of files.sort()) {
+    const report = readJson(path.join(matrixDir, f));
+    const label = `vitest (${f.replace(/\.json$/, '')})`;
+    if (!report) {
+      rows.push({ name: label, passed: 0, failed: 1, skipped: 0 });
+      continue;
+    }
+    rows.push({
+      name: label,
+      passed: report.numPassedTests,
+      failed: report.numFailedTests + (report.success || report.numFailedTests > 0 ? 0 : 1),
+      skipped: report.numPendingTests + report.numTodoTests,
+    });
+    vitestFailures(report, label);
+  }
+}
+function playwrightFailures(suite, trail) {
+  for (const spec of suite.specs ?? [])
+    for (const t of spec.tests ?? [])
+      if (t.status === 'unexpected') failures.push(`e2e     ${spec.file}:${spec.line} > ${[...trail, spec.title].join(' > ')}`);
+  for (const child of suite.suites ?? [])
+    playwrightFailures(child, suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail);
+}
+for (const suite of readJson(path.join(reports, 'playwright.json'))?.suites ?? []) playwrightFailures(suite, []);
+if (failures.length > 0) {
+  console.info('\n=== failed');
+  for (const f of failures) console.info(f);
 }
 
 console.info('\n=== summary');
