@@ -571,7 +571,7 @@ export class SimApiServer {
     };
 
     if (replay === null) {
-      write('ERROR', statusErrors.gone(rvParam, String(store.oldestResumable)).body as unknown as KubeObject);
+      write('ERROR', statusErrors.gone(rvParam, String(store.oldestResumable(resource.storage))).body as unknown as KubeObject);
       res.end();
       return;
     }

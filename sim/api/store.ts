@@ -17,29 +17,55 @@ export interface WatchSubscriber {
 }
 
 interface StoreOptions {
-  /** How many watch events are kept for resuming; a watch from an older resourceVersion gets 410 Gone. */
+  /**
+   * The most watch events kept per resource for resuming (default 102,400, the watch cache's upper bound); a
+   * watch from an older resourceVersion gets 410 Gone. Tests set it low to provoke a 410.
+   */
   retainedEvents?: number;
+  /** How long events are kept at least, in wall-clock ms (default 75 s, the watch cache's fresh duration). */
+  freshMs?: number;
   now?: () => Date;
 }
 
 /**
+ * The past events of one resource that a watch can resume from, as kube-apiserver's watch cache keeps them:
+ * one window per resource type (a busy resource such as Events does not push HPA events out), holding at
+ * least the last 75 s (`DefaultEventFreshDuration`) and at least 100 events (`DefaultLowerBoundCapacity`),
+ * never more than 102,400 (`DefaultUpperBoundCapacity`), after k8s.io/apiserver
+ * pkg/storage/cacher/watch_cache.go and cacher.go (Kubernetes v1.34). The real cache resizes its ring in
+ * powers of two to get there; this keeps exactly that bound, which is what a client can observe.
+ */
+interface EventWindow {
+  events: StoredEvent[];
+  recordedAt: number[];
+  start: number;
+  /** Events after this resourceVersion are all kept: a watch from it or later can resume. */
+  resumableFrom: number;
+}
+
+const lowerBoundCapacity = 100;
+const upperBoundCapacity = 100 * 1024;
+const defaultFreshMs = 75_000;
+
+/**
  * One cluster's object storage, as etcd + the watch cache are to kube-apiserver: one monotonic
  * resourceVersion for the whole cluster, objects keyed by resource and namespace/name, and a bounded
- * window of past events to resume watches from. Stored objects are never mutated: a write stores a
- * new object, so a snapshot handed to a watcher stays valid.
+ * window of past events per resource to resume watches from. Stored objects are never mutated: a write
+ * stores a new object, so a snapshot handed to a watcher stays valid.
  */
 export class ObjectStore {
   private rv: number;
   private readonly objects = new Map<string, Map<string, KubeObject>>();
-  private readonly history: StoredEvent[] = [];
-  private historyStart = 0;
+  private readonly windows = new Map<string, EventWindow>();
   private readonly retained: number;
+  private readonly freshMs: number;
   private readonly subscribers = new Set<WatchSubscriber>();
   private readonly now: () => Date;
 
   constructor(options: StoreOptions = {}) {
     this.rv = 1000;
-    this.retained = options.retainedEvents ?? 50_000;
+    this.retained = options.retainedEvents ?? upperBoundCapacity;
+    this.freshMs = options.freshMs ?? defaultFreshMs;
     this.now = options.now ?? (() => new Date());
   }
 
@@ -47,10 +73,9 @@ export class ObjectStore {
     return String(this.rv);
   }
 
-  /** The oldest resourceVersion a watch may resume from. */
-  get oldestResumable(): number {
-    const first = this.history[this.historyStart];
-    return first ? first.rv - 1 : this.rv;
+  /** The oldest resourceVersion a watch of `resource` may resume from. */
+  oldestResumable(resource: string): number {
+    return this.windows.get(resource)?.resumableFrom ?? 0;
   }
 
   list(resource: string, namespace?: string): KubeObject[] {
@@ -162,11 +187,13 @@ export class ObjectStore {
 
   /** Events after `rv` for one resource, or null when `rv` is older than the retained window. */
   eventsSince(resource: string, rv: number): StoredEvent[] | null {
-    if (rv < this.oldestResumable) return null;
+    if (rv < this.oldestResumable(resource)) return null;
+    const window = this.windows.get(resource);
+    if (!window) return [];
     const out: StoredEvent[] = [];
-    for (let i = this.historyStart; i < this.history.length; i++) {
-      const e = this.history[i];
-      if (e && e.rv > rv && e.resource === resource) out.push(e);
+    for (let i = window.start; i < window.events.length; i++) {
+      const e = window.events[i];
+      if (e && e.rv > rv) out.push(e);
     }
     return out;
   }
@@ -190,14 +217,28 @@ export class ObjectStore {
   }
 
   private record(event: StoredEvent): void {
-    this.history.push(event);
-    if (this.history.length - this.historyStart > this.retained) {
-      this.historyStart += 1;
-      // Compact now and then instead of shifting on every write.
-      if (this.historyStart > 10_000) {
-        this.history.splice(0, this.historyStart);
-        this.historyStart = 0;
-      }
+    let window = this.windows.get(event.resource);
+    if (!window) {
+      window = { events: [], recordedAt: [], start: 0, resumableFrom: 0 };
+      this.windows.set(event.resource, window);
+    }
+    const now = this.now().getTime();
+    window.events.push(event);
+    window.recordedAt.push(now);
+    const lowerBound = Math.min(lowerBoundCapacity, this.retained);
+    for (;;) {
+      const kept = window.events.length - window.start;
+      const oldestAt = window.recordedAt[window.start] ?? now;
+      const evict = kept > this.retained || (kept > lowerBound && now - oldestAt > this.freshMs);
+      if (!evict) break;
+      window.resumableFrom = window.events[window.start]?.rv ?? window.resumableFrom;
+      window.start += 1;
+    }
+    // Compact now and then instead of shifting on every write.
+    if (window.start > 1000 && window.start * 2 > window.events.length) {
+      window.events.splice(0, window.start);
+      window.recordedAt.splice(0, window.start);
+      window.start = 0;
     }
     for (const s of this.subscribers) {
       if (s.resource !== event.resource) continue;
