@@ -335,7 +335,7 @@ export class FleetIndex {
       previous.related = related;
       return;
     }
-    this.history.observe(dto, this.nowIso());
+    this.history.observe(dto, this.nowIso(), raw.metadata.resourceVersion);
     const after = this.context(id, cluster);
     if (JSON.stringify(after) !== JSON.stringify(before)) dto = map(after);
     const fingerprint = fingerprintOf(dto);

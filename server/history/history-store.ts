@@ -41,6 +41,9 @@ const migrations: string[] = [
      ORDER BY p.seq DESC LIMIT 1);
    UPDATE condition_transitions SET notable = CASE WHEN prev_status IS NULL OR prev_status != status THEN 1 ELSE 0 END;
    CREATE INDEX condition_transitions_notable_by_at ON condition_transitions (notable, at);`,
+  // 3: the resourceVersion of the object version each transition was seen in: which write of the API
+  // server a row records (null for rows from before).
+  `ALTER TABLE condition_transitions ADD COLUMN resource_version TEXT;`,
 ];
 
 interface OpenCondition {
@@ -188,7 +191,7 @@ export class HistoryStore implements AutoscopeStore {
   }
 
   /** Records what changed in one autoscaler since it was last observed. */
-  observe(a: Autoscaler, now: string): void {
+  observe(a: Autoscaler, now: string, resourceVersion?: string): void {
     const known = this.known.get(a.id);
     const recreated = known !== undefined && known.uid !== a.uid;
     // A recreated object's first segments cannot start before the old object's segments were closed.
@@ -246,8 +249,8 @@ export class HistoryStore implements AutoscopeStore {
       this.enqueue(() =>
         this.db
           .prepare(
-            `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable, resource_version)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             a.id,
@@ -265,6 +268,7 @@ export class HistoryStore implements AutoscopeStore {
             prev?.status ?? null,
             prev?.reason ?? null,
             notable ? 1 : 0,
+            resourceVersion ?? null,
           ),
       );
     }

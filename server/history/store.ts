@@ -13,7 +13,8 @@ import type { Autoscaler, AutoscalerKind, ClusterState, EventDto, HistoryRespons
  * over the network will need them to return promises, and their four callers in `server/services/` to await.
  */
 export interface AutoscopeStore {
-  observe(a: Autoscaler, now: string): void;
+  /** `resourceVersion`: of the object version `a` was mapped from, kept with each transition it starts. */
+  observe(a: Autoscaler, now: string, resourceVersion?: string): void;
   observeDeleted(id: string, now: string): void;
   recordEvent(id: string, e: EventDto): void;
   recordClusterState(cluster: string, state: ClusterState, at: string, error: string | null): void;

@@ -215,7 +215,8 @@ export class ClusterWatcher {
     // A stream cut after it opened is routine (the informer resumes at once): not an error of the cluster,
     // and the cluster was connected until then (an outage that cuts the streams starts now).
     // A 401/403 is an answer about Autoscope's permissions, not about the cluster's health.
-    if (e.cut || e.statusCode === 401 || e.statusCode === 403) this.reachability.answered(this.clock(), 'event');
+    if (e.cut) this.reachability.answered(this.clock(), 'cut');
+    else if (e.statusCode === 401 || e.statusCode === 403) this.reachability.answered(this.clock(), 'event');
     else
       this.reachability.failed(this.clock(), {
         answered: e.statusCode !== 0,

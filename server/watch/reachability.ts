@@ -38,19 +38,26 @@ export class Reachability {
   lastErrorAt: number | null = null;
   /** The first failure with no answer since. */
   private silentSince: number | null = null;
-  /** The first failure with no successful answer since. */
+  /** The first answered failure (a 5xx) with no successful answer since. */
   private failingSince: number | null = null;
   private refused = false;
 
   constructor(readonly thresholds: ReachabilityThresholds = defaultThresholds) {}
 
-  /** A request succeeded (`request`), or a watch delivered an event (`event`: alive, but not counted in the rate). */
-  answered(now: number, kind: 'request' | 'event'): void {
+  /**
+   * A request succeeded (`request`), a watch delivered an event (`event`: alive, but not counted in the rate),
+   * or a watch stream that had opened was cut (`cut`: connected until now, which is where an outage that cut
+   * it begins). A cut does not clear a refusal: when a cluster goes away, one informer's refused reconnect
+   * can be reported before another informer's cut stream, and the cut says nothing about whether a new
+   * connection would be accepted.
+   */
+  answered(now: number, kind: 'request' | 'event' | 'cut'): void {
     // The failures of an outage that just ended are the outage's, not a degraded cluster's.
-    if (this.verdict(now) === 'unreachable') this.outcomes = [];
+    if (kind !== 'cut' && this.verdict(now) === 'unreachable') this.outcomes = [];
     this.lastAnsweredAt = now;
     this.lastServedAt = now;
     this.silentSince = null;
+    if (kind === 'cut') return;
     this.refused = false;
     // Events on a stream opened before the failures began prove the cluster alive, not that it serves
     // requests: only a request that succeeds ends a run of failures.
@@ -65,8 +72,10 @@ export class Reachability {
     this.record(now, false);
     this.lastError = failure.message;
     this.lastErrorAt = now;
-    this.failingSince ??= now;
     if (failure.answered) {
+      // Only answers count toward "everything that answered failed": the refusals and silence of an outage
+      // that just ended are the outage's, and must not make a returning cluster unreachable again.
+      this.failingSince ??= now;
       this.lastAnsweredAt = now;
       this.silentSince = null;
       this.refused = false;

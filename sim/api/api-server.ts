@@ -34,6 +34,11 @@ export interface RequestLogEntry {
   path: string;
   status: number;
   userAgent: string;
+  /**
+   * The last resourceVersion served: a list's, or the last object version a watch delivered (what a client
+   * of this request could know of the resource, exactly).
+   */
+  rv?: string;
 }
 
 export interface MetricValue {
@@ -243,9 +248,9 @@ export class SimApiServer {
       case 'get':
         return this.get(req, res, url, target);
       case 'list':
-        return this.list(req, res, url, target);
+        return this.list(req, res, url, target, entry);
       case 'watch':
-        return this.watch(req, res, url, target);
+        return this.watch(req, res, url, target, entry);
       case 'create':
       case 'update':
       case 'patch':
@@ -489,8 +494,9 @@ export class SimApiServer {
     };
   }
 
-  private list(req: IncomingMessage, res: ServerResponse, url: URL, target: ResourcePath): void {
+  private list(req: IncomingMessage, res: ServerResponse, url: URL, target: ResourcePath, entry: RequestLogEntry): void {
     const resourceVersion = this.options.store.resourceVersion;
+    entry.rv = resourceVersion;
     let items = this.selectObjects(target, url);
     const limit = Number(url.searchParams.get('limit') ?? 0);
     const token = url.searchParams.get('continue');
@@ -534,7 +540,7 @@ export class SimApiServer {
     });
   }
 
-  private watch(req: IncomingMessage, res: ServerResponse, url: URL, target: ResourcePath): void {
+  private watch(req: IncomingMessage, res: ServerResponse, url: URL, target: ResourcePath, entry: RequestLogEntry): void {
     const { resource, namespace } = target;
     const store = this.options.store;
     const label = labelMatcher(url.searchParams.get('labelSelector') ?? '');
@@ -566,6 +572,7 @@ export class SimApiServer {
         ? toTable(resource, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.now(), include)
         : object;
       const ok = res.write(`${JSON.stringify({ type, object: payload })}\n`);
+      if (type !== 'ERROR' && object.metadata.resourceVersion) entry.rv = object.metadata.resourceVersion;
       // A client that does not read is dropped rather than buffered without bound.
       if (!ok && res.writableLength > 8 * 1024 * 1024) res.destroy();
     };

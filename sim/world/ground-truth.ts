@@ -13,6 +13,11 @@ export interface Transition {
   status: string;
   reason: string;
   message: string;
+  /**
+   * The resourceVersion of the write that made the change (absent for objects whose status the simulator
+   * writes elsewhere): a reliability check matches what a client recorded to the object version it saw.
+   */
+  rv?: string;
 }
 
 /**

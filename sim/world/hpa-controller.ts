@@ -64,7 +64,10 @@ export function runHpaSync(t: HpaSyncTarget): HpaSyncResult {
   });
 }
 
-/** Writes the controller's events and the ground truth of a sync. */
+/**
+ * Writes the controller's events and the ground truth of a sync. `write` stores the new status (when it
+ * changed) and returns the stored object, whose resourceVersion each transition carries.
+ */
 export function recordSync(
   cluster: string,
   kind: string,
@@ -73,6 +76,7 @@ export function recordSync(
   recorder: EventRecorder,
   truth: GroundTruth,
   now: number,
+  write: () => { metadata: { resourceVersion?: string } } | undefined,
   component = 'horizontal-pod-autoscaler',
 ): void {
   for (const e of result.events) {
@@ -91,8 +95,16 @@ export function recordSync(
       component,
     );
   }
+  const stored = write();
   truth.compare(
-    { cluster, kind, namespace: hpa.metadata.namespace ?? '', name: hpa.metadata.name, uid: hpa.metadata.uid ?? '' },
+    {
+      cluster,
+      kind,
+      namespace: hpa.metadata.namespace ?? '',
+      name: hpa.metadata.name,
+      uid: hpa.metadata.uid ?? '',
+      rv: stored?.metadata.resourceVersion,
+    },
     hpa.status?.conditions,
     result.status.conditions,
     kubeTime(new Date(now)),

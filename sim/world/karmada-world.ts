@@ -519,13 +519,15 @@ export class KarmadaWorld {
         this.recorder,
         this.truth,
         now,
+        () =>
+          JSON.stringify(next) !== JSON.stringify(fhpa.status)
+            ? this.store.mutate(karmadaStorage.fhpas, ns, fhpa.metadata.name, (h) => ({ ...h, status: next }), {
+                manager: 'federatedHPA-controller',
+                subresource: 'status',
+              })
+            : undefined,
         'federatedHPA-controller',
       );
-      if (JSON.stringify(next) !== JSON.stringify(fhpa.status))
-        this.store.mutate(karmadaStorage.fhpas, ns, fhpa.metadata.name, (h) => ({ ...h, status: next }), {
-          manager: 'federatedHPA-controller',
-          subresource: 'status',
-        });
     }
     for (const app of this.apps.values()) {
       this.schedule(app, now);

@@ -256,10 +256,11 @@ export class KubeWorld {
       if (since && !hpa.status?.conditions?.length)
         status = { ...status, conditions: (status.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: since })) };
     }
-    recordSync(this.name, 'HorizontalPodAutoscaler', hpa, { ...result, status }, this.recorder, this.truth, now);
-    if (JSON.stringify(status) !== JSON.stringify(hpa.status)) {
-      this.cluster.store.update(storage.hpas, { ...hpa, status }, { manager: 'kube-controller-manager', subresource: 'status' });
-    }
+    recordSync(this.name, 'HorizontalPodAutoscaler', hpa, { ...result, status }, this.recorder, this.truth, now, () =>
+      JSON.stringify(status) !== JSON.stringify(hpa.status)
+        ? this.cluster.store.update(storage.hpas, { ...hpa, status }, { manager: 'kube-controller-manager', subresource: 'status' })
+        : undefined,
+    );
   }
 
   /** Pods, pod metrics and the custom/external metrics APIs, computed from the workloads on read. */

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { startSimulator } from '@/sim/index';
 import type { World } from '@/sim/world/world';
 import type { Transition } from '@/sim/world/ground-truth';
+import { compareWithTruth, type Comparison, type RecordedRow } from './compare';
 
 /**
  * The reliability run: the demo fleet under routine faults (every cluster answering a share of requests
@@ -35,7 +36,9 @@ export interface Figures {
   /** Not recorded, and proven unobservable from what the API served. */
   unobservable: number;
   /** Not recorded although observable: the goal is none. */
-  missing: { id: string; type: string; status: string; reason: string; at: string }[];
+  missing: Comparison['missing'];
+  /** Rows recording a state the object did not have at the version they were seen in: the goal is none. */
+  inconsistent: Comparison['inconsistent'];
   duplicateSegments: number;
   phantomDeletions: number;
   autoscope5xx: number;
@@ -59,8 +62,8 @@ export interface Figures {
   /** Stored transitions per autoscaler per story day (the simulator's clock runs `speed` times faster). */
   transitionsPerHpaPerDay: number;
   runMs: number;
-  /** Per cluster and kind: when the killed process was last served, when the restarted one first listed. */
-  blindWindows: Record<string, { from: string; to: string }>;
+  /** Per cluster and kind: the last version served to the killed process, the restarted one's first list. */
+  blindWindows: Record<string, { fromRv: number; toRv: number }>;
   killAt: string;
   /** At the end, how long since the least recently served cluster resource was last served (a watch in backoff). */
   servedLagMs: number;
@@ -261,15 +264,9 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     .map((l) => JSON.parse(l) as Transition)
     .filter((t) => t.kind === 'HorizontalPodAutoscaler' || t.kind === 'FederatedHPA');
   const db = new Database(path.join(dataDir, 'history.db'), { readonly: true });
-  const rows = db.prepare('SELECT seq, id, uid, type, status, reason, at FROM condition_transitions ORDER BY seq').all() as {
-    seq: number;
-    id: string;
-    uid: string;
-    type: string;
-    status: string;
-    reason: string | null;
-    at: string;
-  }[];
+  const rows = db
+    .prepare('SELECT seq, id, uid, type, status, reason, at, resource_version FROM condition_transitions ORDER BY seq')
+    .all() as RecordedRow[];
   const states = db.prepare('SELECT cluster, state, at FROM cluster_states ORDER BY rowid').all() as {
     cluster: string;
     state: string;
@@ -290,21 +287,19 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   const resourcePathOf = (kind: string): string =>
     kind === 'FederatedHPA' ? '/apis/autoscaling.karmada.io/v1alpha1/federatedhpas' : '/apis/autoscaling/v2/horizontalpodautoscalers';
   /**
-   * Until when each cluster's resource had been served to Autoscope by the end: the end of its last 2xx list
-   * or watch. A watch still in its restart backoff when the run stopped had not yet replayed the last
-   * seconds; those are not yet observable, and how far behind any watch was is a figure of its own
-   * (`servedLagMs`, bounded by the 15 s backoff cap).
+   * What is due: the ground-truth transitions up to the latest object version of each cluster's resource
+   * that was served (a list's version, a watch's last event). A watch still in its restart backoff when the
+   * run stopped had not replayed the last seconds yet; how far behind the least recently served one was is
+   * a figure of its own (`servedLagMs`, bounded by the 15 s backoff cap).
    */
+  const servedRv = new Map<string, number>();
   const servedUntil = new Map<string, number>();
   for (const e of requestLog) {
     if (e.status !== 200 || e.method !== 'GET') continue;
     const key = `${e.cluster}|${e.path}`;
     servedUntil.set(key, Math.max(servedUntil.get(key) ?? 0, endedAt.get(e) ?? Date.parse(e.at)));
+    if (e.rv) servedRv.set(key, Math.max(servedRv.get(key) ?? 0, Number(e.rv)));
   }
-  const horizonOf = (gtCluster: string, kind: string): string => {
-    const served = servedUntil.get(`${gtCluster}|${resourcePathOf(kind)}`) ?? 0;
-    return new Date(Math.min(stoppedAt - 5_000, served - 1_000)).toISOString();
-  };
   let servedLagMs = 0;
   const lagged: string[] = [];
   for (const t of truth) {
@@ -315,17 +310,20 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   }
   const killAt = t0 + options.killAtMs;
   /**
-   * Proof that a state was never served to Autoscope: it began after the killed process's last 2xx list or
-   * watch of that resource in that cluster had ended (nothing was delivered after that moment) and ended
-   * before the restarted process's first 2xx list of it (a list shows only the state of its moment).
+   * Proof that a state was never served to Autoscope, by object version: the simulator logs, for each list,
+   * its resourceVersion and, for each watch, the last object version it delivered. A state written at
+   * version `t.rv` and replaced at `next.rv` was never served when the killed process had been served only
+   * versions before `t.rv` of that resource in that cluster, and the restarted process's first list was
+   * at or after `next.rv` (a list shows only the state at its version; its watch continues from there).
    */
+  const rvOf = (e: { rv?: string }): number => Number(e.rv ?? 0);
   const blindWindow = (gtCluster: string, kind: string): { from: number; to: number } => {
     const mine = requestLog.filter(
       (e) => e.cluster === gtCluster && e.path === resourcePathOf(kind) && e.status === 200 && e.method === 'GET',
     );
-    const lastServed = Math.max(0, ...mine.filter((e) => Date.parse(e.at) < killAt).map((e) => endedAt.get(e) ?? Date.parse(e.at)));
-    const firstList = mine.filter((e) => Date.parse(e.at) > killAt && e.verb === 'list').map((e) => Date.parse(e.at))[0] ?? Infinity;
-    return { from: lastServed, to: firstList };
+    const servedBeforeKill = Math.max(0, ...mine.filter((e) => Date.parse(e.at) < killAt).map(rvOf));
+    const firstList = mine.find((e) => Date.parse(e.at) > killAt && e.verb === 'list');
+    return { from: servedBeforeKill, to: firstList ? rvOf(firstList) : 0 };
   };
   const blindWindows = new Map<string, { from: number; to: number }>();
   const unobservableState = (t: Transition, next: Transition | undefined): boolean => {
@@ -333,88 +331,14 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     const key = `${t.cluster}|${t.kind}`;
     const w = blindWindows.get(key) ?? blindWindow(t.cluster, t.kind);
     blindWindows.set(key, w);
-    // `at` is truncated to the second: the state began at or after `at` and ended before `next.at` + 1 s.
-    return Date.parse(t.at) >= w.from && Date.parse(next.at) + 1_000 <= w.to;
+    return Number(t.rv) > w.from && Number(next.rv) <= w.to;
   };
-  const firstSeen = new Map(
-    (db.prepare('SELECT id, first_seen AS firstSeen FROM objects').all() as { id: string; firstSeen: string }[]).map((o) => [
-      o.id,
-      o.firstSeen,
-    ]),
-  );
-  let total = 0;
-  let recorded = 0;
-  let unobservable = 0;
-  const missing: Figures['missing'] = [];
-  for (const [key, list] of truthBy) {
-    const [id = '', type = ''] = key.split('|');
-    const mine = (recordedBy.get(key) ?? []).filter((r) => r.reason !== 'Deleted');
-    const first = mine[0];
-    if (!first) continue; // never listed by Autoscope (a cluster it does not watch, an object gone before it started)
-    // The state in effect when Autoscope first saw the object (the ground truth's clock is the simulator's
-    // sync pass, a moment behind its write: allow a second), and every change after it.
-    const seen = Date.parse(firstSeen.get(id) ?? new Date(bffStarted).toISOString()) + 1_000;
-    let startIdx = list.findLastIndex((t) => Date.parse(t.at) <= seen && t.status === first.status && t.reason === (first.reason ?? ''));
-    if (startIdx < 0)
-      startIdx = Math.max(
-        0,
-        list.findLastIndex((t) => Date.parse(t.at) <= seen),
-      );
-    const expected = list.slice(startIdx).filter((t) => t.at < horizon && t.at < horizonOf(t.cluster, t.kind));
-    // The longest common subsequence of what happened and what was recorded, aligned from the end (a
-    // transition is matched to the latest recording of it): every ground-truth transition recorded in its
-    // order counts once.
-    // A row cannot record a change before it happened (the first sight, dated by lastTransitionTime, aside).
-    const same = (t: Transition, r: (typeof mine)[number]): boolean =>
-      r.status === t.status && (r.reason ?? '') === t.reason && (r === first || Date.parse(r.at) + 1_500 >= Date.parse(t.at));
-    const n = expected.length;
-    const m = mine.length;
-    const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-    for (let x = 1; x <= n; x++) {
-      for (let y = 1; y <= m; y++) {
-        const row = lcs[x] as number[];
-        const above = lcs[x - 1] as number[];
-        row[y] = same(expected[x - 1] as Transition, mine[y - 1] as (typeof mine)[number])
-          ? (above[y - 1] ?? 0) + 1
-          : Math.max(above[y] ?? 0, row[y - 1] ?? 0);
-      }
-    }
-    const decision = new Array<'recorded' | 'unseen' | 'missing'>(n).fill('missing');
-    let x = n;
-    let y = m;
-    while (x > 0) {
-      const cell = lcs[x]?.[y] ?? 0;
-      if (y > 0 && same(expected[x - 1] as Transition, mine[y - 1] as (typeof mine)[number]) && cell === (lcs[x - 1]?.[y - 1] ?? 0) + 1) {
-        decision[x - 1] = 'recorded';
-        x -= 1;
-        y -= 1;
-      } else if (y > 0 && (lcs[x]?.[y - 1] ?? 0) >= (lcs[x - 1]?.[y] ?? 0)) {
-        y -= 1;
-      } else {
-        x -= 1;
-      }
-    }
-    let believed: Transition | null = null;
-    expected.forEach((t, k) => {
-      total += 1;
-      if (decision[k] === 'recorded') {
-        recorded += 1;
-        believed = t;
-        return;
-      }
-      // Never served: it began after the last answer the killed process got and ended before the restarted
-      // one listed; or it returned, behind an unserved state, to the state Autoscope already held (a flip
-      // and back that no answer showed).
-      const prior = believed;
-      const flipBack = k > 0 && decision[k - 1] === 'unseen' && prior !== null && prior.status === t.status && prior.reason === t.reason;
-      if (unobservableState(t, list[startIdx + k + 1]) || flipBack) {
-        decision[k] = 'unseen';
-        unobservable += 1;
-      } else {
-        missing.push({ id, type, status: t.status, reason: t.reason, at: t.at });
-      }
-    });
-  }
+  const { total, recorded, unobservable, missing, inconsistent } = compareWithTruth({
+    truthBy,
+    recordedBy,
+    due: (t) => t.at < horizon && Number(t.rv) <= (servedRv.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? 0),
+    unobservableState,
+  });
   let duplicates = 0;
   for (const list of recordedBy.values()) {
     for (let i = 1; i < list.length; i++) {
@@ -450,6 +374,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     recorded,
     unobservable,
     missing,
+    inconsistent,
     duplicateSegments: duplicates,
     phantomDeletions,
     autoscope5xx: figures.autoscope5xx,
@@ -465,12 +390,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     hpas,
     transitionsPerHpaPerDay: hpas && storyDays ? rows.length / hpas / storyDays : 0,
     runMs,
-    blindWindows: Object.fromEntries(
-      [...blindWindows].map(([k, w]) => [
-        k,
-        { from: new Date(w.from).toISOString(), to: Number.isFinite(w.to) ? new Date(w.to).toISOString() : 'never' },
-      ]),
-    ),
+    blindWindows: Object.fromEntries([...blindWindows].map(([k, w]) => [k, { fromRv: w.from, toRv: w.to }])),
     killAt: new Date(killAt).toISOString(),
     servedLagMs,
     lagged,
@@ -484,6 +404,7 @@ export function formatFigures(f: Figures): string {
   return [
     `ground-truth transitions recorded: ${f.recorded} / ${f.groundTruth} (+ ${f.unobservable} proven unobservable) = ${pct}%`,
     `missing (observable, not recorded): ${f.missing.length}`,
+    `inconsistent rows (a state the object did not have at that version): ${f.inconsistent.length}`,
     `duplicate segments: ${f.duplicateSegments}`,
     `phantom deletions: ${f.phantomDeletions}`,
     `Autoscope 5xx: ${f.autoscope5xx} of ${f.autoscopeRequests} requests (and ${f.notReady503} × 503 not_ready while the restarted BFF had no first sync)`,

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { Reachability } from './reachability';
+
+const t0 = Date.parse('2026-11-24T00:00:00Z');
+const refused = { answered: false, refused: true, message: 'connect ECONNREFUSED' };
+const answered500 = { answered: true, refused: false, message: '500 Internal Server Error' };
+
+describe('Reachability', () => {
+  it('a refused connection is unreachable at once, and a stream cut reported after it does not undo that', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    // One informer's reconnect is refused; another informer's open stream is reported cut a moment later.
+    r.failed(t0 + 5, refused);
+    r.answered(t0 + 7, 'cut');
+    expect(r.verdict(t0 + 8)).toBe('unreachable');
+    expect(r.lastServedAt).toBe(t0 + 7);
+    // Only an answer ends it.
+    r.answered(t0 + 20_000, 'request');
+    expect(r.verdict(t0 + 20_001)).toBe('reachable');
+  });
+
+  it('a cut alone is routine: reachable, and nothing counted as failed', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    r.answered(t0 + 30_000, 'cut');
+    expect(r.verdict(t0 + 30_001)).toBe('reachable');
+    expect(r.errorRate(t0 + 30_001)).toBe(0);
+  });
+
+  it('a cut proves the connection until then: silence is counted from after it', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    r.failed(t0 + 1_000, { answered: false, refused: false, message: 'timeout' });
+    r.answered(t0 + 9_000, 'cut');
+    expect(r.verdict(t0 + 15_000)).toBe('degraded');
+    r.failed(t0 + 15_000, { answered: false, refused: false, message: 'timeout' });
+    expect(r.verdict(t0 + 24_999)).toBe('degraded');
+    expect(r.verdict(t0 + 25_000)).toBe('unreachable');
+  });
+
+  it('answers that all fail for 30 s are unreachable; an answer with an error clears a refusal', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    r.failed(t0 + 1_000, refused);
+    expect(r.verdict(t0 + 1_001)).toBe('unreachable');
+    r.failed(t0 + 2_000, answered500);
+    expect(r.verdict(t0 + 2_001)).toBe('degraded');
+    // 30 s of answers that all failed, counted from the first answer (not from the refusal).
+    r.failed(t0 + 31_000, answered500);
+    expect(r.verdict(t0 + 31_999)).toBe('degraded');
+    expect(r.verdict(t0 + 32_000)).toBe('unreachable');
+  });
+});
+
+describe('Reachability after an outage', () => {
+  it('a cluster back from refusing connections whose first answers are 5xx is degraded, not unreachable again', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    r.failed(t0 + 1_000, refused);
+    for (let s = 2; s < 28; s += 2) r.failed(t0 + s * 1_000, refused);
+    expect(r.verdict(t0 + 28_000)).toBe('unreachable');
+    // Back: it answers, first with an error, then a success 4 s later.
+    r.failed(t0 + 29_000, answered500);
+    expect(r.verdict(t0 + 29_001)).toBe('degraded');
+    expect(r.verdict(t0 + 32_000)).toBe('degraded');
+    r.answered(t0 + 33_000, 'request');
+    expect(r.verdict(t0 + 33_001)).toBe('degraded');
+  });
+});
