@@ -67,3 +67,22 @@ describe('Reachability after an outage', () => {
     expect(r.verdict(t0 + 33_001)).toBe('degraded');
   });
 });
+
+describe('Reachability through a proxy', () => {
+  it('a proxy answering 503 that it cannot reach the member is a refusal: unreachable at once', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    r.failed(t0 + 1_000, {
+      answered: true,
+      refused: true,
+      message: 'error trying to reach service: dial tcp: connect: connection refused',
+    });
+    expect(r.verdict(t0 + 1_001)).toBe('unreachable');
+    // A timeout meanwhile does not make it reachable again; an answer does (the outage's failures are its own,
+    // not a degraded cluster's).
+    r.failed(t0 + 5_000, { answered: false, refused: false, message: 'timeout' });
+    expect(r.verdict(t0 + 5_001)).toBe('unreachable');
+    r.answered(t0 + 9_000, 'request');
+    expect(r.verdict(t0 + 9_001)).toBe('reachable');
+  });
+});

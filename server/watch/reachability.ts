@@ -14,7 +14,7 @@ export const defaultThresholds: ReachabilityThresholds = { unreachableAfterMs: 1
 export type Verdict = 'reachable' | 'degraded' | 'unreachable';
 
 export interface FailureReport {
-  /** The server answered (with an error status); false for refused, reset, timed out. */
+  /** The server answered (with an error status); false for refused, reset, timed out. A proxy's answer that it cannot reach the cluster behind it is `refused`, whatever this says. */
   answered: boolean;
   /** Connection refused, DNS or TLS failure: the server is not there, no need to wait for the threshold. */
   refused: boolean;
@@ -72,7 +72,12 @@ export class Reachability {
     this.record(now, false);
     this.lastError = failure.message;
     this.lastErrorAt = now;
-    if (failure.answered) {
+    if (failure.refused) {
+      // Refused, DNS, TLS — or a proxy that answered for the cluster behind it that it cannot reach it (a
+      // Karmada member): the cluster is not there, whatever status code carried the news.
+      this.silentSince ??= now;
+      this.refused = true;
+    } else if (failure.answered) {
       // Only answers count toward "everything that answered failed": the refusals and silence of an outage
       // that just ended are the outage's, and must not make a returning cluster unreachable again.
       this.failingSince ??= now;
@@ -81,7 +86,6 @@ export class Reachability {
       this.refused = false;
     } else {
       this.silentSince ??= now;
-      this.refused = failure.refused;
     }
   }
 

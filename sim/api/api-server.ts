@@ -39,6 +39,11 @@ export interface RequestLogEntry {
    * of this request could know of the resource, exactly).
    */
   rv?: string;
+  /**
+   * A watch that served (no 410): the version it started from. With `rv` it bounds the versions the client
+   * saw every change of: [fromRv, rv].
+   */
+  fromRv?: string;
 }
 
 export interface MetricValue {
@@ -582,6 +587,7 @@ export class SimApiServer {
       res.end();
       return;
     }
+    entry.fromRv = rvParam === '' || rvParam === '0' ? store.resourceVersion : rvParam;
     if (rvParam === '' || rvParam === '0') {
       const current = resource.virtual ? (this.options.virtual?.list(resource, namespace) ?? []) : store.list(resource.storage, namespace);
       for (const o of current) {

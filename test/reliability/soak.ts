@@ -25,8 +25,6 @@ async function main(): Promise<void> {
     },
   });
   console.info(`\nsoak: ${minutes} min of faults, ${((Date.now() - started) / 1000).toFixed(0)} s in all\n${formatFigures(f)}`);
-  for (const m of f.missing.slice(0, 20)) console.info(`  missing: ${m.id} ${m.type}=${m.status}/${m.reason} at ${m.at} (rv ${m.rv})`);
-  for (const m of f.inconsistent.slice(0, 20)) console.info(`  inconsistent: ${JSON.stringify(m)}`);
   const ok =
     f.missing.length === 0 &&
     f.inconsistent.length === 0 &&

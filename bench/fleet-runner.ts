@@ -1,0 +1,120 @@
+/**
+ * What the benchmarks that need a running fleet share: the simulator as a child process on a generated fleet,
+ * a production build of the dashboard in its own dist dir (`.next-bench`, so the checkout's `.next` is left
+ * alone), the BFF (`next start`) on that fleet, and waiting until its index holds every autoscaler.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+export const root = path.resolve(__dirname, '..');
+const children: ChildProcess[] = [];
+
+export function stopAll(): void {
+  for (const c of children) c.kill('SIGTERM');
+}
+process.on('exit', stopAll);
+process.on('SIGINT', () => process.exit(130));
+
+export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}`)), timeoutMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const m = pattern.exec(buffered);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`process exited (${code}) before ${pattern}`)));
+  });
+}
+
+export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+export interface SimulatorHandle {
+  kubeconfig: string;
+  adminUrl: string;
+}
+
+/** The simulator on a generated fleet of `clusters` × `hpas` (sim/world/scenario.ts, `generateScenario`). */
+export async function startGeneratedFleet(options: {
+  clusters: number;
+  hpas: number;
+  speed: number;
+  dataDir: string;
+}): Promise<SimulatorHandle> {
+  const tsx = path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const args = ['--max-old-space-size=8192', tsx, path.join(root, 'sim', 'cli.ts')];
+  args.push('--clusters', String(options.clusters), '--hpas-per-cluster', String(options.hpas), '--speed', String(options.speed));
+  args.push('--data-dir', options.dataDir);
+  const sim = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(sim);
+  const kubeconfig = (await waitForLine(sim, /^\[sim\] kubeconfig: (.+)$/m, 900_000))[1]?.trim() ?? '';
+  const admin = JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')) as { adminUrl: string };
+  return { kubeconfig, adminUrl: admin.adminUrl };
+}
+
+/** `next build` into `.next-bench`; `next build` adds a dist dir to tsconfig.json's include list, which is put back. */
+export function buildForBench(): void {
+  const tsconfig = path.join(root, 'tsconfig.json');
+  const tsconfigText = readFileSync(tsconfig, 'utf8');
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, NEXT_DIST_DIR: '.next-bench', NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  writeFileSync(tsconfig, tsconfigText);
+  if (build.status !== 0) throw new Error('next build failed (run `NEXT_DIST_DIR=.next-bench npx next build` to see why)');
+}
+
+/** The BFF on the simulator's kubeconfig; resolves once `next start` is ready (not yet synced). */
+export async function startBff(options: { port: number; kubeconfig: string; dataDir: string }): Promise<ChildProcess> {
+  const next = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+  const bff = spawn(process.execPath, ['--max-old-space-size=8192', next, 'start', '-H', '127.0.0.1', '-p', String(options.port)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    // AUTOSCOPE_STATS_GC: /api/v1/stats collects garbage first, so the heap figure is live objects only.
+    env: {
+      ...process.env,
+      KUBECONFIG: options.kubeconfig,
+      AUTOSCOPE_DATA_DIR: options.dataDir,
+      NEXT_DIST_DIR: '.next-bench',
+      NEXT_TELEMETRY_DISABLED: '1',
+      AUTOSCOPE_STATS_GC: '1',
+    },
+  });
+  children.push(bff);
+  await waitForLine(bff, /Ready in/, 300_000);
+  return bff;
+}
+
+/** Polls readiness and /api/v1/stats until the index holds `expected` autoscalers; resolves with how long it took. */
+export async function waitForIndex(base: string, expected: number, timeoutMs = 600_000): Promise<number> {
+  const started = performance.now();
+  let lastReport = started;
+  let synced = 0;
+  for (;;) {
+    try {
+      const ready = await getJson<{ ready: boolean }>(`${base}/api/readyz`).catch(() => ({ ready: false }));
+      synced = (await getJson<{ autoscalers: number }>(`${base}/api/v1/stats`)).autoscalers;
+      if (ready.ready && synced >= expected) return performance.now() - started;
+    } catch {
+      // not answering yet
+    }
+    if (performance.now() - lastReport > 10_000) {
+      console.info(`  … ${synced} autoscalers indexed after ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      lastReport = performance.now();
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`index not synced after ${timeoutMs / 1000} s (${synced} autoscalers)`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
