@@ -36,6 +36,8 @@ const layerPolicy = {
     { from: { element: { type: 'bench' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
     // The in-process view benchmark times the data structures the routes read (run with --conditions=react-server).
     { from: { file: { path: 'bench/views.ts' } }, allow: { to: { file: { path: 'server/fleet/**' } } } },
+    // The browser benchmark finds Chromium as the e2e tests do.
+    { from: { file: { path: 'bench/triage-page.ts' } }, allow: { to: { file: { path: 'e2e/chromium.ts' } } } },
     // Server integration tests run against the simulator.
     { from: { file: { path: 'server/**/*.test.ts' } }, allow: { to: { element: { type: 'sim' } } } },
     // Packages: every layer but lib may use them.
