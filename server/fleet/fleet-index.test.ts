@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
+import machineFixture from '@/lib/triage/__fixtures__/ocp-prod-east.machine.json';
 import fixture from '@/lib/triage/__fixtures__/prod-eu-west-1.hpa.json';
 import { HistoryStore } from '../history/history-store';
 import type { ResourceKey } from '../watch/resources';
@@ -14,7 +15,7 @@ const real = (fixture as { items: HorizontalPodAutoscaler[] }).items as unknown 
 function rig() {
   let now = Date.parse('2026-11-23T10:00:00.000Z');
   const objects = new Map<ResourceKey, KubeObject[]>([['hpas', real]]);
-  const source: ClusterObjects = { objects: (r) => objects.get(r) ?? [], serves: (r) => objects.has(r) };
+  const source: ClusterObjects = { objects: (r) => objects.get(r) ?? [], serves: (r) => objects.has(r), synced: (r) => objects.has(r) };
   const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
   const changed: string[] = [];
   const index = new FleetIndex(
@@ -62,5 +63,58 @@ describe('FleetIndex.resync', () => {
     expect(r.history.firstSeen(idOf(gone))).toBeNull();
     expect(kept.every((o) => r.history.firstSeen(idOf(o)) !== null)).toBe(true);
     r.history.close();
+  });
+});
+
+describe('FleetIndex cross-object verdicts', () => {
+  const items = (machineFixture as { items: KubeObject[] }).items;
+  const byKind = (kind: string): KubeObject[] => items.filter((o) => o.kind === kind);
+  function machineRig(listed: Set<ResourceKey>) {
+    const objects = new Map<ResourceKey, KubeObject[]>([
+      ['machineAutoscalers', byKind('MachineAutoscaler')],
+      ['mapiMachineSets', byKind('MachineSet')],
+      ['clusterAutoscalers', byKind('ClusterAutoscaler')],
+    ]);
+    const source: ClusterObjects = {
+      // A resource that has not listed yet has an empty cache.
+      objects: (r) => (listed.has(r) ? (objects.get(r) ?? []) : []),
+      serves: (r) => objects.has(r),
+      synced: (r) => listed.has(r),
+    };
+    const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
+    const index = new FleetIndex(
+      history,
+      () => source,
+      () => undefined,
+      () => new Date('2026-11-24T10:00:00.000Z'),
+    );
+    return { index, history };
+  }
+  const readyOf = (index: FleetIndex): Record<string, string> =>
+    Object.fromEntries(
+      [...index.entries.values()]
+        .filter((e) => e.dto.kind === 'MachineAutoscaler')
+        .map((e) => [e.dto.id, e.dto.conditions.map((c) => `${c.type}=${c.status}/${c.reason ?? ''}`).join(',')]),
+    );
+
+  it('MachineAutoscalers are not judged before their MachineSets have listed (no phantom TargetNotFound in history)', () => {
+    const listed = new Set<ResourceKey>(['machineAutoscalers', 'clusterAutoscalers']);
+    const r = machineRig(listed);
+    r.index.resync('ocp', 'machineAutoscalers', byKind('MachineAutoscaler'));
+    r.index.runPending();
+    expect(readyOf(r.index)).toEqual({});
+
+    listed.add('mapiMachineSets');
+    r.index.resync('ocp', 'mapiMachineSets', byKind('MachineSet'));
+    r.index.runPending();
+
+    const all = machineRig(new Set<ResourceKey>(['machineAutoscalers', 'clusterAutoscalers', 'mapiMachineSets']));
+    all.index.resync('ocp', 'machineAutoscalers', byKind('MachineAutoscaler'));
+    all.index.runPending();
+    expect(Object.keys(readyOf(r.index))).toHaveLength(byKind('MachineAutoscaler').length);
+    expect(readyOf(r.index)).toEqual(readyOf(all.index));
+    for (const id of Object.keys(readyOf(r.index))) expect(r.history.countTransitions(id)).toBe(all.history.countTransitions(id));
+    r.history.close();
+    all.history.close();
   });
 });

@@ -31,6 +31,18 @@ import { ChangeJournal } from './change-journal';
 export interface ClusterObjects {
   objects(resource: ResourceKey): KubeObject[];
   serves(resource: ResourceKey): boolean;
+  /** Whether the resource has completed a first full list (until then its cache is partial). */
+  synced(resource: ResourceKey): boolean;
+}
+
+/**
+ * Whether every input of a cross-object verdict that the cluster serves has listed. A verdict computed from a
+ * partial view is wrong, and history would keep it: after a restart, MachineAutoscalers mapped before their
+ * MachineSets had listed were each recorded Ready=False/MachineAutoscalerTargetNotFound for a second.
+ */
+function inputsListed(source: ClusterObjects, resources: ReadonlySet<ResourceKey>): boolean {
+  for (const r of resources) if (source.serves(r) && !source.synced(r)) return false;
+  return true;
 }
 
 export interface IndexEntry {
@@ -260,7 +272,7 @@ export class FleetIndex {
 
   private recomputeMachine(cluster: string): void {
     const source = this.sources(cluster);
-    if (!source?.serves('machineAutoscalers')) return;
+    if (!source?.serves('machineAutoscalers') || !inputsListed(source, machineResources)) return;
     const machineAutoscalers = source.objects('machineAutoscalers') as unknown as MachineAutoscalerObject[];
     const mapi = source.objects('mapiMachineSets') as unknown as MachineAPIMachineSetObject[];
     const capi = source.objects('capiMachineSets') as unknown as ClusterAPIMachineSetObject[];
@@ -303,7 +315,7 @@ export class FleetIndex {
 
   private recomputeFederation(cluster: string): void {
     const source = this.sources(cluster);
-    if (!source?.serves('federatedHpas')) return;
+    if (!source?.serves('federatedHpas') || !inputsListed(source, federationResources)) return;
     const lookup = indexFederationObjects(source.objects('resourceBindings'), source.objects('propagationPolicies'));
     const clusters = source.objects('karmadaClusters') as unknown as KarmadaClusterObject[];
     const seen = new Set<string>();

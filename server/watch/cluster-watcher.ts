@@ -102,6 +102,10 @@ export class ClusterWatcher {
     return this.informers.has(resource);
   }
 
+  synced(resource: ResourceKey): boolean {
+    return this.informers.get(resource)?.synced ?? false;
+  }
+
   start(): void {
     this.stopped = false;
     void this.discover();
