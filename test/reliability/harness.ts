@@ -172,6 +172,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   };
 
   const allClusters = [...directClusters, ...memberParent.keys()];
+  const rvAtKill = new Map<string, number>();
   const bffStarted = Date.now();
   await waitFor(() => latest.length > 0 && latest.every((c) => c.state === 'synced'), 60_000);
   const t0 = Date.now();
@@ -208,6 +209,8 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
       at: options.killAtMs,
       run: async () => {
         log('SIGKILL the BFF');
+        // What each cluster had written when the process died: nothing written after can have been read by it.
+        for (const c of allClusters) rvAtKill.set(c, Number(world.fleet.cluster(c).store.resourceVersion));
         bff.kill('SIGKILL');
         await new Promise((r) => bff.once('exit', r));
         latest = [];
@@ -323,7 +326,10 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     if (e.status !== 200 || e.method !== 'GET' || !e.rv) continue;
     const key = `${e.cluster}|${e.path}`;
     const ranges = servedRanges.get(key) ?? [];
-    ranges.push(e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Number(e.rv)] : [Number(e.rv), Number(e.rv)]);
+    // A stream of the killed process still open at the kill: what the simulator wrote into it after the
+    // process died was never read.
+    const cut = Date.parse(e.at) < killAt && (endedAt.get(e) ?? Infinity) >= killAt ? (rvAtKill.get(e.cluster) ?? Infinity) : Infinity;
+    ranges.push(e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Math.min(Number(e.rv), cut)] : [Number(e.rv), Number(e.rv)]);
     servedRanges.set(key, ranges);
   }
   const unobservableState = (t: Transition, next: Transition | undefined): boolean => {
