@@ -3,6 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
+import karmadaClusters from '@/lib/triage/__fixtures__/karmada.clusters.json';
+import karmadaFhpas from '@/lib/triage/__fixtures__/karmada.fhpa.json';
+import karmadaPolicies from '@/lib/triage/__fixtures__/karmada.propagationpolicies.json';
+import karmadaBindings from '@/lib/triage/__fixtures__/karmada.resourcebindings.json';
 import machineFixture from '@/lib/triage/__fixtures__/ocp-prod-east.machine.json';
 import fixture from '@/lib/triage/__fixtures__/prod-eu-west-1.hpa.json';
 import { HistoryStore } from '../history/history-store';
@@ -15,7 +19,7 @@ const real = (fixture as { items: HorizontalPodAutoscaler[] }).items as unknown 
 function rig() {
   let now = Date.parse('2026-11-23T10:00:00.000Z');
   const objects = new Map<ResourceKey, KubeObject[]>([['hpas', real]]);
-  const source: ClusterObjects = { objects: (r) => objects.get(r) ?? [], serves: (r) => objects.has(r), synced: (r) => objects.has(r) };
+  const source: ClusterObjects = { objects: (r) => objects.get(r) ?? [], serves: (r) => objects.has(r), listed: (r) => objects.has(r) };
   const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
   const changed: string[] = [];
   const index = new FleetIndex(
@@ -79,7 +83,7 @@ describe('FleetIndex cross-object verdicts', () => {
       // A resource that has not listed yet has an empty cache.
       objects: (r) => (listed.has(r) ? (objects.get(r) ?? []) : []),
       serves: (r) => objects.has(r),
-      synced: (r) => listed.has(r),
+      listed: (r) => listed.has(r),
     };
     const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
     const index = new FleetIndex(
@@ -116,5 +120,39 @@ describe('FleetIndex cross-object verdicts', () => {
     for (const id of Object.keys(readyOf(r.index))) expect(r.history.countTransitions(id)).toBe(all.history.countTransitions(id));
     r.history.close();
     all.history.close();
+  });
+});
+
+describe('FleetIndex FederatedHPAs', () => {
+  it('two status writes of a FederatedHPA in quick succession both reach history (mapped at once, not debounced)', () => {
+    const list = (f: unknown): KubeObject[] => (f as { items: KubeObject[] }).items;
+    const objects = new Map<ResourceKey, KubeObject[]>([
+      ['federatedHpas', list(karmadaFhpas)],
+      ['resourceBindings', list(karmadaBindings)],
+      ['propagationPolicies', list(karmadaPolicies)],
+      ['karmadaClusters', list(karmadaClusters)],
+    ]);
+    const source: ClusterObjects = { objects: (r) => objects.get(r) ?? [], serves: (r) => objects.has(r), listed: (r) => objects.has(r) };
+    const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
+    const index = new FleetIndex(
+      history,
+      () => source,
+      () => undefined,
+      () => new Date('2026-11-24T10:00:00.000Z'),
+    );
+    index.resync('karmada', 'federatedHpas', list(karmadaFhpas));
+    index.runPending();
+    const fhpa = list(karmadaFhpas)[0] as KubeObject & { status: { conditions: { type: string; reason: string }[] } };
+    const id = `karmada/FederatedHPA/${fhpa.metadata.namespace}/${fhpa.metadata.name}`;
+    const before = history.countTransitions(id);
+    const withAbleToScale = (reason: string): KubeObject => ({
+      ...fhpa,
+      status: { ...fhpa.status, conditions: fhpa.status.conditions.map((c) => (c.type === 'AbleToScale' ? { ...c, reason } : c)) },
+    });
+    index.apply('karmada', 'federatedHpas', 'update', withAbleToScale('SucceededRescale'));
+    index.apply('karmada', 'federatedHpas', 'update', withAbleToScale('ScaleDownStabilized'));
+    index.runPending();
+    expect(history.countTransitions(id)).toBe(before + 2);
+    history.close();
   });
 });

@@ -31,8 +31,11 @@ import { ChangeJournal } from './change-journal';
 export interface ClusterObjects {
   objects(resource: ResourceKey): KubeObject[];
   serves(resource: ResourceKey): boolean;
-  /** Whether the resource has completed a first full list (until then its cache is partial). */
-  synced(resource: ResourceKey): boolean;
+  /**
+   * Whether the resource's cache has held a complete list (until the first list completes it is partial; a
+   * failed relist later keeps the previous list, which is still whole).
+   */
+  listed(resource: ResourceKey): boolean;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface ClusterObjects {
  * MachineSets had listed were each recorded Ready=False/MachineAutoscalerTargetNotFound for a second.
  */
 function inputsListed(source: ClusterObjects, resources: ReadonlySet<ResourceKey>): boolean {
-  for (const r of resources) if (source.serves(r) && !source.synced(r)) return false;
+  for (const r of resources) if (source.serves(r) && !source.listed(r)) return false;
   return true;
 }
 
@@ -93,6 +96,11 @@ export class FleetIndex {
   private readonly pendingClusterWork = new Map<string, Set<'machine' | 'federation'>>();
   private readonly stale = new Set<string>();
   private pendingTimer: NodeJS.Timeout | null = null;
+  /** Per cluster: its ResourceBindings and PropagationPolicies indexed, and its member clusters, until one changes. */
+  private readonly federationLookups = new Map<
+    string,
+    { index: ReturnType<typeof indexFederationObjects>; clusters: KarmadaClusterObject[] }
+  >();
   /** Every id, sorted; rebuilt only when an id comes or goes (most changes are status updates). */
   private idOrder: string[] | null = null;
   /** Per cluster, its ids sorted; dropped when an id of that cluster comes or goes. */
@@ -185,6 +193,9 @@ export class FleetIndex {
       else this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
       return;
     }
+    if (resource === 'federatedHpas' && change !== 'delete' && this.upsertFederated(cluster, object as unknown as FederatedHPAObject))
+      return;
+    if (resource !== 'federatedHpas' && federationResources.has(resource)) this.federationLookups.delete(cluster);
     if (machineResources.has(resource)) this.schedule(cluster, 'machine');
     if (federationResources.has(resource)) this.schedule(cluster, 'federation');
   }
@@ -198,6 +209,7 @@ export class FleetIndex {
       return;
     }
     if (eventResources.has(resource)) for (const o of objects) this.recordEvent(cluster, o);
+    if (federationResources.has(resource)) this.federationLookups.delete(cluster);
     if (machineResources.has(resource)) this.schedule(cluster, 'machine');
     if (federationResources.has(resource)) this.schedule(cluster, 'federation');
   }
@@ -224,6 +236,7 @@ export class FleetIndex {
     for (const id of [...(this.byCluster.get(cluster) ?? [])]) this.remove(id);
     this.byCluster.delete(cluster);
     this.stale.delete(cluster);
+    this.federationLookups.delete(cluster);
   }
 
   /** Re-maps every autoscaler: time-based rules (mismatch ≥ 15 min, stabilization held long) move with the clock. */
@@ -316,22 +329,41 @@ export class FleetIndex {
   private recomputeFederation(cluster: string): void {
     const source = this.sources(cluster);
     if (!source?.serves('federatedHpas') || !inputsListed(source, federationResources)) return;
-    const lookup = indexFederationObjects(source.objects('resourceBindings'), source.objects('propagationPolicies'));
-    const clusters = source.objects('karmadaClusters') as unknown as KarmadaClusterObject[];
     const seen = new Set<string>();
     for (const fhpa of source.objects('federatedHpas') as unknown as FederatedHPAObject[]) {
-      const ns = fhpa.metadata.namespace ?? 'default';
-      const ref = fhpa.spec.scaleTargetRef;
-      const binding = lookup.binding(ns, ref);
-      const policy = lookup.policy(ns, ref);
-      const id = autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata);
-      seen.add(id);
-      this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa, {
-        binding,
-        policy,
-      });
+      seen.add(autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata));
+      this.upsertFederated(cluster, fhpa);
     }
     for (const id of this.idsOf(cluster, 'FederatedHPA')) if (!seen.has(id)) this.remove(id);
+  }
+
+  /**
+   * Maps one FederatedHPA against its cluster's bindings, policies and member clusters (the lookup is kept
+   * until one of those changes). A FederatedHPA's own change is mapped at once, as an HPA's is: two status
+   * writes within the recomputation's debounce must both reach history. False while its inputs have not
+   * listed (the debounced recomputation maps it once they have).
+   */
+  private upsertFederated(cluster: string, fhpa: FederatedHPAObject): boolean {
+    const source = this.sources(cluster);
+    if (!source || !inputsListed(source, federationResources)) return false;
+    let lookup = this.federationLookups.get(cluster);
+    if (!lookup) {
+      lookup = {
+        index: indexFederationObjects(source.objects('resourceBindings'), source.objects('propagationPolicies')),
+        clusters: source.objects('karmadaClusters') as unknown as KarmadaClusterObject[],
+      };
+      this.federationLookups.set(cluster, lookup);
+    }
+    const { index, clusters } = lookup;
+    const ns = fhpa.metadata.namespace ?? 'default';
+    const binding = index.binding(ns, fhpa.spec.scaleTargetRef);
+    const policy = index.policy(ns, fhpa.spec.scaleTargetRef);
+    const id = autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata);
+    this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa, {
+      binding,
+      policy,
+    });
+    return true;
   }
 
   /**

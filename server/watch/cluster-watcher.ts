@@ -102,8 +102,8 @@ export class ClusterWatcher {
     return this.informers.has(resource);
   }
 
-  synced(resource: ResourceKey): boolean {
-    return this.informers.get(resource)?.synced ?? false;
+  listed(resource: ResourceKey): boolean {
+    return this.informers.get(resource)?.listedOnce ?? false;
   }
 
   start(): void {

@@ -117,8 +117,12 @@ export class ResourceInformer {
   private running = false;
   /** Whether the watch request that just ended had opened (200) before it ended. */
   private streamWasOpen = false;
-  /** The cache has held a complete list once (ListWatch keeps it across restarts). */
+  /** The cache has held a complete list once (ListWatch keeps it across restarts, failed relists included). */
   private hasListed = false;
+
+  get listedOnce(): boolean {
+    return this.hasListed;
+  }
   /** Completed lists (the first, then every relist: a 410 Gone, a failed list) and restarts after an error; the metrics read them. */
   lists = 0;
   restarts = 0;
