@@ -52,7 +52,7 @@ export function AutoscalerListView(): React.JSX.Element {
   const list = useInfiniteQuery({
     ...autoscalerPagesQuery({ ...filter, sort, limit: pageSize }),
     placeholderData: keepPreviousData,
-    enabled: (clusters.data?.clusters.length ?? 0) > 0,
+    // Fetched beside the clusters, not after them: a waterfall of round trips is what an operator waits for.
   });
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = list;
 

@@ -58,7 +58,7 @@ export function TriageView(): React.JSX.Element {
   const triage = useQuery({
     ...triageQuery(filter),
     placeholderData: keepPreviousData,
-    enabled: (clusters.data?.clusters.length ?? 0) > 0,
+    // Fetched beside the clusters, not after them: a waterfall of round trips is what an operator waits for.
   });
 
   const groups = useMemo(() => sortGroups(triage.data?.groups ?? [], sort), [triage.data, sort]);
