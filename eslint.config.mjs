@@ -35,7 +35,7 @@ const layerPolicy = {
     { from: { element: { type: 'scripts' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
     { from: { element: { type: 'bench' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
     // The in-process view benchmark times the data structures the routes read (run with --conditions=react-server).
-    { from: { file: { path: 'bench/views.ts' } }, allow: { to: { file: { path: 'server/fleet/**' } } } },
+    { from: { file: { path: 'bench/{views,memory}.ts' } }, allow: { to: { file: { path: 'server/fleet/**' } } } },
     // The browser benchmark finds Chromium as the e2e tests do.
     { from: { file: { path: 'bench/triage-page.ts' } }, allow: { to: { file: { path: 'e2e/chromium.ts' } } } },
     // Server integration tests run against the simulator.

@@ -219,17 +219,25 @@ async function main(): Promise<void> {
         ?.map((l) => l.trim().slice(8).split('\n')[0]) ?? [];
     const t = performance.now();
     let items = 0;
+    let failed = '';
     for (const context of contexts) {
       const out = spawnSync('kubectl', ['--context', context ?? '', 'get', 'hpa', '-A', '-o', 'json'], {
         encoding: 'utf8',
         env: { ...process.env, KUBECONFIG: kubeconfig },
         maxBuffer: 1024 * 1024 * 1024,
       });
+      // Under load kubectl can time out; say so and go on to the figures that follow rather than end the run.
+      if (out.status !== 0 || !out.stdout) {
+        failed = `${context ?? ''}: ${(out.stderr || out.error?.message || `exit ${out.status}`).trim().split('\n')[0]}`;
+        break;
+      }
       items += (JSON.parse(out.stdout) as { items: unknown[] }).items.length;
     }
     const kubectlMs = performance.now() - t;
     console.info(
-      `kubectl get hpa -A -o json, cluster by cluster: ${items} objects in ${(kubectlMs / 1000).toFixed(1)} s → sync is ${(syncMs / kubectlMs).toFixed(2)}× kubectl (goal ≤ 0.6×)`,
+      failed
+        ? `kubectl get hpa -A -o json failed (${failed}): comparison skipped`
+        : `kubectl get hpa -A -o json, cluster by cluster: ${items} objects in ${(kubectlMs / 1000).toFixed(1)} s → sync is ${(syncMs / kubectlMs).toFixed(2)}× kubectl (goal ≤ 0.6×)`,
     );
   } else {
     console.info('kubectl not installed: skipped the comparison');

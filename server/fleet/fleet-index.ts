@@ -26,6 +26,7 @@ import type { ObjectChange } from '../watch/cluster-watcher';
 import type { ResourceKey } from '../watch/resources';
 import type { DtoChange } from './change-journal';
 import { ChangeJournal } from './change-journal';
+import { StringPool } from './string-pool';
 
 /** What the index needs from the watchers: the informer caches of one cluster. */
 export interface ClusterObjects {
@@ -107,6 +108,8 @@ export class FleetIndex {
   private readonly clusterIdOrder = new Map<string, string[]>();
   /** Revisions (the fleet's and each cluster's) and the last changes, for views kept incrementally. */
   private readonly journal = new ChangeJournal();
+  /** Equal strings of the raw objects and stored DTOs kept once (reasons, messages, times repeat across a fleet). */
+  private readonly strings = new StringPool();
 
   constructor(
     private readonly history: AutoscopeStore,
@@ -371,6 +374,8 @@ export class FleetIndex {
    * history knows (when a condition's reason began, when a problem appeared) moved with it.
    */
   private put(id: string, cluster: string, map: (context: MapperContext) => Autoscaler, raw: KubeObject, related: RelatedObjects): void {
+    // The informer's object, in place (values unchanged): its strings first, so the DTO mapped from it shares them.
+    this.strings.internDeep(raw);
     const before = this.context(id, cluster);
     let dto = map(before);
     const previous = this.entries.get(id);
@@ -389,6 +394,7 @@ export class FleetIndex {
       return;
     }
     if (!previous) this.idOrder = null;
+    this.strings.internDeep(dto);
     this.entries.set(id, { dto, raw, fingerprint, related });
     this.changed(cluster, previous?.dto ?? null, dto);
     let ids = this.byCluster.get(cluster);

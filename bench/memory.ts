@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:memory`: where the heap goes per autoscaler, in-process and without the simulator, so it is
+ * fast and repeatable. Builds N HPAs (BENCH_CLUSTERS × BENCH_HPAS, default 50 × 2,000) the way the informers
+ * hold them — each parsed from its own JSON text, as a watch event delivers it, `managedFields` dropped — then
+ * maps each to its DTO with `toHpaAutoscaler` and keeps what `FleetIndex` keeps per entry (the DTO, the raw
+ * object, a sha1 fingerprint). Reads the live heap after a full GC at each step; prints KiB per autoscaler
+ * for the raw objects, the DTOs and the fingerprints, and the goal (issue 18: ≤ 2 KiB heap per autoscaler).
+ * Needs `--expose-gc` (the npm script passes it). A benchmark, not a test: it prints and asserts nothing.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Autoscaler } from '@/lib/api';
+import type { HorizontalPodAutoscaler } from '@/lib/k8s/types';
+import { toHpaAutoscaler } from '@/lib/triage/to-hpa-autoscaler';
+import { StringPool } from '@/server/fleet/string-pool';
+
+const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
+const perCluster = Number(process.env.BENCH_HPAS ?? 2000);
+const n = clusters * perCluster;
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc (npm run bench:memory does)');
+
+function liveHeap(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+const fixtures = ['prod-us', 'prod-eu-west-1', 'staging'].flatMap((f) => {
+  const list = JSON.parse(readFileSync(path.join(__dirname, '..', 'lib', 'triage', '__fixtures__', `${f}.hpa.json`), 'utf8')) as {
+    items: HorizontalPodAutoscaler[];
+  };
+  return list.items.map((item) => {
+    delete item.metadata.managedFields;
+    // The simulator's HPAs carry no last-applied annotation; a kubectl-applied fleet does (reported separately).
+    if (process.env.BENCH_ANNOTATIONS !== '1') delete item.metadata.annotations;
+    return JSON.stringify(item);
+  });
+});
+
+const kib = (bytes: number): string => `${(bytes / 1024 / n).toFixed(2)} KiB`;
+const now = '2026-11-24T12:00:00.000Z';
+
+const base = liveHeap();
+const clusterNames = Array.from({ length: clusters }, (_, c) => `cluster-${String(c).padStart(3, '0')}`);
+const raws: { cluster: string; hpa: HorizontalPodAutoscaler }[] = [];
+for (let c = 0; c < clusters; c++) {
+  for (let i = 0; i < perCluster; i++) {
+    const text = fixtures[i % fixtures.length] as string;
+    const hpa = JSON.parse(text) as HorizontalPodAutoscaler;
+    hpa.metadata.name = `${hpa.metadata.name}-${i}`;
+    hpa.metadata.namespace = `team-${i % 40}`;
+    hpa.metadata.uid = `${c}-${i}-${hpa.metadata.uid ?? ''}`;
+    raws.push({ cluster: clusterNames[c] as string, hpa });
+  }
+}
+const afterRaw = liveHeap();
+
+const dtos: Autoscaler[] = raws.map(({ cluster, hpa }) => toHpaAutoscaler(cluster, hpa, { stale: false }, now));
+const afterDtos = liveHeap();
+
+const fingerprints = dtos.map((dto) => {
+  const { stale: _stale, ...rest } = dto;
+  return createHash('sha1').update(JSON.stringify(rest)).digest('base64');
+});
+const afterFingerprints = liveHeap();
+
+// What FleetIndex does with each object it is given and each DTO it stores (the mapper copies many strings
+// of the raw object into the DTO, so the raw object goes first).
+const pool = new StringPool();
+const internStart = performance.now();
+for (const { hpa } of raws) pool.internDeep(hpa);
+const internRawMs = performance.now() - internStart;
+const afterInternRaw = liveHeap();
+for (const dto of dtos) pool.internDeep(dto);
+const afterInternDtos = liveHeap();
+
+const dtoJsonBytes = dtos.reduce((sum, d) => sum + Buffer.byteLength(JSON.stringify(d)), 0);
+const rss = process.memoryUsage().rss;
+
+console.info(`memory per autoscaler, ${n} HPAs in-process (${clusters} clusters × ${perCluster}), live heap after a full GC:`);
+console.info(`  raw HPA objects (the informer cache; the index holds the same objects): ${kib(afterRaw - base)}`);
+console.info(`  DTOs as mapped (toHpaAutoscaler):                                     ${kib(afterDtos - afterRaw)}  (their JSON: ${kib(dtoJsonBytes)})`);
+console.info(`  fingerprints (sha1, base64):                                          ${kib(afterFingerprints - afterDtos)}`);
+console.info(`  saved by sharing the raw objects' equal strings (FleetIndex does):     ${kib(afterFingerprints - afterInternRaw)}  (${(internRawMs / n * 1000).toFixed(1)} µs per object)`);
+console.info(`  saved by sharing the DTOs' equal strings then (FleetIndex does):       ${kib(afterInternRaw - afterInternDtos)}`);
+console.info(`  total as the index holds it (raw + shared DTOs + fingerprints):       ${kib(afterInternDtos - base)}  goal ≤ 2 KiB heap for the whole BFF`);
+console.info(`  pooled strings: ${pool.size}; process RSS / n (runtime included): ${kib(rss)}  goal ≤ 6 KiB`);
+// Keep everything reachable until the last reading.
+if (raws.length + dtos.length + fingerprints.length < 0) console.info('');
