@@ -82,11 +82,17 @@ const rss = process.memoryUsage().rss;
 
 console.info(`memory per autoscaler, ${n} HPAs in-process (${clusters} clusters × ${perCluster}), live heap after a full GC:`);
 console.info(`  raw HPA objects (the informer cache; the index holds the same objects): ${kib(afterRaw - base)}`);
-console.info(`  DTOs as mapped (toHpaAutoscaler):                                     ${kib(afterDtos - afterRaw)}  (their JSON: ${kib(dtoJsonBytes)})`);
+console.info(
+  `  DTOs as mapped (toHpaAutoscaler):                                     ${kib(afterDtos - afterRaw)}  (their JSON: ${kib(dtoJsonBytes)})`,
+);
 console.info(`  fingerprints (sha1, base64):                                          ${kib(afterFingerprints - afterDtos)}`);
-console.info(`  saved by sharing the raw objects' equal strings (FleetIndex does):     ${kib(afterFingerprints - afterInternRaw)}  (${(internRawMs / n * 1000).toFixed(1)} µs per object)`);
+console.info(
+  `  saved by sharing the raw objects' equal strings (FleetIndex does):     ${kib(afterFingerprints - afterInternRaw)}  (${((internRawMs / n) * 1000).toFixed(1)} µs per object)`,
+);
 console.info(`  saved by sharing the DTOs' equal strings then (FleetIndex does):       ${kib(afterInternRaw - afterInternDtos)}`);
-console.info(`  total as the index holds it (raw + shared DTOs + fingerprints):       ${kib(afterInternDtos - base)}  goal ≤ 2 KiB heap for the whole BFF`);
+console.info(
+  `  total as the index holds it (raw + shared DTOs + fingerprints):       ${kib(afterInternDtos - base)}  goal ≤ 2 KiB heap for the whole BFF`,
+);
 console.info(`  pooled strings: ${pool.size}; process RSS / n (runtime included): ${kib(rss)}  goal ≤ 6 KiB`);
 // Keep everything reachable until the last reading.
 if (raws.length + dtos.length + fingerprints.length < 0) console.info('');
