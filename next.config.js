@@ -12,6 +12,11 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
+  // Browsers still ask for /favicon.ico now and then (a page whose head has not streamed yet, a JSON
+  // answer opened in a tab); the app's icon answers it rather than a 404 in the console.
+  async rewrites() {
+    return [{ source: '/favicon.ico', destination: '/icon.svg' }];
+  },
 };
 
 module.exports = nextConfig;
