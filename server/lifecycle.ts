@@ -21,7 +21,7 @@ type Holder = { [globalKey]?: boolean };
  *
  * The signal handlers are ours only when `NEXT_MANUAL_SIG_HANDLE` is set (the image and `npm start` set
  * it); otherwise Next's own handler exits with 143, and the `exit` hook still writes the queued history
- * (better-sqlite3 writes synchronously, so it can).
+ * to SQLite (better-sqlite3 writes synchronously, so it can; PostgreSQL needs the graceful path).
  */
 export async function startLifecycle(env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
   const holder = globalThis as Holder;
@@ -37,7 +37,7 @@ export async function startLifecycle(env: Readonly<Record<string, string | undef
     process.exit(1);
   }
   getAutoscope();
-  process.once('exit', () => currentAutoscope()?.stop());
+  process.once('exit', () => void currentAutoscope()?.stop());
 
   let metricsServer: http.Server | null = null;
   if (ops.metricsPort !== null) {
@@ -61,14 +61,15 @@ export async function startLifecycle(env: Readonly<Record<string, string | undef
         log.error('shutdown took too long; exiting', { deadlineMs: shutdownDeadlineMs });
         process.exit(1);
       }, shutdownDeadlineMs).unref();
-      try {
-        currentAutoscope()?.stop();
-      } catch (err) {
-        log.error('stopping the backend failed', { error: errorText(err) });
-      }
+      // The queued history is written before the exit (PostgreSQL's writes are asynchronous).
+      const stopped = (currentAutoscope()?.stop() ?? Promise.resolve()).catch((err: unknown) =>
+        log.error('stopping the backend failed', { error: errorText(err) }),
+      );
       const done = (): void => {
-        log.info('stopped', { signal });
-        process.exit(0);
+        void stopped.then(() => {
+          log.info('stopped', { signal });
+          process.exit(0);
+        });
       };
       if (metricsServer) metricsServer.close(done);
       else done();

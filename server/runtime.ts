@@ -29,6 +29,7 @@ export class Autoscope {
   /** Closers of the open SSE streams: `stop()` ends them, and the metrics count them. */
   readonly streams = new Set<() => void>();
   private stopped = false;
+  private closed: Promise<void> = Promise.resolve();
   private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -45,8 +46,11 @@ export class Autoscope {
     for (const c of connections.connections) this.addCluster(c);
     this.timers.push(setInterval(() => this.index.refreshAll(), 60_000));
     // Retention: at start (a restart after a long pause drops what aged out meanwhile), then hourly.
-    this.history.prune(new Date());
-    this.timers.push(setInterval(() => this.history.prune(new Date()), 3600_000));
+    const prune = (): void => {
+      this.history.prune(new Date()).catch((error: unknown) => log.error('history retention failed', { error: String(error) }));
+    };
+    prune();
+    this.timers.push(setInterval(prune, 3600_000));
     for (const t of this.timers) t.unref();
     log.info('watching clusters', { clusters: connections.connections.length, from: connections.description, dataDir: config.dataDir });
   }
@@ -156,13 +160,14 @@ export class Autoscope {
   }
 
   /** Ends every SSE stream, stops the watches, then writes what history has queued and closes it. Idempotent. */
-  stop(): void {
-    if (this.stopped) return;
+  stop(): Promise<void> {
+    if (this.stopped) return this.closed;
     this.stopped = true;
     for (const close of [...this.streams]) close();
     for (const t of this.timers) clearInterval(t);
     for (const w of this.watchers.values()) w.stop();
-    this.history.close();
+    this.closed = this.history.close();
+    return this.closed;
   }
 }
 

@@ -34,13 +34,13 @@ function rig() {
 const idOf = (o: KubeObject): string => `prod/HorizontalPodAutoscaler/${o.metadata.namespace}/${o.metadata.name}`;
 
 describe('FleetIndex.resync', () => {
-  it('a relist of the same objects changes nothing: no removal, no history row, every since kept', () => {
+  it('a relist of the same objects changes nothing: no removal, no history row, every since kept', async () => {
     const r = rig();
     r.index.resync('prod', 'hpas', real);
     const ids = [...r.index.entries.keys()].sort();
     expect(ids).toEqual(real.map(idOf).sort());
     const since = ids.map((id) => r.history.conditionSince(id));
-    const rows = ids.map((id) => r.history.countTransitions(id));
+    const rows = await Promise.all(ids.map((id) => r.history.countTransitions(id)));
     r.changed.length = 0;
     r.tick(60_000);
     r.index.resync(
@@ -50,9 +50,9 @@ describe('FleetIndex.resync', () => {
     );
     expect([...r.index.entries.keys()].sort()).toEqual(ids);
     expect(ids.map((id) => r.history.conditionSince(id))).toEqual(since);
-    expect(ids.map((id) => r.history.countTransitions(id))).toEqual(rows);
+    expect(await Promise.all(ids.map((id) => r.history.countTransitions(id)))).toEqual(rows);
     expect(r.changed).toEqual([]);
-    r.history.close();
+    void r.history.close();
   });
 
   it('a relist that really returns fewer objects deletes exactly those', () => {
@@ -66,7 +66,7 @@ describe('FleetIndex.resync', () => {
     expect([...r.index.entries.keys()].sort()).toEqual(kept.map(idOf).sort());
     expect(r.history.firstSeen(idOf(gone))).toBeNull();
     expect(kept.every((o) => r.history.firstSeen(idOf(o)) !== null)).toBe(true);
-    r.history.close();
+    void r.history.close();
   });
 });
 
@@ -101,7 +101,7 @@ describe('FleetIndex cross-object verdicts', () => {
         .map((e) => [e.dto.id, e.dto.conditions.map((c) => `${c.type}=${c.status}/${c.reason ?? ''}`).join(',')]),
     );
 
-  it('MachineAutoscalers are not judged before their MachineSets have listed (no phantom TargetNotFound in history)', () => {
+  it('MachineAutoscalers are not judged before their MachineSets have listed (no phantom TargetNotFound in history)', async () => {
     const listed = new Set<ResourceKey>(['machineAutoscalers', 'clusterAutoscalers']);
     const r = machineRig(listed);
     r.index.resync('ocp', 'machineAutoscalers', byKind('MachineAutoscaler'));
@@ -117,14 +117,15 @@ describe('FleetIndex cross-object verdicts', () => {
     all.index.runPending();
     expect(Object.keys(readyOf(r.index))).toHaveLength(byKind('MachineAutoscaler').length);
     expect(readyOf(r.index)).toEqual(readyOf(all.index));
-    for (const id of Object.keys(readyOf(r.index))) expect(r.history.countTransitions(id)).toBe(all.history.countTransitions(id));
-    r.history.close();
-    all.history.close();
+    for (const id of Object.keys(readyOf(r.index)))
+      expect(await r.history.countTransitions(id)).toBe(await all.history.countTransitions(id));
+    void r.history.close();
+    void all.history.close();
   });
 });
 
 describe('FleetIndex FederatedHPAs', () => {
-  it('two status writes of a FederatedHPA in quick succession both reach history (mapped at once, not debounced)', () => {
+  it('two status writes of a FederatedHPA in quick succession both reach history (mapped at once, not debounced)', async () => {
     const list = (f: unknown): KubeObject[] => (f as { items: KubeObject[] }).items;
     const objects = new Map<ResourceKey, KubeObject[]>([
       ['federatedHpas', list(karmadaFhpas)],
@@ -144,7 +145,7 @@ describe('FleetIndex FederatedHPAs', () => {
     index.runPending();
     const fhpa = list(karmadaFhpas)[0] as KubeObject & { status: { conditions: { type: string; reason: string }[] } };
     const id = `karmada/FederatedHPA/${fhpa.metadata.namespace}/${fhpa.metadata.name}`;
-    const before = history.countTransitions(id);
+    const before = await history.countTransitions(id);
     const withAbleToScale = (reason: string): KubeObject => ({
       ...fhpa,
       status: { ...fhpa.status, conditions: fhpa.status.conditions.map((c) => (c.type === 'AbleToScale' ? { ...c, reason } : c)) },
@@ -152,7 +153,7 @@ describe('FleetIndex FederatedHPAs', () => {
     index.apply('karmada', 'federatedHpas', 'update', withAbleToScale('SucceededRescale'));
     index.apply('karmada', 'federatedHpas', 'update', withAbleToScale('ScaleDownStabilized'));
     index.runPending();
-    expect(history.countTransitions(id)).toBe(before + 2);
-    history.close();
+    expect(await history.countTransitions(id)).toBe(before + 2);
+    void history.close();
   });
 });

@@ -2,9 +2,101 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Autoscaler, AutoscalerCondition } from '@/lib/api';
+import { ClusterOwnership } from '@/server/store/postgres/cluster-ownership';
+import { PostgresStore } from '@/server/store/postgres/postgres-store';
+import { startPostgres, type TestPostgres } from '@/test/support/postgres';
 import { HistoryStore } from './history-store';
+import type { AutoscopeStore } from './store';
+
+/**
+ * One behavioural suite for both stores: SQLite (embedded, the default) and PostgreSQL (a real server, a
+ * throwaway database per test). Each test opens a store; `reopen` closes it and opens another on the same data,
+ * as a restarted process would.
+ */
+interface Backend {
+  name: string;
+  open(): Promise<AutoscopeStore>;
+  reopen(store: AutoscopeStore): Promise<AutoscopeStore>;
+}
+
+const sqliteStore = (dir: string): HistoryStore => new HistoryStore({ dataDir: dir, retentionDays: 30 });
+const sqliteDirs = new WeakMap<AutoscopeStore, string>();
+const sqlite: Backend = {
+  name: 'SQLite',
+  open() {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
+    const s = sqliteStore(dir);
+    sqliteDirs.set(s, dir);
+    return Promise.resolve(s);
+  },
+  async reopen(store) {
+    const dir = sqliteDirs.get(store);
+    if (!dir) throw new Error('not a store this backend opened');
+    await store.close();
+    const s = sqliteStore(dir);
+    sqliteDirs.set(s, dir);
+    return s;
+  },
+};
+
+let server: TestPostgres | undefined;
+const pools: pg.Pool[] = [];
+let databases = 0;
+const pgOpen = new WeakMap<AutoscopeStore, { url: string; ownership: ClusterOwnership }>();
+
+/** A PostgresStore on `url` whose process owns cluster "prod" (a real lease, so every row passes the fence check). */
+async function postgresStore(url: string): Promise<PostgresStore> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pools.push(pool);
+  const ownership = new ClusterOwnership({
+    pool,
+    replicaId: `test-${databases}-${Math.random().toString(36).slice(2)}`,
+    clusters: ['prod'],
+    leaseMs: 30_000,
+    renewMs: 10_000,
+    onAcquire: () => undefined,
+    onRelease: () => undefined,
+  });
+  const store = await PostgresStore.open({ pool, retentionDays: 30, fenceOf: (cluster) => ownership.ownedClusters().get(cluster) });
+  await ownership.start();
+  expect([...ownership.ownedClusters().keys()]).toEqual(['prod']);
+  await store.adopt('prod');
+  pgOpen.set(store, { url, ownership });
+  const close = store.close.bind(store);
+  store.close = async () => {
+    await close();
+    await ownership.stop();
+  };
+  return store;
+}
+
+const postgres: Backend = {
+  name: 'PostgreSQL',
+  async open() {
+    if (!server) throw new Error('the PostgreSQL test server did not start');
+    return postgresStore(server.createDatabase(`hist_${++databases}`));
+  },
+  async reopen(store) {
+    const open = pgOpen.get(store);
+    if (!open) throw new Error('not a store this backend opened');
+    await store.close();
+    return postgresStore(open.url);
+  },
+};
+
+const backends = [sqlite, postgres];
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.end()));
+  server?.stop();
+});
 
 const id = 'prod/HorizontalPodAutoscaler/shop/web';
 
@@ -40,29 +132,28 @@ function hpa(conditions: Partial<AutoscalerCondition>[], extra: Partial<Autoscal
   };
 }
 
-const store = (dir: string): HistoryStore => new HistoryStore({ dataDir: dir, retentionDays: 30 });
-const segments = (
-  s: HistoryStore,
+const segments = async (
+  s: AutoscopeStore,
   type = 'ScalingActive',
-): { status: string; reason: string | null; message: string | null; start: string; end: string | null }[] =>
+): Promise<{ status: string; reason: string | null; message: string | null; start: string; end: string | null }[]> =>
   (
-    s.history(id, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z').conditions.find((c) => c.type === type)
+    (await s.history(id, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z')).conditions.find((c) => c.type === type)
       ?.segments ?? []
   ).map(({ status, reason, message, start, end }) => ({ status, reason, message, start, end }));
 
-describe('HistoryStore', () => {
-  it('opens the first segment at the condition lastTransitionTime, not at first sight', () => {
-    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+describe.each(backends)('history on $name', (backend) => {
+  it('opens the first segment at the condition lastTransitionTime, not at first sight', async () => {
+    const s = await backend.open();
     s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');
-    expect(segments(s)).toEqual([
+    expect(await segments(s)).toEqual([
       { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00.000Z', end: null },
     ]);
     expect(s.conditionSince(id)).toEqual({ ScalingActive: '2026-11-20T08:00:00.000Z' });
-    s.close();
+    await s.close();
   });
 
-  it('records a status flip at its lastTransitionTime, a reason change at observation time, a message change in place', () => {
-    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+  it('records a status flip at its lastTransitionTime, a reason change at observation time, a message change in place', async () => {
+    const s = await backend.open();
     s.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');
     s.observe(
       hpa([
@@ -92,7 +183,7 @@ describe('HistoryStore', () => {
       hpa([{ status: 'False', reason: 'InvalidSelector', message: 'c', lastTransitionTime: '2026-11-22T10:04:55Z', meaning: 'failing' }]),
       '2026-11-22T10:07:00.000Z',
     );
-    expect(segments(s)).toEqual([
+    expect(await segments(s)).toEqual([
       { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T09:00:00.000Z', end: '2026-11-22T10:04:55.000Z' },
       {
         status: 'False',
@@ -103,51 +194,67 @@ describe('HistoryStore', () => {
       },
       { status: 'False', reason: 'InvalidSelector', message: 'c', start: '2026-11-22T10:07:00.000Z', end: null },
     ]);
-    s.close();
+    await s.close();
   });
 
-  it('after a restart, records nothing twice and keeps what it knew', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
-    const first = store(dir);
+  it('a message change after its transition was written updates the stored segment, and only that one', async () => {
+    const s = await backend.open();
+    s.observe(hpa([{ message: 'first' }]), '2026-11-22T10:00:00.000Z');
+    await s.flush();
+    s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', message: 'a', meaning: 'failing' }]), '2026-11-22T10:01:00.000Z');
+    await s.flush();
+    s.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', message: 'b', meaning: 'failing' }]), '2026-11-22T10:02:00.000Z');
+    expect((await segments(s)).map((x) => x.message)).toEqual(['first', 'b']);
+    // And after a restart the open segment's message is what it was last.
+    const again = await backend.reopen(s);
+    again.observe(
+      hpa([{ status: 'False', reason: 'FailedGetResourceMetric', message: 'b', meaning: 'failing' }]),
+      '2026-11-22T10:03:00.000Z',
+    );
+    expect(await again.countTransitions(id)).toBe(2);
+    await again.close();
+  });
+
+  it('after a restart, records nothing twice and keeps what it knew', async () => {
+    const first = await backend.open();
     first.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');
-    first.close();
-    const second = store(dir);
+    const second = await backend.reopen(first);
     second.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T11:00:00.000Z');
-    expect(second.countTransitions(id)).toBe(1);
+    expect(await second.countTransitions(id)).toBe(1);
     expect(second.firstSeen(id)).toBe('2026-11-22T10:00:00.000Z');
-    expect(segments(second)).toHaveLength(1);
-    second.close();
+    expect(await segments(second)).toHaveLength(1);
+    await second.close();
   });
 
-  it('a recreated object (new uid) closes the old segments and opens new ones after them', () => {
-    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+  it('a recreated object (new uid) closes the old segments and opens new ones after them', async () => {
+    const s = await backend.open();
     s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');
     s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }], { uid: 'uid-2' }), '2026-11-22T12:00:00.000Z');
-    expect(segments(s)).toEqual([
+    expect(await segments(s)).toEqual([
       { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00.000Z', end: '2026-11-22T12:00:00.000Z' },
       { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T12:00:00.000Z', end: null },
     ]);
-    s.close();
+    await s.close();
   });
 
-  it('samples replicas on change only and tracks since when desired differs from current', () => {
-    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+  it('samples replicas on change only and tracks since when desired differs from current', async () => {
+    const s = await backend.open();
     s.observe(hpa([{}]), '2026-11-22T10:00:00.000Z');
     s.observe(hpa([{}]), '2026-11-22T10:00:15.000Z');
     s.observe(hpa([{}], { desiredReplicas: 5 }), '2026-11-22T10:00:30.000Z');
     s.observe(hpa([{}], { desiredReplicas: 5 }), '2026-11-22T10:00:45.000Z');
     expect(s.replicasMismatchSince(id)).toBe('2026-11-22T10:00:30.000Z');
-    const { replicas } = s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z');
+    const { replicas } = await s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z');
     expect(replicas.map((r) => [r.at, r.desired])).toEqual([
       ['2026-11-22T10:00:00.000Z', 3],
       ['2026-11-22T10:00:30.000Z', 5],
     ]);
     s.observe(hpa([{}], { desiredReplicas: 5, currentReplicas: 5 }), '2026-11-22T10:01:00.000Z');
     expect(s.replicasMismatchSince(id)).toBeNull();
-    s.close();
+    await s.close();
   });
-  it('marks status flips, changes of meaning and first sights notable, and AbleToScale=True reason churn not', () => {
-    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+  it('marks status flips, changes of meaning and first sights notable, and AbleToScale=True reason churn not', async () => {
+    const s = await backend.open();
     const able = (reason: string): Partial<AutoscalerCondition> => ({ type: 'AbleToScale', status: 'True', reason, message: reason });
     const limited = (status: 'True' | 'False', reason: string): Partial<AutoscalerCondition> => ({
       type: 'ScalingLimited',
@@ -159,7 +266,7 @@ describe('HistoryStore', () => {
     s.observe(hpa([able('SucceededRescale'), limited('False', 'DesiredWithinRange')]), '2026-11-22T10:00:15.000Z');
     s.observe(hpa([able('ScaleDownStabilized'), limited('True', 'TooManyReplicas')]), '2026-11-22T10:00:30.000Z');
     s.observe(hpa([able('ScaleDownStabilized'), limited('True', 'TooFewReplicas')]), '2026-11-22T10:00:45.000Z');
-    const all = s.latestTransitions(50);
+    const all = await s.latestTransitions(50);
     expect(all.map((t) => [t.type, t.reason, t.previous?.reason ?? null, t.notable])).toEqual([
       ['ScalingLimited', 'TooFewReplicas', 'TooManyReplicas', true], // degraded "at max" → ok "at min": the meaning changed
       ['ScalingLimited', 'TooManyReplicas', 'DesiredWithinRange', true], // a status flip
@@ -169,47 +276,17 @@ describe('HistoryStore', () => {
       ['AbleToScale', 'ReadyForNewScale', null, true],
     ]);
     expect(all[0]?.previous).toEqual({ status: 'True', reason: 'TooManyReplicas', meaning: 'degraded' });
-    expect(s.latestTransitions(50, undefined, true).map((t) => t.reason)).toEqual([
+    expect((await s.latestTransitions(50, undefined, true)).map((t) => t.reason)).toEqual([
       'TooFewReplicas',
       'TooManyReplicas',
       'DesiredWithinRange',
       'ReadyForNewScale',
     ]);
-    s.close();
+    await s.close();
   });
 
-  it('migrates a version-1 database: earlier transitions learn what they replaced, notable when the status flipped', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
-    // The database as the first release wrote it: migration 1 only, three rows of one condition.
-    const v1 = store(dir);
-    v1.close();
-    const db = new Database(path.join(dir, 'history.db'));
-    db.exec(`DELETE FROM schema_migrations WHERE version > 1;
-      CREATE TABLE t AS SELECT seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since FROM condition_transitions;
-      DROP TABLE condition_transitions; ALTER TABLE t RENAME TO condition_transitions;`);
-    const insert =
-      db.prepare(`INSERT INTO condition_transitions (seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since)
-      VALUES (?, '${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', 'ScalingActive', ?, ?, 'm', ?, ?)`);
-    insert.run(1, 'True', 'ValidMetricFound', '2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.000Z');
-    insert.run(2, 'False', 'FailedGetResourceMetric', '2026-11-22T09:10:00.000Z', '2026-11-22T09:10:00.000Z');
-    insert.run(3, 'False', 'InvalidSelector', '2026-11-22T09:20:00.000Z', '2026-11-22T09:20:00.000Z');
-    db.exec(
-      `INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen) VALUES ('${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', '2026-11-22T09:00:00.000Z')`,
-    );
-    db.close();
-    const s = store(dir);
-    expect(s.latestTransitions(10).map((t) => [t.reason, t.previous?.reason ?? null, t.notable])).toEqual([
-      ['InvalidSelector', 'FailedGetResourceMetric', false],
-      ['FailedGetResourceMetric', 'ValidMetricFound', true],
-      ['ValidMetricFound', null, true],
-    ]);
-    // The open segment was read back: observing the same state records nothing.
-    s.observe(hpa([{ status: 'False', reason: 'InvalidSelector', message: 'm', meaning: 'failing' }]), '2026-11-22T10:00:00.000Z');
-    expect(s.countTransitions(id)).toBe(3);
-    s.close();
-  });
-  it('prunes what is older than the retention window but keeps each open segment and the last replica sample', () => {
-    const s = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'hist-')), retentionDays: 30 });
+  it('prunes what is older than the retention window but keeps each open segment and the last replica sample', async () => {
+    const s = await backend.open();
     s.observe(
       hpa([
         { lastTransitionTime: '2026-09-01T00:00:00Z' },
@@ -263,25 +340,25 @@ describe('HistoryStore', () => {
     s.observe(hpa([{}], { id: goneId, name: 'gone', uid: 'uid-gone' }), '2026-09-01T00:00:00.000Z');
     s.observeDeleted(goneId, '2026-09-03T00:00:00.000Z');
     s.recordClusterState('prod', 'unreachable', '2026-09-05T00:00:00.000Z', 'connection refused');
-    s.prune(new Date('2026-11-22T00:00:00Z'));
+    await s.prune(new Date('2026-11-22T00:00:00Z'));
     // An object deleted before the window leaves nothing behind.
-    expect(s.countTransitions(goneId)).toBe(0);
+    expect(await s.countTransitions(goneId)).toBe(0);
     // The cluster's outage began before the window and has not ended: still a gap.
-    expect(s.history(id, 'HorizontalPodAutoscaler', '2026-11-01T00:00:00Z', '2026-11-22T00:00:00Z').gaps).toEqual([
+    expect((await s.history(id, 'HorizontalPodAutoscaler', '2026-11-01T00:00:00Z', '2026-11-22T00:00:00Z')).gaps).toEqual([
       { start: '2026-09-05T00:00:00.000Z', end: null, state: 'unreachable' },
     ]);
     // ScalingActive: the September segments went, the November one stays; AbleToScale's only segment is open, so it stays.
-    expect(segments(s).map((x) => x.reason)).toEqual(['ValidMetricFound']);
-    expect(segments(s, 'AbleToScale').map((x) => [x.reason, x.start])).toEqual([['ReadyForNewScale', '2026-09-01T00:00:00.000Z']]);
-    expect(s.events(id, 10).map((e) => e.uid)).toEqual(['e-new']);
+    expect((await segments(s)).map((x) => x.reason)).toEqual(['ValidMetricFound']);
+    expect((await segments(s, 'AbleToScale')).map((x) => [x.reason, x.start])).toEqual([['ReadyForNewScale', '2026-09-01T00:00:00.000Z']]);
+    expect((await s.events(id, 10)).map((e) => e.uid)).toEqual(['e-new']);
     // The last sample before the window still tells the replicas at its start.
-    const { replicas } = s.history(id, 'HorizontalPodAutoscaler', '2026-11-01T00:00:00Z', '2026-11-22T00:00:00Z');
+    const { replicas } = await s.history(id, 'HorizontalPodAutoscaler', '2026-11-01T00:00:00Z', '2026-11-22T00:00:00Z');
     expect(replicas.map((r) => r.desired)).toEqual([4]);
-    s.close();
+    await s.close();
   });
 
-  it('keeps every AbleToScale=True reason change as its own segment (the stabilization window at work)', () => {
-    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+  it('keeps every AbleToScale=True reason change as its own segment (the stabilization window at work)', async () => {
+    const s = await backend.open();
     const able = (reason: string): Partial<AutoscalerCondition> => ({
       type: 'AbleToScale',
       status: 'True',
@@ -291,7 +368,7 @@ describe('HistoryStore', () => {
     });
     const reasons = ['ReadyForNewScale', 'ScaleDownStabilized', 'SucceededRescale', 'ReadyForNewScale', 'ScaleDownStabilized'];
     reasons.forEach((r, i) => s.observe(hpa([able(r)]), `2026-11-22T10:0${i}:00.000Z`));
-    expect(segments(s, 'AbleToScale').map((x) => [x.reason, x.start])).toEqual([
+    expect((await segments(s, 'AbleToScale')).map((x) => [x.reason, x.start])).toEqual([
       ['ReadyForNewScale', '2026-11-20T08:00:00.000Z'],
       ['ScaleDownStabilized', '2026-11-22T10:01:00.000Z'],
       ['SucceededRescale', '2026-11-22T10:02:00.000Z'],
@@ -300,11 +377,11 @@ describe('HistoryStore', () => {
     ]);
     // The since clock of AbleToScale=True is the reason's observation, not the status's lastTransitionTime.
     expect(s.conditionSince(id)).toEqual({ AbleToScale: '2026-11-22T10:04:00.000Z' });
-    s.close();
+    await s.close();
   });
 
-  it('after a gap: a status flip starts at its lastTransitionTime inside the gap, a reason change when first seen after it', () => {
-    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+  it('after a gap: a status flip starts at its lastTransitionTime inside the gap, a reason change when first seen after it', async () => {
+    const s = await backend.open();
     s.observe(
       hpa([
         { lastTransitionTime: '2026-11-22T09:00:00Z' },
@@ -333,28 +410,153 @@ describe('HistoryStore', () => {
       ]),
       '2026-11-22T10:06:00.000Z',
     );
-    const h = s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z');
+    const h = await s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z');
     expect(h.gaps).toEqual([{ start: '2026-11-22T10:01:00.000Z', end: '2026-11-22T10:06:00.000Z', state: 'unreachable' }]);
-    expect(segments(s).map((x) => [x.reason, x.start])).toEqual([
+    expect((await segments(s)).map((x) => [x.reason, x.start])).toEqual([
       ['ValidMetricFound', '2026-11-22T09:00:00.000Z'],
       ['FailedGetResourceMetric', '2026-11-22T10:03:00.000Z'],
     ]);
-    expect(segments(s, 'ScalingLimited').map((x) => [x.reason, x.start])).toEqual([
+    expect((await segments(s, 'ScalingLimited')).map((x) => [x.reason, x.start])).toEqual([
       ['TooManyReplicas', '2026-11-22T09:00:00.000Z'],
       ['TooFewReplicas', '2026-11-22T10:06:00.000Z'],
     ]);
-    s.close();
+    await s.close();
   });
 
-  it('an outage dated back to its last answer is a gap even when a degraded spell was recorded after that time', () => {
-    const s = store(mkdtempSync(path.join(os.tmpdir(), 'hist-')));
+  it('an outage dated back to its last answer is a gap even when a degraded spell was recorded after that time', async () => {
+    const s = await backend.open();
     s.observe(hpa([{}]), '2026-11-22T10:00:00.000Z');
     s.recordClusterState('prod', 'degraded', '2026-11-22T10:01:05.000Z', '500');
     s.recordClusterState('prod', 'unreachable', '2026-11-22T10:01:00.000Z', '500');
     s.recordClusterState('prod', 'synced', '2026-11-22T10:03:00.000Z', null);
-    expect(s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z').gaps).toEqual([
+    expect((await s.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z')).gaps).toEqual([
       { start: '2026-11-22T10:01:00.000Z', end: '2026-11-22T10:03:00.000Z', state: 'unreachable' },
     ]);
-    s.close();
+    await s.close();
+  });
+});
+
+describe('HistoryStore (SQLite only)', () => {
+  it('migrates a version-1 database: earlier transitions learn what they replaced, notable when the status flipped', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
+    // The database as the first release wrote it: migration 1 only, three rows of one condition.
+    await sqliteStore(dir).close();
+    const db = new Database(path.join(dir, 'history.db'));
+    db.exec(`DELETE FROM schema_migrations WHERE version > 1;
+      CREATE TABLE t AS SELECT seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since FROM condition_transitions;
+      DROP TABLE condition_transitions; ALTER TABLE t RENAME TO condition_transitions;`);
+    const insert =
+      db.prepare(`INSERT INTO condition_transitions (seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since)
+      VALUES (?, '${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', 'ScalingActive', ?, ?, 'm', ?, ?)`);
+    insert.run(1, 'True', 'ValidMetricFound', '2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.000Z');
+    insert.run(2, 'False', 'FailedGetResourceMetric', '2026-11-22T09:10:00.000Z', '2026-11-22T09:10:00.000Z');
+    insert.run(3, 'False', 'InvalidSelector', '2026-11-22T09:20:00.000Z', '2026-11-22T09:20:00.000Z');
+    db.exec(
+      `INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen) VALUES ('${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', '2026-11-22T09:00:00.000Z')`,
+    );
+    db.close();
+    const s = sqliteStore(dir);
+    expect((await s.latestTransitions(10)).map((t) => [t.reason, t.previous?.reason ?? null, t.notable])).toEqual([
+      ['InvalidSelector', 'FailedGetResourceMetric', false],
+      ['FailedGetResourceMetric', 'ValidMetricFound', true],
+      ['ValidMetricFound', null, true],
+    ]);
+    // The open segment was read back: observing the same state records nothing.
+    s.observe(hpa([{ status: 'False', reason: 'InvalidSelector', message: 'm', meaning: 'failing' }]), '2026-11-22T10:00:00.000Z');
+    expect(await s.countTransitions(id)).toBe(3);
+    await s.close();
+  });
+});
+
+describe('PostgresStore: leases', () => {
+  async function replica(url: string, name: string, clusters: string[]) {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    pools.push(pool);
+    const fenced: string[] = [];
+    const ownership = new ClusterOwnership({
+      pool,
+      replicaId: name,
+      clusters,
+      leaseMs: 30_000,
+      renewMs: 10_000,
+      onAcquire: () => undefined,
+      onRelease: () => undefined,
+    });
+    const store = await PostgresStore.open({
+      pool,
+      retentionDays: 30,
+      // A Karmada member is written under its control plane's lease.
+      fenceOf: (cluster) => ownership.ownedClusters().get(cluster.split('/')[0] ?? cluster),
+      onFenced: (cluster) => fenced.push(cluster),
+    });
+    return { pool, ownership, store, fenced };
+  }
+
+  it('a process that lost its lease writes nothing; the new owner reads back what is open and records nothing twice', async () => {
+    if (!server) throw new Error('the PostgreSQL test server did not start');
+    const url = server.createDatabase(`hist_${++databases}`);
+    const a = await replica(url, 'replica-a', ['prod']);
+    await a.ownership.start();
+    await a.store.adopt('prod');
+    a.store.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');
+    await a.store.flush();
+
+    // A pauses past its lease (say, a long GC or a frozen node); B takes the cluster over under a new token.
+    await a.pool.query(`UPDATE cluster_leases SET expires_at = clock_timestamp() - interval '1 second'`);
+    await a.pool.query(`UPDATE replicas SET heartbeat_at = clock_timestamp() - interval '1 hour' WHERE id = 'replica-a'`);
+    const b = await replica(url, 'replica-b', ['prod']);
+    await b.ownership.start();
+    expect([...b.ownership.ownedClusters().keys()]).toEqual(['prod']);
+    await b.store.adopt('prod');
+    b.store.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:05:00.000Z');
+    expect(await b.store.countTransitions(id)).toBe(1);
+    expect(b.store.firstSeen(id)).toBe('2026-11-22T10:00:00.000Z');
+
+    // A wakes up still holding its old token: the database refuses its write, and it is told.
+    a.store.observe(hpa([{ status: 'False', reason: 'FailedGetResourceMetric', meaning: 'failing' }]), '2026-11-22T10:06:00.000Z');
+    await a.store.flush();
+    expect(a.fenced).toEqual(['prod']);
+    expect(a.store.droppedWrites).toBeGreaterThan(0);
+    expect(await b.store.countTransitions(id)).toBe(1);
+    await b.store.close();
+    await b.ownership.stop();
+  });
+
+  it("a Karmada member's rows are written under its control plane's lease and read back with it", async () => {
+    if (!server) throw new Error('the PostgreSQL test server did not start');
+    const url = server.createDatabase(`hist_${++databases}`);
+    const memberId = 'karmada%2Fmember-1/HorizontalPodAutoscaler/shop/web'; // ids carry the cluster URL-encoded
+    const member = hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }], { id: memberId, cluster: 'karmada/member-1' });
+    const first = await replica(url, 'replica-a', ['karmada']);
+    await first.ownership.start();
+    await first.store.adopt('karmada');
+    first.store.observe(member, '2026-11-22T10:00:00.000Z');
+    first.store.recordClusterState('karmada/member-1', 'unreachable', '2026-11-22T10:01:00.000Z', 'cannot reach member');
+    await first.store.close();
+    await first.ownership.stop();
+    expect(first.fenced).toEqual([]);
+
+    const second = await replica(url, 'replica-b', ['karmada']);
+    await second.ownership.start();
+    await second.store.adopt('karmada');
+    expect(second.store.firstSeen(memberId)).toBe('2026-11-22T10:00:00.000Z');
+    second.store.observe(member, '2026-11-22T10:05:00.000Z');
+    expect(await second.store.countTransitions(memberId)).toBe(1);
+    const h = await second.store.history(memberId, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z');
+    expect(h.gaps).toEqual([{ start: '2026-11-22T10:01:00.000Z', end: null, state: 'unreachable' }]);
+    await second.store.close();
+    await second.ownership.stop();
+  });
+
+  it('a cluster it does not own is not written at all', async () => {
+    if (!server) throw new Error('the PostgreSQL test server did not start');
+    const url = server.createDatabase(`hist_${++databases}`);
+    const r = await replica(url, 'replica-a', ['other']);
+    await r.ownership.start();
+    r.store.observe(hpa([{}]), '2026-11-22T10:00:00.000Z');
+    expect(await r.store.countTransitions(id)).toBe(0);
+    expect(r.store.droppedWrites).toBeGreaterThan(0);
+    await r.store.close();
+    await r.ownership.stop();
   });
 });

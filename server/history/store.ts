@@ -1,16 +1,18 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerKind, ClusterState, EventDto, HistoryResponse, Transition } from '@/lib/api';
+import type { HistoryWrite } from './recorder';
+import { HistoryRecorder, WriteBatch } from './recorder';
 
 /**
  * Everything Autoscope persists, as the rest of the server sees it: condition transitions, replica samples,
  * events, cluster states, and what the index asks of history (since when a condition, a mismatch, a problem held).
- * `HistoryStore` (SQLite, embedded, the default) is the implementation today. The PostgreSQL schema, ownership and
- * change stream a second implementation writes through are in `server/store/postgres/` (docs/scale-out.md).
+ * Two implementations: `HistoryStore` (SQLite, embedded, the default) and `PostgresStore`
+ * (`server/store/postgres/`, when `AUTOSCOPE_DATABASE_URL` is set; docs/scale-out.md). One behavioural suite runs
+ * against both (server/history/history-store.test.ts).
  *
  * Writes are fire-and-forget: an implementation queues and batches them, so watch events never wait on IO.
- * The `*Since`/`firstSeen` answers come from memory (the index asks them for every object it maps).
- * The range reads (`history`, `events`, `latestTransitions`) are synchronous because better-sqlite3 is; a store
- * over the network will need them to return promises, and their four callers in `server/services/` to await.
+ * The `*Since`/`firstSeen` answers come from memory (the index asks them for every object it maps). Range reads
+ * return promises, and see every write made before them.
  */
 export interface AutoscopeStore {
   /** `resourceVersion`: of the object version `a` was mapped from, kept with each transition it starts. */
@@ -24,15 +26,73 @@ export interface AutoscopeStore {
   problemSince(id: string): Record<string, string>;
   firstSeen(id: string): string | null;
 
-  history(id: string, kind: AutoscalerKind, from: string, to: string): Omit<HistoryResponse, 'id' | 'from' | 'to'>;
-  events(id: string, limit: number, from?: string, to?: string): EventDto[];
-  latestTransitions(limit: number, cluster?: string, notableOnly?: boolean): Transition[];
+  history(id: string, kind: AutoscalerKind, from: string, to: string): Promise<Omit<HistoryResponse, 'id' | 'from' | 'to'>>;
+  events(id: string, limit: number, from?: string, to?: string): Promise<EventDto[]>;
+  latestTransitions(limit: number, cluster?: string, notableOnly?: boolean): Promise<Transition[]>;
   /** How many transitions an object has recorded (what tests compare with the simulator's ground truth). */
-  countTransitions(id: string): number;
+  countTransitions(id: string): Promise<number>;
 
   /** Retention: drops what is older than the configured window (keeping each series' latest point). */
-  prune(now: Date): void;
-  /** Writes whatever is queued now. */
-  flush(): void;
-  close(): void;
+  prune(now: Date): Promise<void>;
+  /** Writes whatever is queued now; resolves once it is stored. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The half of a store that does not depend on where rows go: the recorder's decisions, answered from memory,
+ * and its writes queued per turn of the event loop. Everything one chunk of watch events (or one resync)
+ * changed goes in one transaction right after, so a process killed without warning loses at most what it was
+ * processing, not a quarter-second of what it had already seen (the reliability run's SIGKILL).
+ */
+export abstract class RecordingStore {
+  private readonly batch = new WriteBatch();
+  private flushTimer: NodeJS.Immediate | null = null;
+  protected readonly recorder = new HistoryRecorder((w) => this.enqueue(w));
+
+  private enqueue(write: HistoryWrite): void {
+    this.batch.push(write);
+    this.flushTimer ??= setImmediate(() => void this.flush());
+  }
+
+  /** The queued writes, handed over once (the timer for them is cancelled). */
+  protected takeQueued(): HistoryWrite[] {
+    if (this.flushTimer) clearImmediate(this.flushTimer);
+    this.flushTimer = null;
+    return this.batch.take();
+  }
+
+  abstract flush(): Promise<void>;
+
+  observe(a: Autoscaler, now: string, resourceVersion?: string): void {
+    this.recorder.observe(a, now, resourceVersion);
+  }
+
+  observeDeleted(id: string, now: string): void {
+    this.recorder.observeDeleted(id, now);
+  }
+
+  recordEvent(id: string, e: EventDto): void {
+    this.recorder.recordEvent(id, e);
+  }
+
+  recordClusterState(cluster: string, state: ClusterState, at: string, error: string | null): void {
+    this.recorder.recordClusterState(cluster, state, at, error);
+  }
+
+  conditionSince(id: string): Record<string, string> {
+    return this.recorder.conditionSince(id);
+  }
+
+  replicasMismatchSince(id: string): string | null {
+    return this.recorder.replicasMismatchSince(id);
+  }
+
+  problemSince(id: string): Record<string, string> {
+    return this.recorder.problemSince(id);
+  }
+
+  firstSeen(id: string): string | null {
+    return this.recorder.firstSeen(id);
+  }
 }

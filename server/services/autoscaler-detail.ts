@@ -18,7 +18,7 @@ function withoutManagedFields(raw: KubeObject): KubeObject {
  * One autoscaler with its spec parts, events, YAML and kubectl commands; a MachineAutoscaler with both copies
  * of its MachineSet, a FederatedHPA with its placement (from the objects the index mapped it with).
  */
-export function getAutoscalerDetail(app: Autoscope, path: AutoscalerPath, viewer: Viewer): AutoscalerDetailResponse {
+export async function getAutoscalerDetail(app: Autoscope, path: AutoscalerPath, viewer: Viewer): Promise<AutoscalerDetailResponse> {
   const entry = findEntry(app, path, viewer);
   const a = entry.dto;
   const spec = (entry.raw.spec ?? {}) as Record<string, unknown>;
@@ -32,7 +32,7 @@ export function getAutoscalerDetail(app: Autoscope, path: AutoscalerPath, viewer
     ...(a.kind === 'FederatedHPA'
       ? { placement: toFederationPlacement(a, entry.related.binding ?? null, entry.related.policy ?? null) }
       : {}),
-    events: app.history.events(a.id, 100),
+    events: await app.history.events(a.id, 100),
     yaml: stringify(withoutManagedFields(entry.raw)),
     kubectl: kubectlCommands(app, a),
     clusters: app.clusterStatuses().filter((c) => c.name === a.cluster),

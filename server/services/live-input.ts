@@ -190,7 +190,7 @@ export async function gatherHpaInput(
     }
   }
 
-  const state = reconstructState(app, id, now);
+  const state = await reconstructState(app, id, now);
   assumptions.push(
     state
       ? "Controller history rebuilt from Autoscope's record of status.desiredReplicas and replica changes over the last 30 minutes; the controller keeps it in memory only, so stabilization and rate limits are approximated."
@@ -236,9 +236,9 @@ export async function gatherHpaInput(
  * The controller's in-memory history, approximated from what Autoscope recorded: each change of
  * desiredReplicas as a recommendation, each change of current replicas as a scale event.
  */
-function reconstructState(app: Autoscope, id: string, now: string): HpaControllerState | null {
+async function reconstructState(app: Autoscope, id: string, now: string): Promise<HpaControllerState | null> {
   const from = new Date(Date.parse(now) - 30 * 60_000).toISOString();
-  const samples = app.history.history(id, 'HorizontalPodAutoscaler', from, now).replicas;
+  const samples = (await app.history.history(id, 'HorizontalPodAutoscaler', from, now)).replicas;
   if (samples.length < 2) return null;
   const recommendations = samples
     .filter((s) => s.desired !== null)

@@ -10,18 +10,18 @@ import { isKnownCluster } from './guards';
 const maxScanned = 20_000;
 
 /** The fleet's latest condition transitions the viewer may see, newest first, optionally of one cluster or only the notable ones. */
-export function listTransitions(
+export async function listTransitions(
   app: Autoscope,
   query: { limit: number; cluster?: string; notable: boolean },
   viewer: Viewer,
-): TransitionsResponse {
+): Promise<TransitionsResponse> {
   if (query.cluster && !isKnownCluster(app, viewer, query.cluster))
     throw new AppError('bad_request', `unknown cluster ${JSON.stringify(query.cluster)}`);
   const { scope } = viewer;
-  if (scope.all) return { transitions: app.history.latestTransitions(query.limit, query.cluster, query.notable) };
+  if (scope.all) return { transitions: await app.history.latestTransitions(query.limit, query.cluster, query.notable) };
   // The store pages newest first; read wider windows until the viewer's `limit` is filled or the feed ends.
   for (let window = query.limit * 4; ; window *= 4) {
-    const rows = app.history.latestTransitions(Math.min(window, maxScanned), query.cluster, query.notable);
+    const rows = await app.history.latestTransitions(Math.min(window, maxScanned), query.cluster, query.notable);
     const visible: Transition[] = rows.filter((t) => canSeeAutoscaler(scope, t));
     if (visible.length >= query.limit || rows.length < window || window >= maxScanned)
       return { transitions: visible.slice(0, query.limit) };

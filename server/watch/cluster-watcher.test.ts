@@ -55,13 +55,13 @@ function rig() {
   );
   sources.watcher = watcher;
   const w = watcher;
-  open.push({ stop: () => (w.stop(), history.close()) });
+  open.push({ stop: () => (w.stop(), void history.close()) });
   const ids = (): string[] => [...index.entries.keys()].sort();
-  const snapshot = () => ({
+  const snapshot = async () => ({
     ids: ids(),
     since: Object.fromEntries(ids().map((id) => [id, history.conditionSince(id)])),
     firstSeen: Object.fromEntries(ids().map((id) => [id, history.firstSeen(id)])),
-    transitions: Object.fromEntries(ids().map((id) => [id, history.countTransitions(id)])),
+    transitions: Object.fromEntries(await Promise.all(ids().map(async (id) => [id, await history.countTransitions(id)] as const))),
   });
   const advance = async (ms: number): Promise<void> => {
     now += ms;
@@ -84,36 +84,36 @@ async function synced() {
 describe('ClusterWatcher with the fleet index and history', () => {
   it('a watch cut: nothing deleted, nothing recorded twice, every since kept, the state stays synced', async () => {
     const r = await synced();
-    const before = r.snapshot();
+    const before = await r.snapshot();
     for (let i = 0; i < 5; i++) {
       r.cluster.cut();
       await r.advance(30_000);
     }
-    expect(r.snapshot()).toEqual(before);
+    expect(await r.snapshot()).toEqual(before);
     expect(r.stateNames()).toEqual(['synced']);
   });
 
   it('a 410 Gone relist: nothing deleted, nothing recorded twice, every since kept', async () => {
     const r = await synced();
-    const before = r.snapshot();
+    const before = await r.snapshot();
     r.cluster.cut();
     r.cluster.put(hpaPath, real[0] as unknown as KubeObject);
     r.cluster.compact(hpaPath);
     await r.advance(1_000);
     expect(r.cluster.requests.filter((q) => q === `list ${hpaPath}`)).toHaveLength(2);
-    expect(r.snapshot()).toEqual(before);
+    expect(await r.snapshot()).toEqual(before);
     expect(r.stateNames()).toEqual(['synced']);
   });
 
   it('a 5xx on the relist: degraded, not unreachable; nothing deleted; every since kept', async () => {
     const r = await synced();
-    const before = r.snapshot();
+    const before = await r.snapshot();
     r.cluster.cut();
     r.cluster.put(hpaPath, real[0] as unknown as KubeObject);
     r.cluster.compact(hpaPath);
     r.cluster.listFailures = [500];
     await r.advance(1_000);
-    expect(r.snapshot()).toEqual(before);
+    expect(await r.snapshot()).toEqual(before);
     expect(r.stateNames()).toEqual(['synced', 'degraded']);
     expect(r.watcher.status()).toMatchObject({
       state: 'degraded',
@@ -145,7 +145,7 @@ describe('ClusterWatcher with the fleet index and history', () => {
 
   it('a cluster down for 5 minutes and back: unreachable at once, one gap from its last answer, no deleted rows, no duplicate segment, every since kept', async () => {
     const r = await synced();
-    const before = r.snapshot();
+    const before = await r.snapshot();
     const id = before.ids[0] ?? '';
     await r.advance(5_000);
     r.cluster.down = true;
@@ -160,9 +160,9 @@ describe('ClusterWatcher with the fleet index and history', () => {
     await r.advance(1_000);
     await r.advance(1_000);
     expect(r.watcher.status().state).toBe('synced');
-    expect(r.snapshot()).toEqual(before);
+    expect(await r.snapshot()).toEqual(before);
     expect(r.index.entries.get(id)?.dto.stale).toBe(false);
-    const history = r.history.history(id, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z');
+    const history = await r.history.history(id, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z');
     expect(history.gaps).toHaveLength(1);
     expect(history.gaps[0]?.start).toBe('2026-11-23T10:00:05.000Z');
     expect(history.gaps[0]?.end).toBe('2026-11-23T10:05:07.000Z');

@@ -200,7 +200,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  app.stop();
+  await app.stop();
   access.close();
   installAutoscope(undefined);
   installAccess(undefined);

@@ -101,7 +101,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  app.stop();
+  await app.stop();
   installAutoscope(undefined);
   await world.stop();
   vi.restoreAllMocks();
@@ -530,9 +530,9 @@ describe('failure modes', () => {
       'ocp-prod-east/MachineAutoscaler/default/worker-autoscaler',
       'prod-eu-west-1/HorizontalPodAutoscaler/search/indexer',
     ];
-    const before = stable.map((id) => app.history.countTransitions(id));
+    const before = await Promise.all(stable.map((id) => app.history.countTransitions(id)));
     expect(before.every((n) => n > 0)).toBe(true);
-    app.stop();
+    await app.stop();
     app = startBackend();
     await until(
       () => app.clusterStatuses(),
@@ -541,8 +541,8 @@ describe('failure modes', () => {
     );
     app.index.runPending();
     await until(() => stable.every((id) => app.index.entries.has(id)), Boolean);
-    app.history.flush();
-    expect(stable.map((id) => app.history.countTransitions(id))).toEqual(before);
+    await app.history.flush();
+    expect(await Promise.all(stable.map((id) => app.history.countTransitions(id)))).toEqual(before);
     const history = HistoryResponseSchema.parse(
       (
         await call(

@@ -88,7 +88,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) child.kill('SIGTERM');
   await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
-  app.stop();
+  await app.stop();
   installAutoscope(undefined);
   await world.stop();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });

@@ -52,6 +52,5 @@ server.listen(Number(process.env.PORT ?? 3201), '127.0.0.1');
 
 process.on('SIGTERM', () => {
   server.close();
-  app.stop();
-  process.exit(0);
+  void app.stop().finally(() => process.exit(0));
 });

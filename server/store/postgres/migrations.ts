@@ -113,6 +113,39 @@ export const postgresMigrations: readonly string[] = [
    CREATE TRIGGER a_fence BEFORE INSERT OR UPDATE ON changes FOR EACH ROW EXECUTE FUNCTION autoscope_check_fence();
    CREATE TRIGGER b_sequence BEFORE INSERT ON changes FOR EACH ROW EXECUTE FUNCTION autoscope_sequence_change();
    CREATE TRIGGER notify AFTER INSERT ON changes FOR EACH STATEMENT EXECUTE FUNCTION autoscope_notify_change();`,
+  // 2: what the history store needs beyond version 1.
+  // - Each transition keeps the resourceVersion of the object version it was seen in (as SQLite's migration 3).
+  // - cluster_states get the order they were written in (an outage's row is dated back, so time is not it).
+  // - The open segment of every condition and the last replica sample of every autoscaler, kept beside the
+  //   partitioned tables: retention drops whole months, and a condition that has not changed since is still open.
+  //   They are also what a replica reads back at start.
+  // - A Karmada member's rows are written under its control plane's lease (its watcher runs through the control
+  //   plane's connection): the fence check accepts the lease of the cluster or of the cluster it is a member of
+  //   (`<control plane>/<member>`; a member's own name has no slash). Tokens are unique, so a token names one lease.
+  `ALTER TABLE condition_transitions ADD COLUMN resource_version TEXT;
+   ALTER TABLE cluster_states ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;
+   CREATE INDEX cluster_states_by_cluster_seq ON cluster_states (cluster, seq);
+   CREATE TABLE condition_state (
+     id TEXT NOT NULL, type TEXT NOT NULL, cluster TEXT NOT NULL, fence BIGINT NOT NULL, uid TEXT NOT NULL,
+     status TEXT NOT NULL, reason TEXT, message TEXT, at TIMESTAMPTZ NOT NULL, reason_since TIMESTAMPTZ NOT NULL,
+     PRIMARY KEY (id, type));
+   CREATE TABLE replica_state (
+     id TEXT PRIMARY KEY, cluster TEXT NOT NULL, fence BIGINT NOT NULL, at TIMESTAMPTZ NOT NULL,
+     current INTEGER, desired INTEGER, min INTEGER, max INTEGER);
+   CREATE TRIGGER a_fence BEFORE INSERT OR UPDATE ON condition_state FOR EACH ROW EXECUTE FUNCTION autoscope_check_fence();
+   CREATE TRIGGER a_fence BEFORE INSERT OR UPDATE ON replica_state FOR EACH ROW EXECUTE FUNCTION autoscope_check_fence();
+   CREATE OR REPLACE FUNCTION autoscope_check_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM 1 FROM cluster_leases
+       WHERE cluster IN (NEW.cluster, regexp_replace(NEW.cluster, '/[^/]*$', ''))
+         AND fence = NEW.fence AND owner IS NOT NULL AND expires_at > clock_timestamp()
+       FOR SHARE;
+     IF NOT FOUND THEN
+       RAISE EXCEPTION 'fenced: token % is not the current lease of cluster %', NEW.fence, NEW.cluster
+         USING ERRCODE = 'AF001';
+     END IF;
+     RETURN NEW;
+   END $$;`,
 ];
 
 const MIGRATION_LOCK = 'autoscope.migrations';

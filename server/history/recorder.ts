@@ -1,0 +1,325 @@
+import 'server-only';
+import type { Autoscaler, ClusterState, EventDto } from '@/lib/api';
+import { parseAutoscalerId } from '@/lib/api';
+import { conditionSince } from '@/lib/history';
+import { conditionMeaning } from '@/lib/triage';
+
+/** Which object a row is about. */
+export interface ObjectRef {
+  id: string;
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+export interface ObjectRow extends ObjectRef {
+  firstSeen: string;
+}
+
+/** One condition transition as both stores keep it. */
+export interface TransitionRow extends ObjectRef {
+  type: string;
+  status: string;
+  reason: string | null;
+  message: string | null;
+  at: string;
+  reasonSince: string;
+  prevStatus: string | null;
+  prevReason: string | null;
+  notable: boolean;
+  resourceVersion: string | null;
+}
+
+export interface ReplicaSample {
+  current: number | null;
+  desired: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * What the recorder asks a store to write, in the order it decided it. Every write names its cluster: a store
+ * shared by replicas checks each against the lease of the cluster it belongs to.
+ */
+export type HistoryWrite =
+  | { op: 'object'; cluster: string; row: ObjectRow }
+  | { op: 'deleted'; cluster: string; id: string; at: string }
+  | { op: 'transition'; cluster: string; row: TransitionRow }
+  /** The open segment's message changed (a message alone is not a transition). */
+  | { op: 'message'; cluster: string; id: string; type: string; message: string | null }
+  | { op: 'sample'; cluster: string; id: string; at: string; sample: ReplicaSample }
+  | { op: 'event'; cluster: string; id: string; event: EventDto }
+  | { op: 'clusterState'; cluster: string; state: ClusterState; at: string; error: string | null };
+
+/** An open segment as a store reads it back at start. */
+export type OpenConditionRow = Pick<TransitionRow, 'id' | 'type' | 'status' | 'reason' | 'message' | 'at' | 'reasonSince' | 'uid'>;
+
+/** What a store reads back at start: the objects not deleted, their open segments, their last replica sample. */
+export interface RecorderSnapshot {
+  objects: { id: string; uid: string; firstSeen: string }[];
+  open: OpenConditionRow[];
+  samples: ({ id: string } & ReplicaSample)[];
+}
+
+interface OpenCondition {
+  status: string;
+  reason: string | null;
+  message: string | null;
+  /** Where the segment starts (the status's lastTransitionTime on first sight). */
+  at: string;
+  /**
+   * Since when Autoscope knows the status *and reason* held: `at` for a change it saw, but the first-sight
+   * time otherwise, because lastTransitionTime moves only on status flips and says nothing about the reason.
+   */
+  reasonSince: string;
+  uid: string;
+}
+
+/**
+ * Every stored time as `toISOString()` (milliseconds, `Z`): times compare as strings, and `…:01Z` sorts after
+ * `…:01.500Z`, so the API's whole-second times must not be mixed in as they are.
+ */
+export function iso(t: string | null | undefined): string | null {
+  if (!t) return null;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+/**
+ * What history records, decided in one place for every store: a transition is a change of type, status or
+ * reason; a message-only change updates the open segment. On the first sight of an object its conditions'
+ * lastTransitionTime opens the segment, so a timeline starts at the truth, not at Autoscope's start; on restart
+ * the store hands back the open segments (`restore`), so nothing is recorded twice and nothing already known is
+ * lost. The recorder keeps what it needs to decide in memory and hands each decision to `emit`.
+ */
+export class HistoryRecorder {
+  private readonly open = new Map<string, Map<string, OpenCondition>>();
+  private readonly known = new Map<string, { uid: string; firstSeen: string }>();
+  private readonly replicas = new Map<string, ReplicaSample>();
+  private readonly mismatch = new Map<string, string>();
+  private readonly problemFirstSeen = new Map<string, Map<string, string>>();
+  private readonly clusterStates = new Map<string, ClusterState>();
+
+  constructor(private readonly emit: (write: HistoryWrite) => void) {}
+
+  /** Reads back what was open when Autoscope stopped. */
+  restore(snapshot: RecorderSnapshot): void {
+    for (const o of snapshot.objects) this.known.set(o.id, { uid: o.uid, firstSeen: o.firstSeen });
+    for (const r of snapshot.open) {
+      if (!this.known.has(r.id)) continue;
+      const byType = this.open.get(r.id) ?? new Map<string, OpenCondition>();
+      byType.set(r.type, { status: r.status, reason: r.reason, message: r.message, at: r.at, reasonSince: r.reasonSince, uid: r.uid });
+      this.open.set(r.id, byType);
+    }
+    for (const s of snapshot.samples) this.replicas.set(s.id, { current: s.current, desired: s.desired, min: s.min, max: s.max });
+  }
+
+  /** Drops what it knew of one cluster and its Karmada members (`<cluster>/<member>`): another process records them now. */
+  forgetCluster(cluster: string): void {
+    const mine = (id: string): boolean => {
+      const c = parseAutoscalerId(id)?.cluster;
+      return c === cluster || (c !== undefined && c.startsWith(`${cluster}/`));
+    };
+    for (const map of [this.open, this.known, this.replicas, this.mismatch, this.problemFirstSeen])
+      for (const id of [...map.keys()]) if (mine(id)) map.delete(id);
+    for (const c of [...this.clusterStates.keys()]) if (c === cluster || c.startsWith(`${cluster}/`)) this.clusterStates.delete(c);
+  }
+
+  /** Records what changed in one autoscaler since it was last observed. */
+  observe(a: Autoscaler, now: string, resourceVersion?: string): void {
+    const known = this.known.get(a.id);
+    const recreated = known !== undefined && known.uid !== a.uid;
+    // A recreated object's first segments cannot start before the old object's segments were closed.
+    const floor = recreated ? now : '';
+    if (!known || recreated) {
+      if (recreated) this.closeAll(a.id, now);
+      this.known.set(a.id, { uid: a.uid, firstSeen: now });
+      this.emit({
+        op: 'object',
+        cluster: a.cluster,
+        row: { id: a.id, cluster: a.cluster, kind: a.kind, namespace: a.namespace, name: a.name, uid: a.uid, firstSeen: now },
+      });
+    }
+    const byType = this.open.get(a.id) ?? new Map<string, OpenCondition>();
+    this.open.set(a.id, byType);
+    for (const c of a.conditions) {
+      const prev = byType.get(c.type);
+      const reason = c.reason;
+      if (prev && prev.status === c.status && prev.reason === reason && prev.uid === a.uid) {
+        if (prev.message !== c.message) {
+          prev.message = c.message;
+          this.emit({ op: 'message', cluster: a.cluster, id: a.id, type: c.type, message: c.message });
+        }
+        continue;
+      }
+      // The first sight starts at the condition's own lastTransitionTime; later changes start when a status
+      // flip says so, else now (a reason change does not move lastTransitionTime).
+      const ltt = iso(c.lastTransitionTime);
+      const at = !prev
+        ? ltt && ltt <= now && ltt >= floor
+          ? ltt
+          : now
+        : prev.status !== c.status && ltt && ltt > prev.at && ltt <= now
+          ? ltt
+          : now;
+      const reasonSince = prev ? at : now;
+      // Notable: the first sight, a status flip, or a reason change that changes what it means (ok → degraded).
+      const notable =
+        !prev ||
+        prev.status !== c.status ||
+        conditionMeaning(a.kind, { type: c.type, status: prev.status, reason: prev.reason ?? undefined }) !==
+          conditionMeaning(a.kind, { type: c.type, status: c.status, reason: reason ?? undefined });
+      byType.set(c.type, { status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
+      this.emit({
+        op: 'transition',
+        cluster: a.cluster,
+        row: {
+          id: a.id,
+          cluster: a.cluster,
+          kind: a.kind,
+          namespace: a.namespace,
+          name: a.name,
+          uid: a.uid,
+          type: c.type,
+          status: c.status,
+          reason,
+          message: c.message,
+          at,
+          reasonSince,
+          prevStatus: prev?.status ?? null,
+          prevReason: prev?.reason ?? null,
+          notable,
+          resourceVersion: resourceVersion ?? null,
+        },
+      });
+    }
+    const sample: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
+    const last = this.replicas.get(a.id);
+    if (!last || last.current !== sample.current || last.desired !== sample.desired || last.min !== sample.min || last.max !== sample.max) {
+      this.replicas.set(a.id, sample);
+      this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample });
+    }
+    if (a.currentReplicas !== null && a.desiredReplicas !== null && a.currentReplicas !== a.desiredReplicas) {
+      if (!this.mismatch.has(a.id)) this.mismatch.set(a.id, now);
+    } else {
+      this.mismatch.delete(a.id);
+    }
+    const problems = this.problemFirstSeen.get(a.id) ?? new Map<string, string>();
+    for (const code of problems.keys()) if (!a.problems.some((p) => p.code === code)) problems.delete(code);
+    for (const p of a.problems) if (!problems.has(p.code)) problems.set(p.code, now);
+    this.problemFirstSeen.set(a.id, problems);
+  }
+
+  /** The object is gone: its open segments end now. */
+  observeDeleted(id: string, now: string): void {
+    if (!this.known.has(id)) return;
+    const ref = parseAutoscalerId(id);
+    this.closeAll(id, now);
+    this.known.delete(id);
+    this.replicas.delete(id);
+    this.mismatch.delete(id);
+    this.problemFirstSeen.delete(id);
+    if (ref) this.emit({ op: 'deleted', cluster: ref.cluster, id, at: now });
+  }
+
+  private closeAll(id: string, now: string): void {
+    const byType = this.open.get(id);
+    const ref = parseAutoscalerId(id);
+    if (!byType || !ref) return;
+    for (const [type, c] of byType) {
+      this.emit({
+        op: 'transition',
+        cluster: ref.cluster,
+        row: {
+          id,
+          cluster: ref.cluster,
+          kind: ref.kind,
+          namespace: ref.namespace,
+          name: ref.name,
+          uid: c.uid,
+          type,
+          status: 'Unknown',
+          reason: 'Deleted',
+          message: 'the object was deleted or recreated',
+          at: now,
+          reasonSince: now,
+          prevStatus: c.status,
+          prevReason: c.reason,
+          notable: true,
+          resourceVersion: null,
+        },
+      });
+    }
+    this.open.delete(id);
+  }
+
+  recordEvent(id: string, e: EventDto): void {
+    const ref = parseAutoscalerId(id);
+    if (!ref) return;
+    this.emit({ op: 'event', cluster: ref.cluster, id, event: { ...e, firstSeen: iso(e.firstSeen), lastSeen: iso(e.lastSeen) } });
+  }
+
+  recordClusterState(cluster: string, state: ClusterState, at: string, error: string | null): void {
+    if (this.clusterStates.get(cluster) === state) return;
+    this.clusterStates.set(cluster, state);
+    this.emit({ op: 'clusterState', cluster, state, at, error });
+  }
+
+  /** When each condition's current state began (the rule is `lib/history`'s `conditionSince`). */
+  conditionSince(id: string): Record<string, string> {
+    return Object.fromEntries(
+      [...(this.open.get(id) ?? new Map<string, OpenCondition>())].map(([type, c]) => [
+        type,
+        conditionSince({ type, status: c.status, start: c.at, reasonSince: c.reasonSince }),
+      ]),
+    );
+  }
+
+  replicasMismatchSince(id: string): string | null {
+    return this.mismatch.get(id) ?? null;
+  }
+
+  problemSince(id: string): Record<string, string> {
+    return Object.fromEntries(this.problemFirstSeen.get(id) ?? []);
+  }
+
+  firstSeen(id: string): string | null {
+    return this.known.get(id)?.firstSeen ?? null;
+  }
+}
+
+/**
+ * The writes decided in one turn of the event loop, waiting to go to the store in one transaction. A message
+ * change of a transition still waiting here is folded into it, so no write ever depends on an update reaching a
+ * row of the same batch.
+ */
+export class WriteBatch {
+  private writes: HistoryWrite[] = [];
+  private readonly pendingTransitions = new Map<string, TransitionRow>();
+
+  push(write: HistoryWrite): void {
+    if (write.op === 'message') {
+      const row = this.pendingTransitions.get(`${write.id}\u0000${write.type}`);
+      if (row) {
+        row.message = write.message;
+        return;
+      }
+    }
+    if (write.op === 'transition') this.pendingTransitions.set(`${write.row.id}\u0000${write.row.type}`, write.row);
+    this.writes.push(write);
+  }
+
+  get size(): number {
+    return this.writes.length;
+  }
+
+  /** Hands over what is queued and starts an empty batch. */
+  take(): HistoryWrite[] {
+    const writes = this.writes;
+    this.writes = [];
+    this.pendingTransitions.clear();
+    return writes;
+  }
+}
