@@ -6,6 +6,16 @@ export interface AutoscopeConfig {
   retentionDays: number;
   /** A cluster that answered nothing for this long is unreachable (AUTOSCOPE_UNREACHABLE_AFTER_SECONDS, default 10). */
   unreachableAfterMs?: number;
+  /**
+   * PostgreSQL instead of the embedded SQLite file (AUTOSCOPE_DATABASE_URL, a libpq URL): history is shared, and
+   * each cluster is watched under a lease held in the database (docs/scale-out.md).
+   */
+  databaseUrl?: string;
+  /** This process' name among the replicas sharing the database (AUTOSCOPE_REPLICA_ID; default: host name). */
+  replicaName?: string;
+  /** How long a cluster lease lasts without renewal, and how often it is renewed (tests shorten them). */
+  leaseMs?: number;
+  renewMs?: number;
 }
 
 /** Settings from the environment (README's configuration table). */
@@ -18,6 +28,8 @@ export function readConfig(env: Readonly<Record<string, string | undefined>> = p
       : path.join(process.cwd(), '.autoscope'),
     retentionDays: Number.isFinite(retention) && retention > 0 ? retention : 30,
     unreachableAfterMs: (Number.isFinite(unreachable) && unreachable > 0 ? unreachable : 10) * 1000,
+    ...(env.AUTOSCOPE_DATABASE_URL?.trim() ? { databaseUrl: env.AUTOSCOPE_DATABASE_URL.trim() } : {}),
+    ...(env.AUTOSCOPE_REPLICA_ID?.trim() ? { replicaName: env.AUTOSCOPE_REPLICA_ID.trim() } : {}),
   };
 }
 

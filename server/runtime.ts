@@ -11,6 +11,7 @@ import { HistoryStore } from './history/history-store';
 import type { AutoscopeStore } from './history/store';
 import { log } from './log';
 import { observeHistoryWrite } from './metrics/registry';
+import { SharedHistory } from './store/postgres/shared-history';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
 import { ClusterWatcher } from './watch/cluster-watcher';
 import { defaultThresholds } from './watch/reachability';
@@ -28,6 +29,8 @@ export class Autoscope {
   readonly configuredFrom: string;
   /** Closers of the open SSE streams: `stop()` ends them, and the metrics count them. */
   readonly streams = new Set<() => void>();
+  /** With AUTOSCOPE_DATABASE_URL: the PostgreSQL store and the cluster leases this process watches under. */
+  readonly shared: SharedHistory | null = null;
   private stopped = false;
   private closed: Promise<void> = Promise.resolve();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -37,13 +40,35 @@ export class Autoscope {
     connections: { description: string; connections: ClusterConnection[] },
   ) {
     this.configuredFrom = connections.description;
-    this.history = new HistoryStore({ dataDir: config.dataDir, retentionDays: config.retentionDays, onWrite: observeHistoryWrite });
+    if (config.databaseUrl) {
+      const byName = new Map(connections.connections.map((c) => [c.name, c]));
+      this.shared = new SharedHistory({
+        databaseUrl: config.databaseUrl,
+        ...(config.replicaName ? { replicaName: config.replicaName } : {}),
+        clusters: [...byName.keys()],
+        retentionDays: config.retentionDays,
+        ...(config.leaseMs ? { leaseMs: config.leaseMs } : {}),
+        ...(config.renewMs ? { renewMs: config.renewMs } : {}),
+        leaseOf: (cluster) => this.watchers.get(cluster)?.connection.parent ?? cluster,
+        acquired: (cluster) => {
+          const connection = byName.get(cluster);
+          if (connection && !this.stopped) this.addCluster(connection);
+        },
+        released: (cluster) => this.removeCluster(cluster),
+        onWrite: observeHistoryWrite,
+      });
+      this.history = this.shared.store;
+    } else {
+      this.history = new HistoryStore({ dataDir: config.dataDir, retentionDays: config.retentionDays, onWrite: observeHistoryWrite });
+    }
     this.index = new FleetIndex(
       this.history,
       (cluster) => this.watchers.get(cluster),
       (ids) => this.bus.changed(ids),
     );
-    for (const c of connections.connections) this.addCluster(c);
+    // On SQLite every cluster is watched at once; on PostgreSQL each one once its lease is taken.
+    if (this.shared) void this.shared.start();
+    else for (const c of connections.connections) this.addCluster(c);
     this.timers.push(setInterval(() => this.index.refreshAll(), 60_000));
     // Retention: at start (a restart after a long pause drops what aged out meanwhile), then hourly.
     const prune = (): void => {
@@ -52,7 +77,12 @@ export class Autoscope {
     prune();
     this.timers.push(setInterval(prune, 3600_000));
     for (const t of this.timers) t.unref();
-    log.info('watching clusters', { clusters: connections.connections.length, from: connections.description, dataDir: config.dataDir });
+    log.info('watching clusters', {
+      clusters: connections.connections.length,
+      from: connections.description,
+      store: this.shared ? 'postgresql' : 'sqlite',
+      ...(this.shared ? { replica: this.shared.replicaId } : { dataDir: config.dataDir }),
+    });
   }
 
   private readonly listener: ClusterWatcherListener = {
@@ -94,6 +124,16 @@ export class Autoscope {
     });
     this.watchers.set(connection.name, watcher);
     watcher.start();
+  }
+
+  /** Stops watching a cluster and its Karmada members, and drops them from the index (another replica owns them now). */
+  private removeCluster(cluster: string): void {
+    for (const [name, watcher] of [...this.watchers]) {
+      if (name !== cluster && watcher.connection.parent !== cluster) continue;
+      watcher.stop();
+      this.watchers.delete(name);
+      this.index.dropCluster(name);
+    }
   }
 
   /** A Karmada control plane's Cluster objects become member clusters `<control-plane>/<member>`. */
@@ -154,6 +194,7 @@ export class Autoscope {
 
   /** Ready when every cluster has synced once or failed (unreachable, forbidden). */
   isReady(): boolean {
+    if (this.shared && !this.shared.ready) return false;
     return [...this.watchers.values()].every(
       (w) => w.status().lastSyncAt !== null || w.status().state === 'unreachable' || w.status().state === 'forbidden',
     );
@@ -166,7 +207,7 @@ export class Autoscope {
     for (const close of [...this.streams]) close();
     for (const t of this.timers) clearInterval(t);
     for (const w of this.watchers.values()) w.stop();
-    this.closed = this.history.close();
+    this.closed = this.shared ? this.shared.stop() : this.history.close();
     return this.closed;
   }
 }

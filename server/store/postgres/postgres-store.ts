@@ -68,16 +68,23 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
   /** Writes of clusters this process did not own when they were written, dropped. */
   droppedWrites = 0;
 
-  private constructor(private readonly options: PostgresStoreOptions) {
+  /** Nothing is read or written before `start()`; then `adopt` each cluster before watching it. */
+  constructor(private readonly options: PostgresStoreOptions) {
     super();
     this.pool = options.pool;
     this.partitions = new PartitionManager(options.pool);
   }
 
-  /** Applies the migrations and returns a store with nothing loaded yet: `adopt` each cluster before watching it. */
+  /** Applies the migrations (replicas starting together take turns). */
+  async start(): Promise<void> {
+    await migratePostgres(this.pool);
+  }
+
+  /** A started store with nothing loaded yet. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    await migratePostgres(options.pool);
-    return new PostgresStore(options);
+    const store = new PostgresStore(options);
+    await store.start();
+    return store;
   }
 
   /**
