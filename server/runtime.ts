@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerKind, ClusterStatus, ClusterSummary, Health } from '@/lib/api';
+import { AutoscalerSchema, ClusterStatusSchema } from '@/lib/api';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ClusterConnection } from './clusters/connections';
 import { loadConnections, memberConnection } from './clusters/connections';
@@ -7,10 +8,12 @@ import type { AutoscopeConfig } from './config';
 import { readConfig } from './config';
 import { ChangeBus } from './fleet/change-bus';
 import { FleetIndex } from './fleet/fleet-index';
+import type { RemoteEntry } from './fleet/fleet-index';
 import { HistoryStore } from './history/history-store';
 import type { AutoscopeStore } from './history/store';
 import { log } from './log';
 import { observeHistoryWrite } from './metrics/registry';
+import type { Change } from './store/postgres/change-stream';
 import { SharedHistory } from './store/postgres/shared-history';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
 import { ClusterWatcher } from './watch/cluster-watcher';
@@ -31,6 +34,14 @@ export class Autoscope {
   readonly streams = new Set<() => void>();
   /** With AUTOSCOPE_DATABASE_URL: the PostgreSQL store and the cluster leases this process watches under. */
   readonly shared: SharedHistory | null = null;
+  /** The configured clusters by name (Karmada members are added as their control plane lists them). */
+  private readonly connections = new Map<string, ClusterConnection>();
+  /** Connections made for live reads of Karmada members another replica watches. */
+  private readonly memberConnections = new Map<string, ClusterConnection>();
+  /** On PostgreSQL: the status of each cluster another replica watches, as its owner published it. */
+  private readonly remoteStatuses = new Map<string, ClusterStatus>();
+  /** When each owned cluster's status was last published, and what it said (published on a change, else every 15 s). */
+  private readonly publishedStatus = new Map<string, { key: string; at: number }>();
   private stopped = false;
   private closed: Promise<void> = Promise.resolve();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -40,8 +51,9 @@ export class Autoscope {
     connections: { description: string; connections: ClusterConnection[] },
   ) {
     this.configuredFrom = connections.description;
+    const byName = this.connections;
+    for (const c of connections.connections) byName.set(c.name, c);
     if (config.databaseUrl) {
-      const byName = new Map(connections.connections.map((c) => [c.name, c]));
       this.shared = new SharedHistory({
         databaseUrl: config.databaseUrl,
         ...(config.replicaName ? { replicaName: config.replicaName } : {}),
@@ -49,12 +61,14 @@ export class Autoscope {
         retentionDays: config.retentionDays,
         ...(config.leaseMs ? { leaseMs: config.leaseMs } : {}),
         ...(config.renewMs ? { renewMs: config.renewMs } : {}),
-        leaseOf: (cluster) => this.watchers.get(cluster)?.connection.parent ?? cluster,
+        leaseOf: (cluster) => this.leaseOf(cluster),
         acquired: (cluster) => {
           const connection = byName.get(cluster);
           if (connection && !this.stopped) this.addCluster(connection);
         },
         released: (cluster) => this.removeCluster(cluster),
+        loadRemote: (current) => this.loadRemote(current),
+        applyRemote: (changes) => this.applyRemote(changes),
         onWrite: observeHistoryWrite,
       });
       this.history = this.shared.store;
@@ -66,9 +80,14 @@ export class Autoscope {
       (cluster) => this.watchers.get(cluster),
       (ids) => this.bus.changed(ids),
     );
-    // On SQLite every cluster is watched at once; on PostgreSQL each one once its lease is taken.
-    if (this.shared) void this.shared.start();
-    else for (const c of connections.connections) this.addCluster(c);
+    // On SQLite every cluster is watched at once; on PostgreSQL each one once its lease is taken, and what this
+    // process sees of its own clusters is published for the replicas that follow them.
+    if (this.shared) {
+      const store = this.shared.store;
+      this.index.publisher = (cluster, id, entry) =>
+        store.publishAutoscaler(cluster, id, entry ? { dto: entry.dto, raw: entry.raw, related: entry.related } : null);
+      void this.shared.start();
+    } else for (const c of connections.connections) this.addCluster(c);
     this.timers.push(setInterval(() => this.index.refreshAll(), 60_000));
     // Retention: at start (a restart after a long pause drops what aged out meanwhile), then hourly.
     const prune = (): void => {
@@ -96,6 +115,7 @@ export class Autoscope {
     },
     onState: (status) => {
       this.logState(status);
+      this.publishStatus(status);
       // Only an unreachable cluster's items are stale; a degraded one answers and its data is current.
       this.index.setStale(status.name, status.state === 'unreachable');
       // An outage is recorded from when the cluster last answered (`since`), not from when it was noticed.
@@ -126,14 +146,106 @@ export class Autoscope {
     watcher.start();
   }
 
-  /** Stops watching a cluster and its Karmada members, and drops them from the index (another replica owns them now). */
+  /**
+   * Stops watching a cluster and its Karmada members: another replica owns them now. Their entries stay in the
+   * index, and the change stream brings the new owner's changes to them.
+   */
   private removeCluster(cluster: string): void {
     for (const [name, watcher] of [...this.watchers]) {
       if (name !== cluster && watcher.connection.parent !== cluster) continue;
+      const last = watcher.status();
       watcher.stop();
       this.watchers.delete(name);
-      this.index.dropCluster(name);
+      this.remoteStatuses.set(name, last);
+      this.publishedStatus.delete(name);
     }
+  }
+
+  /** The configured cluster whose lease covers `cluster`: itself, or a Karmada member's control plane. */
+  private leaseOf(cluster: string): string {
+    const parent = this.watchers.get(cluster)?.connection.parent;
+    if (parent) return parent;
+    if (this.connections.has(cluster)) return cluster;
+    const slash = cluster.lastIndexOf('/');
+    return slash > 0 && this.connections.has(cluster.slice(0, slash)) ? cluster.slice(0, slash) : cluster;
+  }
+
+  private ownsCluster(cluster: string): boolean {
+    return this.shared?.ownership.ownedClusters().has(this.leaseOf(cluster)) ?? true;
+  }
+
+  /** On PostgreSQL, an owned cluster's status for the replicas that follow it: on a change of state or error, else every 15 s. */
+  private publishStatus(status: ClusterStatus): void {
+    if (!this.shared) return;
+    const key = `${status.state}\u0000${status.error ?? ''}\u0000${status.lastSyncAt === null}`;
+    const last = this.publishedStatus.get(status.name);
+    const now = Date.now();
+    if (last && last.key === key && now - last.at < 15_000) return;
+    this.publishedStatus.set(status.name, { key, at: now });
+    this.shared.store.publishClusterStatus(status.name, status);
+  }
+
+  /** What the other replicas published, for every cluster this process does not own (at start, or after falling behind). */
+  private loadRemote(current: Awaited<ReturnType<SharedHistory['store']['loadCurrent']>>): void {
+    const present = new Set<string>();
+    for (const row of current.autoscalers) {
+      if (this.ownsCluster(row.cluster)) continue;
+      const entry = remoteEntry(row.body);
+      if (!entry) continue;
+      present.add(row.id);
+      this.index.applyRemote(row.cluster, row.id, entry);
+    }
+    for (const cluster of this.index.clusterNames()) {
+      if (this.ownsCluster(cluster)) continue;
+      for (const id of this.index.idsOfCluster(cluster)) if (!present.has(id)) this.index.applyRemote(cluster, id, null);
+    }
+    for (const row of current.clusters) {
+      if (this.ownsCluster(row.cluster) || this.watchers.has(row.cluster)) continue;
+      const parsed = ClusterStatusSchema.safeParse(row.body);
+      if (parsed.success) this.remoteStatuses.set(row.cluster, parsed.data);
+    }
+  }
+
+  /** The change stream, in order: the other replicas' changes to the clusters they own. */
+  private applyRemote(changes: readonly Change[]): void {
+    for (const change of changes) {
+      if (this.ownsCluster(change.cluster) || this.watchers.has(change.cluster)) continue;
+      if (change.kind === 'autoscaler') {
+        if (change.body === null) this.index.applyRemote(change.cluster, change.id, null);
+        else {
+          const entry = remoteEntry(change.body);
+          if (entry) this.index.applyRemote(change.cluster, change.id, entry);
+        }
+      } else if (change.kind === 'cluster') {
+        const parsed = ClusterStatusSchema.safeParse(change.body);
+        if (!parsed.success) continue;
+        const status = parsed.data;
+        this.remoteStatuses.set(change.cluster, status);
+        this.bus.cluster(status);
+      }
+    }
+  }
+
+  /** A cluster this process watches, or (on PostgreSQL) one another replica watches. */
+  knowsCluster(cluster: string): boolean {
+    return this.watchers.has(cluster) || this.remoteStatuses.has(cluster);
+  }
+
+  /**
+   * How to reach a cluster for a live read (explain, previews): its watcher's connection, or, for a cluster another
+   * replica watches, the configured one (a Karmada member through its control plane's proxy).
+   */
+  connectionFor(cluster: string): ClusterConnection | undefined {
+    const watched = this.watchers.get(cluster)?.connection;
+    if (watched) return watched;
+    const configured = this.connections.get(cluster) ?? this.memberConnections.get(cluster);
+    if (configured) return configured;
+    const parent = this.leaseOf(cluster);
+    const controlPlane = parent !== cluster ? this.connections.get(parent) : undefined;
+    if (!controlPlane || !this.knowsCluster(cluster)) return undefined;
+    const member = memberConnection(controlPlane, cluster.slice(parent.length + 1));
+    this.memberConnections.set(cluster, member);
+    return member;
   }
 
   /** A Karmada control plane's Cluster objects become member clusters `<control-plane>/<member>`. */
@@ -152,7 +264,9 @@ export class Autoscope {
   }
 
   clusterStatuses(): ClusterStatus[] {
-    return [...this.watchers.values()].map((w) => w.status()).sort((a, b) => a.name.localeCompare(b.name));
+    const statuses = [...this.watchers.values()].map((w) => w.status());
+    for (const [name, status] of this.remoteStatuses) if (!this.watchers.has(name)) statuses.push(status);
+    return statuses.sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** Every cluster with its counts; `visible` narrows both the clusters and the autoscalers counted (a viewer's scope). */
@@ -210,6 +324,24 @@ export class Autoscope {
     this.closed = this.shared ? this.shared.stop() : this.history.close();
     return this.closed;
   }
+}
+
+/**
+ * An entry as another replica published it, checked at the boundary: the DTO goes through its schema (which also
+ * gives it the schema's key order, the same for every entry read back from PostgreSQL, whose JSONB reorders keys).
+ * A body that does not parse (another version's replica, say) is skipped and logged once.
+ */
+let loggedBadRemote = false;
+function remoteEntry(body: unknown): RemoteEntry | null {
+  const b = body as { dto?: unknown; raw?: unknown; related?: unknown } | null;
+  const dto = AutoscalerSchema.safeParse(b?.dto);
+  if (!dto.success || typeof b?.raw !== 'object' || b.raw === null) {
+    if (!loggedBadRemote)
+      log.warn('an autoscaler published by another replica did not parse; skipped', { error: dto.error?.message ?? 'no raw object' });
+    loggedBadRemote = true;
+    return null;
+  }
+  return { dto: dto.data, raw: b.raw as RemoteEntry['raw'], related: (b.related ?? {}) };
 }
 
 /** The API server's address without any userinfo or query (a URL may carry credentials). */

@@ -59,6 +59,9 @@ export interface IndexEntry {
   related: RelatedObjects;
 }
 
+/** An entry as another replica published it: what it mapped, from what. */
+export type RemoteEntry = Pick<IndexEntry, 'dto' | 'raw' | 'related'>;
+
 /** A FederatedHPA's binding and policy; a MachineAutoscaler's target MachineSet copies. */
 export interface RelatedObjects {
   binding?: ResourceBindingObject | null;
@@ -110,6 +113,11 @@ export class FleetIndex {
   private readonly journal = new ChangeJournal();
   /** Equal strings of the raw objects and stored DTOs kept once (reasons, messages, times repeat across a fleet). */
   private readonly strings = new StringPool();
+  /**
+   * Told of every change this process made to an entry from its own watchers (null: removed); replicas sharing a
+   * PostgreSQL publish it for the others (docs/scale-out.md). Entries applied with `applyRemote` are not told.
+   */
+  publisher: ((cluster: string, id: string, entry: RemoteEntry | null) => void) | null = null;
 
   constructor(
     private readonly history: AutoscopeStore,
@@ -229,6 +237,7 @@ export class FleetIndex {
       const old = entry.dto;
       entry.dto = { ...old, stale };
       this.changed(cluster, old, entry.dto);
+      this.publisher?.(cluster, id, entry);
       changed.push(id);
     }
     if (changed.length) this.onChanged(changed);
@@ -403,18 +412,61 @@ export class FleetIndex {
       this.byCluster.set(cluster, ids);
     }
     ids.add(id);
+    this.publisher?.(cluster, id, { dto, raw, related });
     this.onChanged([id]);
   }
 
   private remove(id: string): void {
-    const entry = this.entries.get(id);
+    const entry = this.removeEntry(id);
     if (!entry) return;
+    this.history.observeDeleted(id, this.nowIso());
+    this.publisher?.(entry.dto.cluster, id, null);
+    this.onChanged([id]);
+  }
+
+  private removeEntry(id: string): IndexEntry | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
     this.entries.delete(id);
     this.idOrder = null;
     this.byCluster.get(entry.dto.cluster)?.delete(id);
     this.changed(entry.dto.cluster, entry.dto, null);
-    this.history.observeDeleted(id, this.nowIso());
+    return entry;
+  }
+
+  /**
+   * An autoscaler of a cluster another replica watches, as that replica published it (null: gone). Nothing is
+   * recorded here: the owner records history. Listeners are told as for a change seen here.
+   */
+  applyRemote(cluster: string, id: string, remote: RemoteEntry | null): void {
+    if (!remote) {
+      if (this.removeEntry(id)) this.onChanged([id]);
+      return;
+    }
+    const previous = this.entries.get(id);
+    const fingerprint = fingerprintOf(remote.dto);
+    this.strings.internDeep(remote.raw);
+    if (previous && previous.fingerprint === fingerprint) {
+      previous.raw = remote.raw;
+      previous.related = remote.related;
+      return;
+    }
+    this.strings.internDeep(remote.dto);
+    if (!previous) this.idOrder = null;
+    this.entries.set(id, { dto: remote.dto, raw: remote.raw, fingerprint, related: remote.related });
+    this.changed(cluster, previous?.dto ?? null, remote.dto);
+    let ids = this.byCluster.get(cluster);
+    if (!ids) {
+      ids = new Set();
+      this.byCluster.set(cluster, ids);
+    }
+    ids.add(id);
     this.onChanged([id]);
+  }
+
+  /** The ids of one cluster in the index (a replica reloading what it follows drops those no longer published). */
+  idsOfCluster(cluster: string): string[] {
+    return [...(this.byCluster.get(cluster) ?? [])];
   }
 
   private recordEvent(cluster: string, object: KubeObject): void {

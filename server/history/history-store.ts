@@ -198,6 +198,10 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
           .prepare('INSERT INTO cluster_states (cluster, state, at, error) VALUES (?, ?, ?, ?)')
           .run(w.cluster, w.state, w.at, w.error);
         return;
+      case 'current':
+      case 'status':
+        // One process holds the whole index: nobody follows it.
+        return;
     }
   }
 

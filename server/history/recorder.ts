@@ -51,7 +51,11 @@ export type HistoryWrite =
   | { op: 'message'; cluster: string; id: string; type: string; message: string | null }
   | { op: 'sample'; cluster: string; id: string; at: string; sample: ReplicaSample }
   | { op: 'event'; cluster: string; id: string; event: EventDto }
-  | { op: 'clusterState'; cluster: string; state: ClusterState; at: string; error: string | null };
+  | { op: 'clusterState'; cluster: string; state: ClusterState; at: string; error: string | null }
+  /** Shared stores only: an autoscaler as the index holds it now (null: gone), for the replicas that follow the cluster. */
+  | { op: 'current'; cluster: string; id: string; body: unknown }
+  /** Shared stores only: a cluster's status now, for the replicas that follow it. */
+  | { op: 'status'; cluster: string; status: unknown };
 
 /** An open segment as a store reads it back at start. */
 export type OpenConditionRow = Pick<TransitionRow, 'id' | 'type' | 'status' | 'reason' | 'message' | 'at' | 'reasonSince' | 'uid'>;

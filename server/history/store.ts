@@ -50,7 +50,7 @@ export abstract class RecordingStore {
   private flushTimer: NodeJS.Immediate | null = null;
   protected readonly recorder = new HistoryRecorder((w) => this.enqueue(w));
 
-  private enqueue(write: HistoryWrite): void {
+  protected enqueue(write: HistoryWrite): void {
     this.batch.push(write);
     this.flushTimer ??= setImmediate(() => void this.flush());
   }

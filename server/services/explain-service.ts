@@ -66,9 +66,9 @@ async function gather(
       const metrics: PodMetrics[] = [];
       let metricsError: Error | null = null;
       for (const m of read) {
-        const member = app.watchers.get(`${dto.cluster}/${m.cluster}`);
+        const member = app.connectionFor(`${dto.cluster}/${m.cluster}`);
         if (!member) continue;
-        const client = member.connection.client;
+        const client = member.client;
         const list = await client
           .get<{ items?: Pod[] }>(`/api/v1/namespaces/${dto.namespace}/pods`, { query: { labelSelector: selector } })
           .catch((err: unknown) => {
@@ -196,13 +196,15 @@ export function federationPreviewInputs(app: Autoscope, path: AutoscalerPath, vi
   const { dto } = entry;
   if (dto.kind !== 'FederatedHPA' || !dto.federation) throw new AppError('bad_request', 'federation previews start from a FederatedHPA');
   const watcher = app.watchers.get(dto.cluster);
-  const binding = watcher
-    ?.objects('resourceBindings')
-    .find(
-      (b) =>
-        b.metadata.namespace === dto.namespace &&
-        (b.spec as { resource?: { kind?: string; name?: string } } | undefined)?.resource?.name === dto.target.name,
-    );
+  // The watcher's cache where this process watches the cluster; else the binding the owner mapped it with.
+  const binding =
+    watcher
+      ?.objects('resourceBindings')
+      .find(
+        (b) =>
+          b.metadata.namespace === dto.namespace &&
+          (b.spec as { resource?: { kind?: string; name?: string } } | undefined)?.resource?.name === dto.target.name,
+      ) ?? entry.related.binding;
   const bspec = (binding?.spec ?? {}) as {
     replicas?: number;
     resource?: { uid?: string };

@@ -17,7 +17,7 @@ export function requireSynced(app: Autoscope): void {
 
 /** A cluster Autoscope watches and the viewer may see; one the viewer may not see does not exist for them. */
 export function isKnownCluster(app: Autoscope, viewer: Viewer, cluster: string): boolean {
-  return app.watchers.has(cluster) && canSeeCluster(viewer.scope, cluster);
+  return app.knowsCluster(cluster) && canSeeCluster(viewer.scope, cluster);
 }
 
 /** A cluster named in a filter must be one Autoscope knows (and the viewer may see: the same answer otherwise). */

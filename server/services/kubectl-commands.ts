@@ -6,8 +6,7 @@ import type { Autoscope } from '../runtime';
 
 /** Read-only kubectl commands to inspect an autoscaler yourself (through the Karmada proxy for a member cluster). */
 export function kubectlCommands(app: Autoscope, a: Autoscaler): AutoscalerDetailResponse['kubectl'] {
-  const watcher = app.watchers.get(a.cluster);
-  const parent = watcher?.connection.parent;
+  const parent = app.connectionFor(a.cluster)?.parent;
   const context = parent ?? a.cluster;
   const base = `kubectl --context ${sh(context)}`;
   if (parent) {

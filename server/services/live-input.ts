@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ObservedInput } from '@/lib/api';
 import type { HpaControllerState, HpaMetricsInput, HpaSyncInput, OtherHpaSelector, PodsMetricSample } from '@/lib/hpa';
-import type { HorizontalPodAutoscaler, KubeObject, LabelSelector, MetricSpec, Pod, PodMetrics } from '@/lib/k8s/types';
+import type { HorizontalPodAutoscaler, LabelSelector, MetricSpec, Pod, PodMetrics } from '@/lib/k8s/types';
 import { labelSelectorToSelector, selectorToString } from '@/lib/k8s/selector';
 import type { KubeClient } from '../clusters/kube-client';
 import { KubeApiError, toAppError } from '../clusters/kube-client';
@@ -70,9 +70,9 @@ export async function gatherHpaInput(
   id: string,
   options: { pods?: (selector: string) => Promise<{ pods: Pod[]; metrics: PodMetrics[] | Error; clusters?: string[] }> } = {},
 ): Promise<GatheredInput> {
-  const watcher = app.watchers.get(cluster);
-  if (!watcher) throw toAppError(new KubeApiError(404, 'NotFound', `unknown cluster ${cluster}`, ''), cluster);
-  const client = watcher.connection.client;
+  const connection = app.connectionFor(cluster);
+  if (!connection) throw toAppError(new KubeApiError(404, 'NotFound', `unknown cluster ${cluster}`, ''), cluster);
+  const client = connection.client;
   const namespace = hpa.metadata.namespace ?? 'default';
   const now = new Date().toISOString();
   const assumptions: string[] = [];
@@ -180,9 +180,12 @@ export async function gatherHpaInput(
   // Other HPAs in the namespace whose targets' pods overlap (AmbiguousSelector needs their selectors).
   const otherHpaSelectors: OtherHpaSelector[] = [];
   if (!options.pods) {
-    const others = watcher
-      .objects('hpas')
-      .filter((o: KubeObject) => o.metadata.namespace === namespace && o.metadata.name !== hpa.metadata.name)
+    // From the index, which holds them whichever replica watches the cluster.
+    const others = app.index
+      .idsOfCluster(cluster)
+      .map((otherId) => app.index.entries.get(otherId))
+      .filter((e) => e?.dto.kind === 'HorizontalPodAutoscaler' && e.dto.namespace === namespace && e.dto.name !== hpa.metadata.name)
+      .map((e) => e?.raw)
       .slice(0, 20) as HorizontalPodAutoscaler[];
     for (const other of others) {
       const s = await readScale(client, namespace, other.spec.scaleTargetRef).catch(() => null);

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { NextRequest } from 'next/server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -152,6 +153,25 @@ describe('the backend on PostgreSQL', () => {
     expect(new Set(watched(a))).toEqual(new Set(ownedA));
     expect(new Set(watched(b))).toEqual(new Set(ownedB));
 
+    // Each serves the whole fleet: what the other owns comes through the change stream.
+    const names = (app: Autoscope): string[] => app.clusterStatuses().map((c) => c.name);
+    await until(
+      () => [names(a).length, names(b).length, a.index.entries.size, b.index.entries.size],
+      ([na, nb, ea, eb]) => na === 7 && nb === 7 && ea === eb && ea! >= 80,
+      30_000,
+    );
+    expect(names(a)).toEqual(names(b));
+    // The same autoscalers with the same state on both (the stable ones: the demo keeps the rest moving).
+    const same = (id: string): boolean => isDeepStrictEqual(a.index.entries.get(id)?.dto, b.index.entries.get(id)?.dto);
+    await until(
+      () => stable.map(same),
+      (v) => v.every(Boolean),
+      30_000,
+    );
+    installAutoscope(b);
+    const feed = TransitionsResponseSchema.parse((await get(transitionsRoute.GET, '/api/v1/transitions?limit=50')).json);
+    expect(new Set(feed.transitions.map((t) => t.cluster.split('/')[0])).size).toBeGreaterThan(1);
+
     // A stops cleanly: it hands its leases back, and B takes every cluster within a few renewals.
     const started = Date.now();
     await a.stop();
@@ -163,7 +183,7 @@ describe('the backend on PostgreSQL', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     await until(
       () => b.clusterStatuses(),
-      (s) => s.length === 7 && s.every((c) => c.state === 'synced'),
+      (s) => s.length === 7 && s.every((c) => c.state === 'synced') && [...b.watchers.keys()].length === 7,
       60_000,
     );
   });

@@ -146,6 +146,11 @@ export const postgresMigrations: readonly string[] = [
      END IF;
      RETURN NEW;
    END $$;`,
+  // 3: each cluster's status as its owner last published it, for the replicas that follow it (the change stream's
+  // "cluster" entries carry the same body).
+  `CREATE TABLE cluster_status (cluster TEXT PRIMARY KEY, fence BIGINT NOT NULL, body JSONB NOT NULL,
+     updated_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp());
+   CREATE TRIGGER a_fence BEFORE INSERT OR UPDATE ON cluster_status FOR EACH ROW EXECUTE FUNCTION autoscope_check_fence();`,
 ];
 
 const MIGRATION_LOCK = 'autoscope.migrations';

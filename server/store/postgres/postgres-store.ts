@@ -7,6 +7,7 @@ import type { SegmentStartRow, TransitionRowRead } from '@/server/history/read-m
 import type { HistoryWrite, ObjectRow, RecorderSnapshot, ReplicaSample, TransitionRow } from '@/server/history/recorder';
 import type { AutoscopeStore } from '@/server/history/store';
 import { RecordingStore } from '@/server/history/store';
+import { appendChanges, headSeq, pruneChanges } from './change-stream';
 import { isFencedError, migratePostgres } from './migrations';
 import { PartitionManager } from './partitions';
 
@@ -187,6 +188,8 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
     const messages: { id: string; type: string; message: string | null }[] = [];
     const events: { id: string; event: EventDto }[] = [];
     const states: { state: ClusterState; at: string; error: string | null }[] = [];
+    const current: { id: string; body: unknown }[] = [];
+    let status: unknown = undefined;
     // What each object's row is after this batch: an upsert (with the deletion if one followed), or a deletion alone.
     const objects = new Map<string, { row: ObjectRow; deletedAt: string | null }>();
     const deletions = new Map<string, string>();
@@ -216,6 +219,12 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
           break;
         case 'clusterState':
           states.push(w);
+          break;
+        case 'current':
+          current.push(w);
+          break;
+        case 'status':
+          status = w.status;
           break;
       }
     }
@@ -307,7 +316,81 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
           [states.map((s) => s.state), states.map((s) => s.at), states.map((s) => s.error), cluster, fence],
         );
       }
+      await this.writeCurrent(c, cluster, fence, current, status);
       await c.query('COMMIT');
+    } catch (error) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      c.release();
+    }
+  }
+
+  /**
+   * What the replicas that follow this cluster need, in the same transaction as the history it goes with: each
+   * autoscaler's current state (a tombstone when gone) and the cluster's status, in the current-state tables and
+   * as entries of the change stream.
+   */
+  private async writeCurrent(
+    c: PoolClient,
+    cluster: string,
+    fence: number,
+    current: readonly { id: string; body: unknown }[],
+    status: unknown,
+  ): Promise<void> {
+    const latest = lastBy(current, (x) => x.id);
+    if (latest.length > 0) {
+      await c.query(
+        `INSERT INTO autoscalers (id, cluster, fence, body, updated_at, deleted_at)
+         SELECT u.id, $2, $3, u.body, clock_timestamp(), CASE WHEN u.body IS NULL THEN clock_timestamp() END
+         FROM jsonb_to_recordset($1::jsonb) AS u(id TEXT, body JSONB)
+         ON CONFLICT (id) DO UPDATE SET cluster = EXCLUDED.cluster, fence = EXCLUDED.fence, body = EXCLUDED.body,
+           updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at`,
+        [JSON.stringify(latest.map((x) => ({ id: x.id, body: x.body ?? null }))), cluster, fence],
+      );
+    }
+    if (status !== undefined) {
+      await c.query(
+        `INSERT INTO cluster_status (cluster, fence, body) VALUES ($1, $2, $3::jsonb)
+         ON CONFLICT (cluster) DO UPDATE SET fence = EXCLUDED.fence, body = EXCLUDED.body, updated_at = clock_timestamp()`,
+        [cluster, fence, JSON.stringify(status)],
+      );
+    }
+    await appendChanges(c, cluster, fence, [
+      ...latest.map((x) => ({ kind: 'autoscaler', id: x.id, body: x.body ?? null })),
+      ...(status !== undefined ? [{ kind: 'cluster', id: cluster, body: status }] : []),
+    ]);
+  }
+
+  /** Queues an autoscaler's current state (null: gone) for the replicas that follow its cluster. */
+  publishAutoscaler(cluster: string, id: string, body: unknown): void {
+    this.enqueue({ op: 'current', cluster, id, body });
+  }
+
+  /** Queues a cluster's status for the replicas that follow it. */
+  publishClusterStatus(cluster: string, status: unknown): void {
+    this.enqueue({ op: 'status', cluster, status });
+  }
+
+  /**
+   * Everything the owners published, as of one point of the change stream: follow from `seq` and nothing is
+   * missed or applied twice (seqs are assigned in commit order).
+   */
+  async loadCurrent(): Promise<{
+    seq: number;
+    autoscalers: { id: string; cluster: string; body: unknown }[];
+    clusters: { cluster: string; body: unknown }[];
+  }> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const seq = await headSeq(c);
+      const autoscalers = (
+        await c.query<{ id: string; cluster: string; body: unknown }>('SELECT id, cluster, body FROM autoscalers WHERE deleted_at IS NULL')
+      ).rows;
+      const clusters = (await c.query<{ cluster: string; body: unknown }>('SELECT cluster, body FROM cluster_status')).rows;
+      await c.query('COMMIT');
+      return { seq, autoscalers, clusters };
     } catch (error) {
       await c.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -523,5 +606,7 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
       c.release();
     }
     await this.partitions.dropBefore(cutoff);
+    // The change stream only has to cover a follower's reconnect; one behind it reloads the current state.
+    await pruneChanges(this.pool, new Date(now.getTime() - 3600_000));
   }
 }

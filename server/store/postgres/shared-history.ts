@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { log } from '@/server/log';
+import type { Change } from './change-stream';
+import { ChangeFollower } from './change-stream';
 import { ClusterOwnership } from './cluster-ownership';
 import { PostgresStore } from './postgres-store';
 
@@ -19,6 +21,13 @@ export interface SharedHistoryOptions {
   acquired(cluster: string): void;
   /** This process no longer owns `cluster`: stop watching it and its members now. */
   released(cluster: string): void;
+  /**
+   * What the owners of the other clusters published, as of one point of the change stream: the index takes it
+   * for every cluster this process does not own (at start, and again if it fell behind the stream's horizon).
+   */
+  loadRemote(current: Awaited<ReturnType<PostgresStore['loadCurrent']>>): void;
+  /** Entries of the change stream after that point, in order. */
+  applyRemote(changes: readonly Change[]): void;
   onWrite?(seconds: number): void;
   leaseMs?: number;
   renewMs?: number;
@@ -39,6 +48,7 @@ export class SharedHistory {
   readonly replicaId: string;
   private started = false;
   private stopping = false;
+  private follower: ChangeFollower | null = null;
 
   constructor(private readonly options: SharedHistoryOptions) {
     this.replicaId = `${options.replicaName ?? os.hostname()}-${randomUUID().slice(0, 8)}`;
@@ -69,7 +79,33 @@ export class SharedHistory {
     });
   }
 
-  /** Whether the schema is in place and the first round of leases was taken. */
+  /** Loads what the other replicas published, then follows the change stream from there. */
+  private async follow(): Promise<void> {
+    const current = await this.store.loadCurrent();
+    this.options.loadRemote(current);
+    const follower = new ChangeFollower({
+      connection: { connectionString: this.options.databaseUrl, application_name: `autoscope ${this.replicaId} (follower)` },
+      pool: this.pool,
+      fromSeq: current.seq,
+      onChanges: (changes) => this.options.applyRemote(changes),
+      onBehindHorizon: async () => {
+        const again = await this.store.loadCurrent();
+        this.options.loadRemote(again);
+        follower.resetTo(again.seq);
+      },
+      pollMs: 2_000,
+      onError: (error) => log.warn('change stream interrupted; resuming', { error: errorText(error) }),
+    });
+    this.follower = follower;
+    await follower.start();
+  }
+
+  /** Changes of the stream this process has not applied yet (0: its index has caught up), or null before it follows. */
+  async lag(): Promise<number | null> {
+    return this.follower ? this.follower.lag() : null;
+  }
+
+  /** Whether the schema is in place, the first round of leases was taken and the index follows the others. */
   get ready(): boolean {
     return this.started;
   }
@@ -80,6 +116,7 @@ export class SharedHistory {
       try {
         await this.store.start();
         await this.ownership.start();
+        await this.follow();
         this.started = true;
         log.info('sharing history in PostgreSQL', { replica: this.replicaId, owned: this.ownership.ownedClusters().size });
         return;
@@ -106,6 +143,7 @@ export class SharedHistory {
   /** Writes what is queued, hands the leases back (another replica takes them at once), closes the pool. */
   async stop(): Promise<void> {
     this.stopping = true;
+    await this.follower?.stop();
     await this.store.close();
     await this.ownership.stop().catch((error: unknown) => log.warn('leases not handed back', { error: errorText(error) }));
     await this.pool.end();
