@@ -22,6 +22,8 @@ export interface AutoscopeConfig {
 export function readConfig(env: Readonly<Record<string, string | undefined>> = process.env): AutoscopeConfig {
   const retention = Number(env.AUTOSCOPE_RETENTION_DAYS ?? 30);
   const unreachable = Number(env.AUTOSCOPE_UNREACHABLE_AFTER_SECONDS ?? 10);
+  const lease = Number(env.AUTOSCOPE_LEASE_SECONDS ?? 15);
+  const leaseMs = (Number.isFinite(lease) && lease >= 3 ? lease : 15) * 1000;
   return {
     dataDir: env.AUTOSCOPE_DATA_DIR
       ? path.resolve(/*turbopackIgnore: true*/ env.AUTOSCOPE_DATA_DIR)
@@ -30,6 +32,10 @@ export function readConfig(env: Readonly<Record<string, string | undefined>> = p
     unreachableAfterMs: (Number.isFinite(unreachable) && unreachable > 0 ? unreachable : 10) * 1000,
     ...(env.AUTOSCOPE_DATABASE_URL?.trim() ? { databaseUrl: env.AUTOSCOPE_DATABASE_URL.trim() } : {}),
     ...(env.AUTOSCOPE_REPLICA_ID?.trim() ? { replicaName: env.AUTOSCOPE_REPLICA_ID.trim() } : {}),
+    // A cluster lease lasts AUTOSCOPE_LEASE_SECONDS (default 15) without renewal and is renewed every third of it:
+    // a replica that dies holding it is replaced within about that long.
+    leaseMs,
+    renewMs: Math.round(leaseMs / 3),
   };
 }
 

@@ -1,6 +1,7 @@
 import 'server-only';
+import type { z } from 'zod';
 import type { Autoscaler, AutoscalerKind, ClusterStatus, ClusterSummary, Health } from '@/lib/api';
-import { AutoscalerSchema, ClusterStatusSchema } from '@/lib/api';
+import { AutoscalerSchema, ClusterStatusSchema, ClusterSummarySchema } from '@/lib/api';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ClusterConnection } from './clusters/connections';
 import { loadConnections, memberConnection } from './clusters/connections';
@@ -38,8 +39,8 @@ export class Autoscope {
   private readonly connections = new Map<string, ClusterConnection>();
   /** Connections made for live reads of Karmada members another replica watches. */
   private readonly memberConnections = new Map<string, ClusterConnection>();
-  /** On PostgreSQL: the status of each cluster another replica watches, as its owner published it. */
-  private readonly remoteStatuses = new Map<string, ClusterStatus>();
+  /** On PostgreSQL: each cluster another replica watches, as its owner published it. */
+  private readonly remoteStatuses = new Map<string, RemoteCluster>();
   /** When each owned cluster's status was last published, and what it said (published on a change, else every 15 s). */
   private readonly publishedStatus = new Map<string, { key: string; at: number }>();
   private stopped = false;
@@ -153,7 +154,7 @@ export class Autoscope {
   private removeCluster(cluster: string): void {
     for (const [name, watcher] of [...this.watchers]) {
       if (name !== cluster && watcher.connection.parent !== cluster) continue;
-      const last = watcher.status();
+      const last = this.clusterInfo(watcher);
       watcher.stop();
       this.watchers.delete(name);
       this.remoteStatuses.set(name, last);
@@ -176,13 +177,22 @@ export class Autoscope {
 
   /** On PostgreSQL, an owned cluster's status for the replicas that follow it: on a change of state or error, else every 15 s. */
   private publishStatus(status: ClusterStatus): void {
-    if (!this.shared) return;
-    const key = `${status.state}\u0000${status.error ?? ''}\u0000${status.lastSyncAt === null}`;
+    const watcher = this.watchers.get(status.name);
+    if (!this.shared || !watcher) return;
+    const info = { ...this.clusterInfo(watcher), ...status };
+    const key = JSON.stringify([
+      status.state,
+      status.error,
+      status.lastSyncAt === null,
+      info.capabilities,
+      info.forbiddenResources,
+      info.kubernetesVersion,
+    ]);
     const last = this.publishedStatus.get(status.name);
     const now = Date.now();
     if (last && last.key === key && now - last.at < 15_000) return;
     this.publishedStatus.set(status.name, { key, at: now });
-    this.shared.store.publishClusterStatus(status.name, status);
+    this.shared.store.publishClusterStatus(status.name, info);
   }
 
   /** What the other replicas published, for every cluster this process does not own (at start, or after falling behind). */
@@ -201,7 +211,7 @@ export class Autoscope {
     }
     for (const row of current.clusters) {
       if (this.ownsCluster(row.cluster) || this.watchers.has(row.cluster)) continue;
-      const parsed = ClusterStatusSchema.safeParse(row.body);
+      const parsed = RemoteClusterSchema.safeParse(row.body);
       if (parsed.success) this.remoteStatuses.set(row.cluster, parsed.data);
     }
   }
@@ -217,11 +227,10 @@ export class Autoscope {
           if (entry) this.index.applyRemote(change.cluster, change.id, entry);
         }
       } else if (change.kind === 'cluster') {
-        const parsed = ClusterStatusSchema.safeParse(change.body);
+        const parsed = RemoteClusterSchema.safeParse(change.body);
         if (!parsed.success) continue;
-        const status = parsed.data;
-        this.remoteStatuses.set(change.cluster, status);
-        this.bus.cluster(status);
+        this.remoteStatuses.set(change.cluster, parsed.data);
+        this.bus.cluster(ClusterStatusSchema.parse(parsed.data));
       }
     }
   }
@@ -265,7 +274,7 @@ export class Autoscope {
 
   clusterStatuses(): ClusterStatus[] {
     const statuses = [...this.watchers.values()].map((w) => w.status());
-    for (const [name, status] of this.remoteStatuses) if (!this.watchers.has(name)) statuses.push(status);
+    for (const [name, remote] of this.remoteStatuses) if (!this.watchers.has(name)) statuses.push(ClusterStatusSchema.parse(remote));
     return statuses.sort((a, b) => a.name.localeCompare(b.name));
   }
 
@@ -287,23 +296,32 @@ export class Autoscope {
       c.byKind[dto.kind] += 1;
       c.byHealth[dto.health] += 1;
     }
-    return [...this.watchers.values()]
-      .filter((w) => !visible || visible.cluster(w.name))
-      .map((w) => ({
-        ...w.status(),
-        kind: w.kind,
-        server: safeServer(w.connection.client.server),
-        kubernetesVersion: w.kubernetesVersion,
-        parent: w.connection.parent,
-        capabilities: w.capabilities,
-        forbiddenResources: w.forbiddenResources(),
-        counts: counts.get(w.name) ?? {
+    const infos = [...this.watchers.values()].map((w) => this.clusterInfo(w));
+    for (const [name, remote] of this.remoteStatuses) if (!this.watchers.has(name)) infos.push(remote);
+    return infos
+      .filter((c) => !visible || visible.cluster(c.name))
+      .map((c) => ({
+        ...c,
+        counts: counts.get(c.name) ?? {
           total: 0,
           byKind: { HorizontalPodAutoscaler: 0, MachineAutoscaler: 0, FederatedHPA: 0 },
           byHealth: { failing: 0, degraded: 0, ok: 0, unknown: 0 },
         },
       }))
       .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** What a cluster's watcher knows of it: its status and what discovery found. */
+  private clusterInfo(w: ClusterWatcher): RemoteCluster {
+    return {
+      ...w.status(),
+      kind: w.kind,
+      server: safeServer(w.connection.client.server),
+      kubernetesVersion: w.kubernetesVersion,
+      parent: w.connection.parent ?? null,
+      capabilities: w.capabilities,
+      forbiddenResources: w.forbiddenResources(),
+    };
   }
 
   /** Ready when every cluster has synced once or failed (unreachable, forbidden). */
@@ -326,6 +344,10 @@ export class Autoscope {
   }
 }
 
+/** A cluster another replica watches, as it published it: its summary without the counts (this index counts). */
+const RemoteClusterSchema = ClusterSummarySchema.omit({ counts: true });
+type RemoteCluster = z.infer<typeof RemoteClusterSchema>;
+
 /**
  * An entry as another replica published it, checked at the boundary: the DTO goes through its schema (which also
  * gives it the schema's key order, the same for every entry read back from PostgreSQL, whose JSONB reorders keys).
@@ -341,7 +363,7 @@ function remoteEntry(body: unknown): RemoteEntry | null {
     loggedBadRemote = true;
     return null;
   }
-  return { dto: dto.data, raw: b.raw as RemoteEntry['raw'], related: (b.related ?? {}) };
+  return { dto: dto.data, raw: b.raw as RemoteEntry['raw'], related: b.related ?? {} };
 }
 
 /** The API server's address without any userinfo or query (a URL may carry credentials). */

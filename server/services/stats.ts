@@ -27,11 +27,12 @@ export function stats(app: Autoscope, viewer: Viewer): StatsResponse {
   const memory = process.memoryUsage();
   const { scope } = viewer;
   let autoscalers = app.index.entries.size;
-  let clusters = app.watchers.size;
+  const names = app.clusterStatuses().map((c) => c.name);
+  let clusters = names.length;
   if (!scope.all) {
     autoscalers = 0;
     for (const { dto } of app.index.entries.values()) if (canSeeAutoscaler(scope, dto)) autoscalers += 1;
-    clusters = [...app.watchers.keys()].filter((name) => canSeeCluster(scope, name)).length;
+    clusters = names.filter((name) => canSeeCluster(scope, name)).length;
   }
   return {
     autoscalers,

@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startSimulator } from '@/sim/index';
 import type { World } from '@/sim/world/world';
-import type { Transition } from '@/sim/world/ground-truth';
-import { compareWithTruth, type Comparison, type RecordedRow } from './compare';
+import type { Comparison, RecordedRow } from './compare';
+import { judgeHistory, timeRequestLog } from './judge';
 
 /**
  * The reliability run: the demo fleet under routine faults (every cluster answering a share of requests
@@ -78,7 +78,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 // npm scripts and Vitest run at the repository's root (the soak runs as CommonJS under tsx: no import.meta).
 const root = process.cwd();
 
-function startBff(env: Record<string, string>, log: (line: string) => void): ChildProcess {
+export function startBff(env: Record<string, string>, log: (line: string) => void): ChildProcess {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--conditions=react-server', path.join(root, 'test/reliability/bff-process.ts')],
@@ -98,17 +98,9 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   const simDir = mkdtempSync(path.join(os.tmpdir(), 'rel-sim-'));
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rel-data-'));
   const world: World = await startSimulator({ scenario: 'demo', speed: options.speed, dataDir: simDir, log: () => undefined });
-  // When each request to the simulator ended (its log entry is written then): a watch serves events until it ends.
-  const endedAt = new WeakMap<object, number>();
-  const requestLog = world.fleet.requestLog;
-  const push = requestLog.push.bind(requestLog);
-  requestLog.push = (...entries) => {
-    for (const e of entries) endedAt.set(e, Date.now());
-    return push(...entries);
-  };
+  const endedAt = timeRequestLog(world);
   const memberParent = new Map<string, string>();
   for (const c of world.options.scenario.clusters) for (const m of c.members) memberParent.set(m, c.name);
-  const kubeName = (gt: string): string => (memberParent.has(gt) ? `${memberParent.get(gt)}/${gt}` : gt);
   const directClusters = world.options.scenario.clusters.filter((c) => !memberParent.has(c.name)).map((c) => c.name);
   const base = `http://127.0.0.1:${options.port}`;
   const env = { KUBECONFIG: world.fleet.kubeconfigPath, AUTOSCOPE_DATA_DIR: dataDir, PORT: String(options.port) };
@@ -262,11 +254,6 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   await world.stop();
 
   // --- compare with the ground truth ---
-  const truth = readFileSync(world.truth.file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Transition)
-    .filter((t) => t.kind === 'HorizontalPodAutoscaler' || t.kind === 'FederatedHPA');
   const db = new Database(path.join(dataDir, 'history.db'), { readonly: true });
   const rows = db
     .prepare('SELECT seq, id, uid, type, status, reason, at, resource_version FROM condition_transitions ORDER BY seq')
@@ -276,81 +263,24 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     state: string;
     at: string;
   }[];
-  const recordedBy = new Map<string, typeof rows>();
-  for (const r of rows) {
-    const key = `${r.id}|${r.type}`;
-    recordedBy.set(key, [...(recordedBy.get(key) ?? []), r]);
-  }
-  const truthBy = new Map<string, Transition[]>();
-  for (const t of truth) {
-    const key = `${kubeName(t.cluster)}/${t.kind}/${t.namespace}/${t.name}|${t.type}`;
-    truthBy.set(key, [...(truthBy.get(key) ?? []), t]);
-  }
-  // Whole seconds in the ground truth; what changed in the last seconds before the end could not be seen yet.
-  const horizon = new Date(stoppedAt - 5_000).toISOString();
-  const resourcePathOf = (kind: string): string =>
-    kind === 'FederatedHPA' ? '/apis/autoscaling.karmada.io/v1alpha1/federatedhpas' : '/apis/autoscaling/v2/horizontalpodautoscalers';
-  /**
-   * What is due: the ground-truth transitions up to the latest object version of each cluster's resource
-   * that was served (a list's version, a watch's last event). A watch still in its restart backoff when the
-   * run stopped had not replayed the last seconds yet; how far behind the least recently served one was is
-   * a figure of its own (`servedLagMs`, bounded by the 15 s backoff cap).
-   */
-  const servedRv = new Map<string, number>();
-  const servedUntil = new Map<string, number>();
-  for (const e of requestLog) {
-    if (e.status !== 200 || e.method !== 'GET') continue;
-    const key = `${e.cluster}|${e.path}`;
-    servedUntil.set(key, Math.max(servedUntil.get(key) ?? 0, endedAt.get(e) ?? Date.parse(e.at)));
-    if (e.rv) servedRv.set(key, Math.max(servedRv.get(key) ?? 0, Number(e.rv)));
-  }
-  let servedLagMs = 0;
-  const lagged: string[] = [];
-  for (const t of truth) {
-    const served = servedUntil.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? 0;
-    const lag = stoppedAt - served;
-    if (lag > servedLagMs) servedLagMs = lag;
-    if (lag > 5_000 && !lagged.includes(`${t.cluster} ${t.kind}`)) lagged.push(`${t.cluster} ${t.kind}`);
-  }
   const killAt = t0 + options.killAtMs;
-  /**
-   * Proof that a state was never served to Autoscope, by object version. The simulator logs, for each list,
-   * the version it served, and for each watch that served, the version it started from and the last one it
-   * delivered: the client saw every change in [from, last]. A state written at `t.rv` and replaced at
-   * `next.rv` was served when some list's version or some watch's range falls in [t.rv, next.rv); when none
-   * does — a cluster down or failing while its watch window moved on (410, relist), the BFF killed — it was
-   * never served to any Autoscope process, and cannot have been recorded.
-   */
-  const servedRanges = new Map<string, [number, number][]>();
-  for (const e of requestLog) {
-    if (e.status !== 200 || e.method !== 'GET' || !e.rv) continue;
-    const key = `${e.cluster}|${e.path}`;
-    const ranges = servedRanges.get(key) ?? [];
-    // A stream of the killed process still open at the kill: what the simulator wrote into it after the
-    // process died was never read.
-    const cut = Date.parse(e.at) < killAt && (endedAt.get(e) ?? Infinity) >= killAt ? (rvAtKill.get(e.cluster) ?? Infinity) : Infinity;
-    ranges.push(e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Math.min(Number(e.rv), cut)] : [Number(e.rv), Number(e.rv)]);
-    servedRanges.set(key, ranges);
-  }
-  const unobservableState = (t: Transition, next: Transition | undefined): boolean => {
-    if (!next) return false;
-    const ranges = servedRanges.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? [];
-    const [from, to] = [Number(t.rv), Number(next.rv)];
-    return !ranges.some(([a, b]) => a < to && b >= from);
-  };
-  const { total, recorded, unobservable, missing, inconsistent } = compareWithTruth({
-    truthBy,
-    recordedBy,
-    due: (t) => t.at < horizon && Number(t.rv) <= (servedRv.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? 0),
-    unobservableState,
+  const {
+    total,
+    recorded,
+    unobservable,
+    missing,
+    inconsistent,
+    duplicateSegments: duplicates,
+    servedLagMs,
+    lagged,
+  } = judgeHistory({
+    world,
+    endedAt,
+    rows,
+    stoppedAt,
+    // One process watched every cluster: every stream open at the kill was its.
+    kills: [{ at: killAt, clusters: () => true, rvAt: rvAtKill }],
   });
-  let duplicates = 0;
-  for (const list of recordedBy.values()) {
-    for (let i = 1; i < list.length; i++) {
-      const [a, b] = [list[i - 1], list[i]];
-      if (a && b && a.reason !== 'Deleted' && a.uid === b.uid && a.status === b.status && a.reason === b.reason) duplicates += 1;
-    }
-  }
   const present = new Map((finalList?.items ?? []).map((a) => [a.id, a.uid]));
   const phantomDeletions = rows.filter((r) => r.reason === 'Deleted' && present.get(r.id) === r.uid).length;
   const gapsOf = (cluster: string): number =>

@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import type { Transition } from '@/sim/world/ground-truth';
+import type { World } from '@/sim/world/world';
+import type { Comparison, RecordedRow } from './compare';
+import { compareWithTruth } from './compare';
+
+/** When each request to the simulator ended (its log entry is written then): a watch serves events until it ends. */
+export function timeRequestLog(world: World): WeakMap<object, number> {
+  const endedAt = new WeakMap<object, number>();
+  const requestLog = world.fleet.requestLog;
+  const push = requestLog.push.bind(requestLog);
+  requestLog.push = (...entries) => {
+    for (const e of entries) endedAt.set(e, Date.now());
+    return push(...entries);
+  };
+  return endedAt;
+}
+
+/** A process killed with SIGKILL: when, which clusters' streams it held then, and each cluster's resourceVersion at that moment. */
+export interface Kill {
+  at: number;
+  /** The clusters whose streams open at `at` were this process' (all of them when one process watched everything). */
+  clusters: (cluster: string) => boolean;
+  rvAt: ReadonlyMap<string, number>;
+}
+
+export interface Judgement extends Comparison {
+  duplicateSegments: number;
+  /** Each pair of consecutive rows of one condition with the same state. */
+  duplicates: [RecordedRow, RecordedRow][];
+  servedLagMs: number;
+  lagged: string[];
+  recordedBy: Map<string, RecordedRow[]>;
+}
+
+/**
+ * What the processes under test recorded (`rows`, every history row in write order), judged against the
+ * simulator's ground truth (compare.ts). Called after the simulator stopped (its ground truth is flushed).
+ */
+export function judgeHistory(input: {
+  world: World;
+  endedAt: WeakMap<object, number>;
+  rows: readonly RecordedRow[];
+  stoppedAt: number;
+  kills: readonly Kill[];
+}): Judgement {
+  const { world, endedAt, stoppedAt } = input;
+  const requestLog = world.fleet.requestLog;
+  const memberParent = new Map<string, string>();
+  for (const c of world.options.scenario.clusters) for (const m of c.members) memberParent.set(m, c.name);
+  const kubeName = (gt: string): string => (memberParent.has(gt) ? `${memberParent.get(gt)}/${gt}` : gt);
+  const truth = readFileSync(world.truth.file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Transition)
+    .filter((t) => t.kind === 'HorizontalPodAutoscaler' || t.kind === 'FederatedHPA');
+  const recordedBy = new Map<string, RecordedRow[]>();
+  for (const r of input.rows) {
+    const key = `${r.id}|${r.type}`;
+    recordedBy.set(key, [...(recordedBy.get(key) ?? []), r]);
+  }
+  const truthBy = new Map<string, Transition[]>();
+  for (const t of truth) {
+    const key = `${kubeName(t.cluster)}/${t.kind}/${t.namespace}/${t.name}|${t.type}`;
+    truthBy.set(key, [...(truthBy.get(key) ?? []), t]);
+  }
+  // Whole seconds in the ground truth; what changed in the last seconds before the end could not be seen yet.
+  const horizon = new Date(stoppedAt - 5_000).toISOString();
+  const resourcePathOf = (kind: string): string =>
+    kind === 'FederatedHPA' ? '/apis/autoscaling.karmada.io/v1alpha1/federatedhpas' : '/apis/autoscaling/v2/horizontalpodautoscalers';
+  /**
+   * What is due: the ground-truth transitions up to the latest object version of each cluster's resource
+   * that was served (a list's version, a watch's last event). A watch still in its restart backoff when the
+   * run stopped had not replayed the last seconds yet; how far behind the least recently served one was is
+   * a figure of its own (`servedLagMs`, bounded by the 15 s backoff cap).
+   */
+  const servedRv = new Map<string, number>();
+  const servedUntil = new Map<string, number>();
+  for (const e of requestLog) {
+    if (e.status !== 200 || e.method !== 'GET') continue;
+    const key = `${e.cluster}|${e.path}`;
+    servedUntil.set(key, Math.max(servedUntil.get(key) ?? 0, endedAt.get(e) ?? Date.parse(e.at)));
+    if (e.rv) servedRv.set(key, Math.max(servedRv.get(key) ?? 0, Number(e.rv)));
+  }
+  let servedLagMs = 0;
+  const lagged: string[] = [];
+  for (const t of truth) {
+    const served = servedUntil.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? 0;
+    const lag = stoppedAt - served;
+    if (lag > servedLagMs) servedLagMs = lag;
+    if (lag > 5_000 && !lagged.includes(`${t.cluster} ${t.kind}`)) lagged.push(`${t.cluster} ${t.kind}`);
+  }
+  /**
+   * Proof that a state was never served to Autoscope, by object version. The simulator logs, for each list,
+   * the version it served, and for each watch that served, the version it started from and the last one it
+   * delivered: the client saw every change in [from, last]. A state written at `t.rv` and replaced at
+   * `next.rv` was served when some list's version or some watch's range falls in [t.rv, next.rv); when none
+   * does — a cluster down or failing while its watch window moved on (410, relist), a process killed — it was
+   * never served to any Autoscope process, and cannot have been recorded.
+   */
+  const servedRanges = new Map<string, [number, number][]>();
+  for (const e of requestLog) {
+    if (e.status !== 200 || e.method !== 'GET' || !e.rv) continue;
+    const key = `${e.cluster}|${e.path}`;
+    const ranges = servedRanges.get(key) ?? [];
+    // A stream of a killed process still open at the kill: what the simulator wrote into it after the
+    // process died was never read.
+    let cut = Infinity;
+    for (const k of input.kills) {
+      if (Date.parse(e.at) < k.at && (endedAt.get(e) ?? Infinity) >= k.at && k.clusters(e.cluster))
+        cut = Math.min(cut, k.rvAt.get(e.cluster) ?? Infinity);
+    }
+    ranges.push(e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Math.min(Number(e.rv), cut)] : [Number(e.rv), Number(e.rv)]);
+    servedRanges.set(key, ranges);
+  }
+  const unobservableState = (t: Transition, next: Transition | undefined): boolean => {
+    if (!next) return false;
+    const ranges = servedRanges.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? [];
+    const [from, to] = [Number(t.rv), Number(next.rv)];
+    return !ranges.some(([a, b]) => a < to && b >= from);
+  };
+  const comparison = compareWithTruth({
+    truthBy,
+    recordedBy,
+    due: (t) => t.at < horizon && Number(t.rv) <= (servedRv.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? 0),
+    unobservableState,
+  });
+  let duplicateSegments = 0;
+  const duplicates: [RecordedRow, RecordedRow][] = [];
+  for (const list of recordedBy.values()) {
+    for (let i = 1; i < list.length; i++) {
+      const [a, b] = [list[i - 1], list[i]];
+      if (a && b && a.reason !== 'Deleted' && a.uid === b.uid && a.status === b.status && a.reason === b.reason) {
+        duplicateSegments += 1;
+        duplicates.push([a, b]);
+      }
+    }
+  }
+  return { ...comparison, duplicateSegments, duplicates, servedLagMs, lagged, recordedBy };
+}
