@@ -4,7 +4,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AccessConfigError, readAccessConfig } from './config';
 import { parsePolicyYaml, PolicyFileError, PolicySource } from './policy-file';
-import { SessionStore } from './session-store';
 
 describe('readAccessConfig', () => {
   it('loopback without a mode is the no-sign-in default; any other address refuses to start with one line saying what to set', () => {
@@ -110,39 +109,5 @@ describe('policy files', () => {
     writeFileSync(file, 'defaultRole: everything-please\n');
     expect(source.current(14_000).defaultRole).toBe('read-all');
     expect(() => new PolicySource(file)).toThrow(PolicyFileError);
-  });
-});
-
-describe('SessionStore', () => {
-  const who = { subject: 'u1', name: 'Ada', email: 'ada@example.com', groups: ['g'] };
-
-  it('a session lives until its idle or its absolute timeout; only a hash of its id is stored', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sessions-'));
-    const store = new SessionStore(dir, { idleMs: 30 * 60_000, absoluteMs: 2 * 3600_000 });
-    const t0 = 1_000_000;
-    const { id, expiresAt } = store.create(who, t0);
-    expect(expiresAt).toBe(t0 + 2 * 3600_000);
-    expect(store.get(id, t0 + 29 * 60_000)).toEqual(who);
-    // Each use within the idle window moves it on, up to the absolute lifetime.
-    for (let t = t0 + 29 * 60_000; t < t0 + 2 * 3600_000 - 60_000; t += 25 * 60_000) expect(store.get(id, t)).not.toBeNull();
-    expect(store.get(id, t0 + 2 * 3600_000)).toBeNull();
-    const idle = store.create(who, t0);
-    expect(store.get(idle.id, t0 + 31 * 60_000)).toBeNull();
-    const other = store.create(who, t0);
-    store.delete(other.id);
-    expect(store.get(other.id, t0 + 1)).toBeNull();
-    expect(store.get(`${other.id.slice(0, -1)}x`, t0 + 1)).toBeNull();
-    store.close();
-  });
-
-  it('a sign-in state is taken once, and only within ten minutes', () => {
-    const store = new SessionStore(mkdtempSync(path.join(os.tmpdir(), 'sessions-')), { idleMs: 60_000, absoluteMs: 120_000 });
-    const login = { codeVerifier: 'v', nonce: 'n', returnTo: '/triage' };
-    const state = store.beginLogin(login, 0);
-    expect(store.takeLogin(state, 1000)).toEqual(login);
-    expect(store.takeLogin(state, 1000)).toBeNull();
-    const late = store.beginLogin(login, 0);
-    expect(store.takeLogin(late, 10 * 60_000 + 1)).toBeNull();
-    store.close();
   });
 });

@@ -11,6 +11,8 @@ import { OidcSignIn } from './oidc';
 import { PolicySource } from './policy-file';
 import { ProxyJwtVerifier } from './proxy-jwt';
 import { RateLimiter } from './rate-limit';
+import { PgSessionStore } from './pg-session-store';
+import type { Sessions } from './session-store';
 import { SessionStore } from './session-store';
 
 /** The opaque session cookie (HttpOnly, Secure, SameSite=Lax) and the short-lived cookie of a sign-in in flight. */
@@ -32,20 +34,21 @@ const readAllPolicy: AccessPolicy = { defaultRole: 'read-all', rules: [] };
 /** The access area's running parts, built once from the environment. */
 export class Access {
   readonly policy: PolicySource | null;
-  readonly sessions: SessionStore | null;
+  readonly sessions: Sessions | null;
   readonly oidc: OidcSignIn | null;
   readonly proxy: ProxyJwtVerifier | null;
   /** Sign-in starts and callbacks: 20 a minute per client address. */
   readonly signInLimiter = new RateLimiter(20, 60_000);
 
+  /** `databaseUrl`: sessions in PostgreSQL, shared by the replicas; else in SQLite in `dataDir`. */
   constructor(
     readonly config: AccessConfig,
     dataDir: string,
+    databaseUrl?: string,
   ) {
     this.policy = config.policyFile && config.mode !== 'local' && config.mode !== 'none' ? new PolicySource(config.policyFile) : null;
-    this.sessions = config.oidc
-      ? new SessionStore(dataDir, { idleMs: config.oidc.idleMinutes * 60_000, absoluteMs: config.oidc.maxHours * 3600_000 })
-      : null;
+    const timeouts = config.oidc ? { idleMs: config.oidc.idleMinutes * 60_000, absoluteMs: config.oidc.maxHours * 3600_000 } : null;
+    this.sessions = timeouts ? (databaseUrl ? new PgSessionStore(databaseUrl, timeouts) : new SessionStore(dataDir, timeouts)) : null;
     this.oidc = config.oidc && this.sessions ? new OidcSignIn(config.oidc, this.sessions) : null;
     this.proxy = config.proxy ? new ProxyJwtVerifier(config.proxy) : null;
     if (config.mode === 'oidc' || config.mode === 'proxy') {
@@ -68,7 +71,7 @@ export class Access {
   }
 
   close(): void {
-    this.sessions?.close();
+    void this.sessions?.close();
   }
 }
 
@@ -83,7 +86,8 @@ export function installAccess(access: Access | undefined): void {
 /** The running access area, built from the environment on first use. */
 export function getAccess(): Access {
   const holder = globalThis as Holder;
-  holder[globalKey] ??= new Access(readAccessConfig(), readConfig().dataDir);
+  const { dataDir, databaseUrl } = readConfig();
+  holder[globalKey] ??= new Access(readAccessConfig(), dataDir, databaseUrl);
   return holder[globalKey];
 }
 
@@ -106,7 +110,7 @@ export async function identityOf(
   if (access.sessions) {
     const id = cookieOf(req, sessionCookie);
     if (!id) return { identity: null, reason: 'no session' };
-    const identity = access.sessions.get(id, Date.now());
+    const identity = await access.sessions.get(id, Date.now());
     return identity ? { identity } : { identity: null, reason: 'session unknown or expired' };
   }
   if (access.proxy) {

@@ -4,7 +4,7 @@ import type { Identity } from '@/lib/access';
 import type { OidcSettings } from './config';
 import { isLoopbackHost } from './config';
 import { toIdentity } from './identity';
-import type { SessionStore } from './session-store';
+import type { Sessions } from './session-store';
 
 /** Where a sign-in may send the browser back to: a path of this site, never another origin. */
 export function safeReturnTo(value: string | null | undefined): string {
@@ -21,7 +21,7 @@ export class OidcSignIn {
 
   constructor(
     readonly settings: OidcSettings,
-    private readonly sessions: SessionStore,
+    private readonly sessions: Sessions,
   ) {}
 
   config(): Promise<client.Configuration> {
@@ -51,7 +51,7 @@ export class OidcSignIn {
     const config = await this.config();
     const codeVerifier = client.randomPKCECodeVerifier();
     const nonce = client.randomNonce();
-    const state = this.sessions.beginLogin({ codeVerifier, nonce, returnTo: safeReturnTo(returnTo) }, now);
+    const state = await this.sessions.beginLogin({ codeVerifier, nonce, returnTo: safeReturnTo(returnTo) }, now);
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: this.settings.redirectUrl.href,
       scope: this.settings.scopes,
@@ -71,7 +71,7 @@ export class OidcSignIn {
   async complete(query: URLSearchParams, browserState: string | null, now: number): Promise<{ identity: Identity; returnTo: string }> {
     const state = query.get('state');
     if (!state || !browserState || state !== browserState) throw new Error('state does not match this browser’s sign-in');
-    const pending = this.sessions.takeLogin(state, now);
+    const pending = await this.sessions.takeLogin(state, now);
     if (!pending) throw new Error('unknown or expired sign-in state');
     const config = await this.config();
     const current = new URL(this.settings.redirectUrl.href);

@@ -19,7 +19,7 @@ const migrations: string[] = [
 ];
 
 /** Only a hash of a session id or login state is stored: a copy of the database opens no session. */
-function hash(secret: string): string {
+export function hash(secret: string): string {
   return createHash('sha256').update(secret).digest('base64url');
 }
 
@@ -35,15 +35,38 @@ export interface SessionTimeouts {
 }
 
 /** A sign-in flow has ten minutes to come back from the provider. */
-const loginTtlMs = 10 * 60_000;
+export const loginTtlMs = 10 * 60_000;
 /** `last_seen_at` is written at most once a minute per session: a page's burst of requests costs one write. */
-const touchEveryMs = 60_000;
+export const touchEveryMs = 60_000;
+
+/** A new session id (43 characters of base64url) or login state. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Whether a cookie's value can be a session id at all (anything else is not looked up). */
+export function isSessionId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(id);
+}
+
+/**
+ * Server-side sessions and sign-ins in flight, wherever they are kept: SQLite beside the history (one process), or
+ * PostgreSQL (`AUTOSCOPE_DATABASE_URL`: replicas share them, so a person signed in on one is signed in on all).
+ */
+export interface Sessions {
+  beginLogin(login: PendingLogin, now: number): Promise<string>;
+  takeLogin(state: string, now: number): Promise<PendingLogin | null>;
+  create(who: Identity, now: number): Promise<{ id: string; expiresAt: number }>;
+  get(id: string, now: number): Promise<Identity | null>;
+  delete(id: string): Promise<void>;
+  close(): Promise<void>;
+}
 
 /**
  * Server-side sessions in the history database (`history.db` in the data directory): the browser holds
  * only an opaque random id; a row holds who it is and when it lapses (idle and absolute timeouts).
  */
-export class SessionStore {
+export class SessionStore implements Sessions {
   private readonly db: Database.Database;
 
   constructor(
@@ -68,28 +91,28 @@ export class SessionStore {
   }
 
   /** Remembers a sign-in in flight; returns the opaque state that travels to the provider and back. */
-  beginLogin(login: PendingLogin, now: number): string {
-    const state = randomBytes(32).toString('base64url');
+  beginLogin(login: PendingLogin, now: number): Promise<string> {
+    const state = newSecret();
     this.db.prepare('DELETE FROM access_logins WHERE created_at < ?').run(now - loginTtlMs);
     this.db
       .prepare('INSERT INTO access_logins (state_hash, code_verifier, nonce, return_to, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(hash(state), login.codeVerifier, login.nonce, login.returnTo, now);
-    return state;
+    return Promise.resolve(state);
   }
 
   /** The sign-in for a state, once: it is deleted as it is read. */
-  takeLogin(state: string, now: number): PendingLogin | null {
+  takeLogin(state: string, now: number): Promise<PendingLogin | null> {
     const key = hash(state);
     const row = this.db.prepare('SELECT code_verifier, nonce, return_to, created_at FROM access_logins WHERE state_hash = ?').get(key) as
       { code_verifier: string; nonce: string; return_to: string; created_at: number } | undefined;
     this.db.prepare('DELETE FROM access_logins WHERE state_hash = ?').run(key);
-    if (!row || now - row.created_at > loginTtlMs) return null;
-    return { codeVerifier: row.code_verifier, nonce: row.nonce, returnTo: row.return_to };
+    if (!row || now - row.created_at > loginTtlMs) return Promise.resolve(null);
+    return Promise.resolve({ codeVerifier: row.code_verifier, nonce: row.nonce, returnTo: row.return_to });
   }
 
   /** A new session for a person; returns the id for the cookie (never stored as is). */
-  create(who: Identity, now: number): { id: string; expiresAt: number } {
-    const id = randomBytes(32).toString('base64url');
+  create(who: Identity, now: number): Promise<{ id: string; expiresAt: number }> {
+    const id = newSecret();
     const expiresAt = now + this.timeouts.absoluteMs;
     this.db.prepare('DELETE FROM access_sessions WHERE expires_at < ? OR last_seen_at < ?').run(now, now - this.timeouts.idleMs);
     this.db
@@ -97,12 +120,16 @@ export class SessionStore {
         'INSERT INTO access_sessions (id_hash, subject, name, email, groups_json, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(hash(id), who.subject, who.name, who.email, JSON.stringify(who.groups), now, now, expiresAt);
-    return { id, expiresAt };
+    return Promise.resolve({ id, expiresAt });
   }
 
   /** The person of a live session, or null (unknown, idle too long, or past its absolute lifetime; a lapsed row is deleted). */
-  get(id: string, now: number): Identity | null {
-    if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
+  get(id: string, now: number): Promise<Identity | null> {
+    return Promise.resolve(this.getNow(id, now));
+  }
+
+  private getNow(id: string, now: number): Identity | null {
+    if (!isSessionId(id)) return null;
     const key = hash(id);
     const row = this.db
       .prepare('SELECT subject, name, email, groups_json, last_seen_at, expires_at FROM access_sessions WHERE id_hash = ?')
@@ -119,11 +146,13 @@ export class SessionStore {
   }
 
   /** Sign-out: the row goes, so the cookie is worthless even if it was copied. */
-  delete(id: string): void {
+  delete(id: string): Promise<void> {
     this.db.prepare('DELETE FROM access_sessions WHERE id_hash = ?').run(hash(id));
+    return Promise.resolve();
   }
 
-  close(): void {
+  close(): Promise<void> {
     this.db.close();
+    return Promise.resolve();
   }
 }

@@ -57,7 +57,7 @@ export async function finishSignIn(req: Request, access: Access = getAccess()): 
   try {
     if (providerError) throw new Error(`the provider answered ${providerError}`);
     const { identity, returnTo } = await oidc.complete(query, cookieOf(req, loginCookie), Date.now());
-    const session = access.sessions?.create(identity, Date.now());
+    const session = await access.sessions?.create(identity, Date.now());
     if (!session) throw new Error('no session store');
     audit('sign-in', { subject: identity.subject, name: identity.name, groups: identity.groups, address: addressOf(req), mode: 'oidc' });
     return redirect(new URL(returnTo, oidc.settings.redirectUrl), [
@@ -76,7 +76,7 @@ export async function signOut(req: Request, access: Access = getAccess()): Promi
   const oidc = requireOidc(access);
   const id = cookieOf(req, sessionCookie);
   const who = await identityOf(req, access);
-  if (id) access.sessions?.delete(id);
+  if (id) await access.sessions?.delete(id);
   if (who.identity) audit('sign-out', { subject: who.identity.subject, name: who.identity.name, mode: 'oidc' });
   const signedOut = new URL('/auth/signed-out', oidc.settings.redirectUrl);
   const endSession = await oidc.endSessionUrl(signedOut);

@@ -151,6 +151,15 @@ export const postgresMigrations: readonly string[] = [
   `CREATE TABLE cluster_status (cluster TEXT PRIMARY KEY, fence BIGINT NOT NULL, body JSONB NOT NULL,
      updated_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp());
    CREATE TRIGGER a_fence BEFORE INSERT OR UPDATE ON cluster_status FOR EACH ROW EXECUTE FUNCTION autoscope_check_fence();`,
+  // 4: sign-in sessions and sign-ins in flight, shared by the replicas (server/access/pg-session-store.ts). Only
+  // hashes of session ids and login states; times in epoch milliseconds, as in the SQLite store.
+  `CREATE TABLE access_sessions (
+     id_hash TEXT PRIMARY KEY, subject TEXT NOT NULL, name TEXT NOT NULL, email TEXT, groups_json TEXT NOT NULL,
+     created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+   CREATE INDEX access_sessions_by_expiry ON access_sessions (expires_at);
+   CREATE TABLE access_logins (
+     state_hash TEXT PRIMARY KEY, code_verifier TEXT NOT NULL, nonce TEXT NOT NULL, return_to TEXT NOT NULL,
+     created_at BIGINT NOT NULL);`,
 ];
 
 const MIGRATION_LOCK = 'autoscope.migrations';
