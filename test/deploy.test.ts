@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ClusterRole, ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -25,6 +26,7 @@ const targets = {
   'in-cluster': 'overlays/in-cluster',
   'many-clusters': 'overlays/many-clusters',
   oidc: 'overlays/oidc',
+  postgres: 'overlays/postgres',
   'watched-cluster': 'watched-cluster',
 } as const;
 type Target = keyof typeof targets;
@@ -51,6 +53,7 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'networking.k8s.io/v1/Ingress': Ingress,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
 };
@@ -76,7 +79,11 @@ const docsRbac = objectsOf(readFileSync(path.join(root, 'docs', 'rbac.yaml'), 'u
 interface Container {
   name: string;
   ports?: { name: string; containerPort: number }[];
-  env?: { name: string; value?: string }[];
+  env?: {
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } };
+  }[];
   securityContext?: Record<string, unknown>;
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
@@ -107,7 +114,7 @@ function deploymentOf(name: Target): { object: KubeObject; pod: PodSpec; labels:
 }
 
 const env = (c: Container, name: string): string | undefined => c.env?.find((e) => e.name === name)?.value;
-const workloads: Target[] = ['in-cluster', 'many-clusters', 'oidc'];
+const workloads: Target[] = ['in-cluster', 'many-clusters', 'oidc', 'postgres'];
 
 describe('deploy/ renders with kubectl kustomize', () => {
   it('uses a kubectl with kustomize v5', () => {
@@ -162,15 +169,35 @@ describe('the policy every overlay keeps', () => {
     },
   );
 
-  it.each(workloads)('%s: writable mounts only for the data dir, .next/cache and /tmp; history on the PVC', (name) => {
-    const { pod, container } = deploymentOf(name);
-    const writable = (container.volumeMounts ?? []).filter((m) => !m.readOnly).map((m) => m.mountPath);
-    expect(writable.sort()).toEqual(['/app/.next/cache', '/data', '/tmp']);
-    expect(env(container, 'AUTOSCOPE_DATA_DIR')).toBe('/data');
-    const data = container.volumeMounts?.find((m) => m.mountPath === '/data');
-    const claim = pod.volumes?.find((v) => v.name === data?.name)?.persistentVolumeClaim?.claimName;
-    expect(objects(name).some((o) => o.kind === 'PersistentVolumeClaim' && o.metadata.name === claim)).toBe(true);
-  });
+  it.each(workloads)(
+    '%s: writable mounts only for the data dir, .next/cache and /tmp; history on the PVC, or in PostgreSQL from a Secret',
+    (name) => {
+      const { object, pod, container } = deploymentOf(name);
+      const writable = (container.volumeMounts ?? []).filter((m) => !m.readOnly).map((m) => m.mountPath);
+      expect(writable.sort()).toEqual(['/app/.next/cache', '/data', '/tmp']);
+      expect(env(container, 'AUTOSCOPE_DATA_DIR')).toBe('/data');
+      const data = container.volumeMounts?.find((m) => m.mountPath === '/data');
+      const volume = pod.volumes?.find((v) => v.name === data?.name);
+      const database = container.env?.find((e) => e.name === 'AUTOSCOPE_DATABASE_URL');
+      const spec = object.spec as { replicas: number; strategy: { type: string } };
+      if (database) {
+        // The URL carries a password: from a Secret, never a literal; no claim, several replicas, rolling updates.
+        expect(database.value).toBeUndefined();
+        expect(database.valueFrom?.secretKeyRef?.name).toBeTruthy();
+        expect(volume?.emptyDir).toBeDefined();
+        expect(objects(name).some((o) => o.kind === 'PersistentVolumeClaim')).toBe(false);
+        expect(spec.replicas).toBeGreaterThan(1);
+        expect(spec.strategy.type).toBe('RollingUpdate');
+        expect(container.env?.find((e) => e.name === 'AUTOSCOPE_REPLICA_ID')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.name');
+      } else {
+        // One replica owns the SQLite file on a ReadWriteOnce claim; Recreate never runs two at once.
+        const claim = volume?.persistentVolumeClaim?.claimName;
+        expect(objects(name).some((o) => o.kind === 'PersistentVolumeClaim' && o.metadata.name === claim)).toBe(true);
+        expect(spec.replicas).toBe(1);
+        expect(spec.strategy.type).toBe('Recreate');
+      }
+    },
+  );
 
   it.each(workloads)(
     '%s: liveness on /api/healthz, readiness on /api/readyz, memory requested and limited, metrics on their own port',
