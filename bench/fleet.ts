@@ -5,6 +5,7 @@
  * /api/v1/autoscalers and /api/v1/triage over 1,000 requests each from one client and from 20 at once, the
  * cold-start floor (every cluster's HPA list fetched from the simulator and JSON.parse'd, all clusters in
  * parallel as the BFF lists them), and heap and RSS per autoscaler; each figure next to its goal (issue 18).
+ * BENCH_POSTGRES=1 runs the BFF on a throwaway PostgreSQL (test/support/postgres.ts) instead of SQLite.
  * A benchmark, not a test: it prints numbers and asserts nothing.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { startPostgres } from '../test/support/postgres';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -157,6 +159,10 @@ async function main(): Promise<void> {
   });
   writeFileSync(tsconfig, tsconfigText);
   if (build.status !== 0) throw new Error('next build failed (run `NEXT_DIST_DIR=.next-bench npx next build` to see why)');
+  // BENCH_POSTGRES=1: history on a throwaway PostgreSQL server, as a shared-service replica runs.
+  const postgres = process.env.BENCH_POSTGRES === '1' ? await startPostgres() : null;
+  if (postgres) process.on('exit', () => postgres.stop());
+  console.info(`store: ${postgres ? 'PostgreSQL' : 'SQLite'}`);
   const bffStart = performance.now();
   const bff = spawn(
     process.execPath,
@@ -180,6 +186,7 @@ async function main(): Promise<void> {
         NEXT_DIST_DIR: '.next-bench',
         NEXT_TELEMETRY_DISABLED: '1',
         AUTOSCOPE_STATS_GC: '1',
+        ...(postgres ? { AUTOSCOPE_DATABASE_URL: postgres.url } : {}),
       },
     },
   );
