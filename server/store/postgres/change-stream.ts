@@ -1,6 +1,7 @@
 import 'server-only';
 import pg from 'pg';
 import type { ClientBase, Pool, PoolConfig } from 'pg';
+import { inTransaction } from './transaction';
 
 export const CHANGE_CHANNEL = 'autoscope_changes';
 
@@ -45,23 +46,15 @@ export async function headSeq(db: Pool | ClientBase): Promise<number> {
  * so a follower that had not read them knows to reload instead of silently missing them.
  */
 export async function pruneChanges(pool: Pool, before: Date): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ n: string; top: string | null }>(
       `WITH gone AS (DELETE FROM changes WHERE at < $1 RETURNING seq) SELECT COUNT(*)::text AS n, MAX(seq)::text AS top FROM gone`,
       [before],
     );
     const top = rows[0]?.top;
     if (top) await client.query('UPDATE change_stream SET horizon = GREATEST(horizon, $1)', [top]);
-    await client.query('COMMIT');
     return Number(rows[0]?.n ?? 0);
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface ChangeFollowerOptions {

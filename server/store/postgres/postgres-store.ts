@@ -10,6 +10,7 @@ import { RecordingStore } from '@/server/history/store';
 import { appendChanges, headSeq, pruneChanges } from './change-stream';
 import { isFencedError, migratePostgres } from './migrations';
 import { PartitionManager } from './partitions';
+import { inTransaction } from './transaction';
 
 export interface PostgresStoreOptions {
   pool: Pool;
@@ -237,23 +238,21 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
       [...new Set(samples.map((s) => s.at))].map((a) => new Date(a)),
     );
 
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+    await inTransaction(this.pool, async (c) => {
       // A message change of a segment committed earlier (one still queued was folded into its row).
       const msgs = lastBy(messages, (m) => `${m.id}\u0000${m.type}`);
       if (msgs.length > 0) {
         const args = [msgs.map((m) => m.id), msgs.map((m) => m.type), msgs.map((m) => m.message), fence];
         await c.query(
           `UPDATE condition_transitions t SET message = u.message, fence = $4
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, type, message)
-           JOIN condition_state s ON s.id = u.id AND s.type = u.type
-           WHERE t.id = u.id AND t.type = u.type AND t.at = s.at AND t.status = s.status AND t.reason IS NOT DISTINCT FROM s.reason`,
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, type, message)
+         JOIN condition_state s ON s.id = u.id AND s.type = u.type
+         WHERE t.id = u.id AND t.type = u.type AND t.at = s.at AND t.status = s.status AND t.reason IS NOT DISTINCT FROM s.reason`,
           args,
         );
         await c.query(
           `UPDATE condition_state s SET message = u.message, fence = $4
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, type, message) WHERE s.id = u.id AND s.type = u.type`,
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, type, message) WHERE s.id = u.id AND s.type = u.type`,
           args,
         );
       }
@@ -271,15 +270,15 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
           fence,
         ];
         const rows = `SELECT u.id, $7, $8, u.at, u.current, u.desired, u.min, u.max
-           FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::int[]) AS u(id, at, current, desired, min, max)`;
+         FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::int[]) AS u(id, at, current, desired, min, max)`;
         await c.query(
           `INSERT INTO replica_samples (id, cluster, fence, at, current, desired, min, max) ${rows}`,
           columns(lastBy(samples, (s) => `${s.id}\u0000${s.at}`)),
         );
         await c.query(
           `INSERT INTO replica_state (id, cluster, fence, at, current, desired, min, max) ${rows}
-           ON CONFLICT (id) DO UPDATE SET cluster = EXCLUDED.cluster, fence = EXCLUDED.fence, at = EXCLUDED.at,
-             current = EXCLUDED.current, desired = EXCLUDED.desired, min = EXCLUDED.min, max = EXCLUDED.max`,
+         ON CONFLICT (id) DO UPDATE SET cluster = EXCLUDED.cluster, fence = EXCLUDED.fence, at = EXCLUDED.at,
+           current = EXCLUDED.current, desired = EXCLUDED.desired, min = EXCLUDED.min, max = EXCLUDED.max`,
           columns(lastBy(samples, (s) => s.id)),
         );
       }
@@ -287,11 +286,11 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
         const es = lastBy(events, (e) => e.event.uid);
         await c.query(
           `INSERT INTO events (uid, id, cluster, fence, type, reason, message, count, first_seen, last_seen, source, regarding)
-           SELECT u.uid, u.id, $11, $12, u.type, u.reason, u.message, u.count, u.first_seen, u.last_seen, u.source, u.regarding
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::timestamptz[], $8::timestamptz[],
-                       $9::text[], $10::text[]) AS u(uid, id, type, reason, message, count, first_seen, last_seen, source, regarding)
-           ON CONFLICT (uid) DO UPDATE SET count = EXCLUDED.count, last_seen = EXCLUDED.last_seen, message = EXCLUDED.message,
-             fence = EXCLUDED.fence`,
+         SELECT u.uid, u.id, $11, $12, u.type, u.reason, u.message, u.count, u.first_seen, u.last_seen, u.source, u.regarding
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::timestamptz[], $8::timestamptz[],
+                     $9::text[], $10::text[]) AS u(uid, id, type, reason, message, count, first_seen, last_seen, source, regarding)
+         ON CONFLICT (uid) DO UPDATE SET count = EXCLUDED.count, last_seen = EXCLUDED.last_seen, message = EXCLUDED.message,
+           fence = EXCLUDED.fence`,
           [
             es.map((e) => e.event.uid),
             es.map((e) => e.id),
@@ -311,19 +310,13 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
       if (states.length > 0) {
         await c.query(
           `INSERT INTO cluster_states (cluster, fence, state, at, error)
-           SELECT $4, $5, u.state, u.at, u.error FROM unnest($1::text[], $2::timestamptz[], $3::text[]) WITH ORDINALITY AS u(state, at, error, ord)
-           ORDER BY u.ord`,
+         SELECT $4, $5, u.state, u.at, u.error FROM unnest($1::text[], $2::timestamptz[], $3::text[]) WITH ORDINALITY AS u(state, at, error, ord)
+         ORDER BY u.ord`,
           [states.map((s) => s.state), states.map((s) => s.at), states.map((s) => s.error), cluster, fence],
         );
       }
       await this.writeCurrent(c, cluster, fence, current, status);
-      await c.query('COMMIT');
-    } catch (error) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   /**
@@ -381,22 +374,20 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
     autoscalers: { id: string; cluster: string; body: unknown }[];
     clusters: { cluster: string; body: unknown }[];
   }> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const seq = await headSeq(c);
-      const autoscalers = (
-        await c.query<{ id: string; cluster: string; body: unknown }>('SELECT id, cluster, body FROM autoscalers WHERE deleted_at IS NULL')
-      ).rows;
-      const clusters = (await c.query<{ cluster: string; body: unknown }>('SELECT cluster, body FROM cluster_status')).rows;
-      await c.query('COMMIT');
-      return { seq, autoscalers, clusters };
-    } catch (error) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      c.release();
-    }
+    return inTransaction(
+      this.pool,
+      async (c) => {
+        const seq = await headSeq(c);
+        const autoscalers = (
+          await c.query<{ id: string; cluster: string; body: unknown }>(
+            'SELECT id, cluster, body FROM autoscalers WHERE deleted_at IS NULL',
+          )
+        ).rows;
+        const clusters = (await c.query<{ cluster: string; body: unknown }>('SELECT cluster, body FROM cluster_status')).rows;
+        return { seq, autoscalers, clusters };
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
   }
 
   private async writeObjects(
@@ -586,9 +577,7 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
   async prune(now: Date): Promise<void> {
     await this.flush();
     const cutoff = new Date(now.getTime() - this.options.retentionDays * 24 * 3600_000);
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+    await inTransaction(this.pool, async (c) => {
       const gone = 'SELECT id FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < $1';
       for (const table of ['condition_transitions', 'replica_samples', 'events', 'condition_state', 'replica_state'])
         await c.query(`DELETE FROM ${table} WHERE id IN (${gone})`, [cutoff]);
@@ -598,13 +587,7 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
         `DELETE FROM cluster_states s WHERE at < $1 AND seq <> (SELECT max(seq) FROM cluster_states l WHERE l.cluster = s.cluster)`,
         [cutoff],
       );
-      await c.query('COMMIT');
-    } catch (error) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      c.release();
-    }
+    });
     await this.partitions.dropBefore(cutoff);
     // The change stream only has to cover a follower's reconnect; one behind it reloads the current state.
     await pruneChanges(this.pool, new Date(now.getTime() - 3600_000));
