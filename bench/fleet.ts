@@ -5,6 +5,8 @@
  * /api/v1/autoscalers and /api/v1/triage over 1,000 requests each from one client and from 20 at once, the
  * cold-start floor (every cluster's HPA list fetched from the simulator and JSON.parse'd, all clusters in
  * parallel as the BFF lists them), and heap and RSS per autoscaler; each figure next to its goal (issue 18).
+ * SSE: BENCH_SSE_STREAMS (50) event streams for BENCH_SSE_SECONDS (30), each status write on one cluster timed to
+ * the `changed` message naming it.
  * BENCH_POSTGRES=1 runs the BFF on a throwaway PostgreSQL (test/support/postgres.ts) instead of SQLite.
  * A benchmark, not a test: it prints numbers and asserts nothing.
  */
@@ -16,7 +18,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
+import { readEventStream } from '../test/support/sse';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -118,6 +122,82 @@ async function coldStartFloor(kubeconfig: string): Promise<{ ms: number; items: 
   return { ms: performance.now() - t, items, bytes };
 }
 
+/**
+ * SSE latency: `streams` event streams held open on the BFF as browsers hold them, and a watch on one simulated
+ * cluster's HPAs timing each status write as it leaves the API server. Each id a `changed` message names is one
+ * sample: the message's arrival minus the arrival of that HPA's latest write before it (a write that changes
+ * nothing the dashboard shows is followed by no message). Ids past a truncated message are not timed (a browser
+ * refetches everything then) and are counted instead.
+ */
+async function sseLatency(
+  kubeconfig: string,
+  context: string,
+  streams: number,
+  seconds: number,
+): Promise<{ samples: number[]; truncated: number; writes: number; messages: number }> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  kc.setCurrentContext(context);
+  const list = JSON.parse((await getRaw(kc, '/apis/autoscaling/v2/horizontalpodautoscalers?limit=1')).toString('utf8')) as {
+    metadata: { resourceVersion: string };
+  };
+  const abort = new AbortController();
+  const lastWrite = new Map<string, number>();
+  let writes = 0;
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error(`no cluster for context ${context}`);
+  const watchUrl = new URL(
+    `/apis/autoscaling/v2/horizontalpodautoscalers?watch=1&allowWatchBookmarks=true&resourceVersion=${list.metadata.resourceVersion}`,
+    cluster.server,
+  );
+  const options: https.RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, signal: abort.signal };
+  await kc.applyToHTTPSOptions(options);
+  const watch = https.request(watchUrl, options, (res) => {
+    let buffer = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      const now = performance.now();
+      buffer += chunk;
+      for (let cut = buffer.indexOf('\n'); cut >= 0; cut = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 1);
+        const event = JSON.parse(line) as { type: string; object: { metadata: { namespace: string; name: string } } };
+        if (event.type !== 'MODIFIED') continue;
+        writes++;
+        lastWrite.set(toAutoscalerId(context, 'HorizontalPodAutoscaler', event.object.metadata.namespace, event.object.metadata.name), now);
+      }
+    });
+    res.on('error', () => undefined);
+  });
+  watch.on('error', () => undefined);
+  watch.end();
+
+  const samples: number[] = [];
+  let truncated = 0;
+  let messages = 0;
+  const readers = Array.from({ length: streams }, () =>
+    readEventStream(
+      `${base}/api/v1/stream`,
+      (event, data) => {
+        if (event !== 'changed') return;
+        const now = performance.now();
+        const message = data as { ids: string[]; truncated?: boolean };
+        messages++;
+        if (message.truncated) truncated++;
+        for (const id of message.ids) {
+          const at = lastWrite.get(id);
+          if (at !== undefined) samples.push(now - at);
+        }
+      },
+      abort.signal,
+    ),
+  );
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  abort.abort();
+  await Promise.all(readers);
+  return { samples: samples.sort((a, b) => a - b), truncated, writes, messages };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'autoscope-bench-'));
   console.info(
@@ -168,6 +248,8 @@ async function main(): Promise<void> {
     process.execPath,
     [
       '--max-old-space-size=8192',
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the BFF's whole run, written when it exits (open in Chrome DevTools).
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : []),
       path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'),
       'start',
       '-H',
@@ -261,10 +343,29 @@ async function main(): Promise<void> {
   const first = await getJson<{ nextCursor: string | null }>(`${base}/api/v1/autoscalers?limit=100`);
   if (first.nextCursor) lists.push(`${base}/api/v1/autoscalers?limit=100&cursor=${encodeURIComponent(first.nextCursor)}`);
   const triages = [`${base}/api/v1/triage`, `${base}/api/v1/triage?cluster=bench-002`];
+  // The monotonic clock (µs) the CPU profile's timestamps use, so BENCH_CPU_PROF can be cut to the request phase.
+  const mark = (what: string) => process.env.BENCH_CPU_PROF && console.info(`  [mark] ${what} ${process.hrtime.bigint() / 1000n}`);
   for (const clients of [1, 20]) {
+    // What any route costs here (Next.js routing, the HTTP exchange, the bench's own client), under the same churn.
+    console.info(
+      await latency('/api/healthz (the framework floor)', [`${base}/api/healthz`], clients).then((l) => l.replace(/ \(goal[^)]*\)/, '')),
+    );
+    mark(`list ${clients}`);
     console.info(await latency('/api/v1/autoscalers (page of 100)', lists, clients));
+    mark(`triage ${clients}`);
     console.info(await latency('/api/v1/triage', triages, clients));
   }
+  mark('sse');
+  const sseStreams = Number(process.env.BENCH_SSE_STREAMS ?? 50);
+  const sseSeconds = Number(process.env.BENCH_SSE_SECONDS ?? 30);
+  const sseContext = `bench-${String(Math.min(3, clusters)).padStart(3, '0')}`;
+  const sse = await sseLatency(kubeconfig, sseContext, sseStreams, sseSeconds);
+  console.info(
+    `SSE, ${sseStreams} streams for ${sseSeconds} s: ${sse.writes} status writes on ${sseContext}, ${sse.messages} changed messages, ` +
+      `${sse.samples.length} timed → write to message p50 ${percentile(sse.samples, 50).toFixed(0)} ms, p99 ${percentile(sse.samples, 99).toFixed(0)} ms (goal p99 ≤ 1,000 ms)` +
+      (sse.truncated ? `; ${sse.truncated} messages truncated (ids past 500 not timed)` : ''),
+  );
+  mark('end');
   const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats`);
   console.info(
     `BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler (goals ≤ 2 KiB, ≤ 6 KiB)`,

@@ -187,4 +187,68 @@ describe('FleetViews', () => {
       { numRuns: 300 },
     );
   });
+  it('views refreshed between requests, and dropped when idle, answer as a fresh filter and sort would', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 40 }),
+        fc.array(
+          fc.record({
+            step: stepArb,
+            refresh: fc.boolean(),
+            idle: fc.integer({ min: 0, max: 10 }),
+            filter: filterArb,
+            sort: fc.constantFrom(...AutoscalerSortSchema.options),
+            order: fc.constantFrom<'asc' | 'desc' | undefined>('asc', 'desc', undefined),
+            limit: fc.integer({ min: 1, max: 9 }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.integer({ min: 1, max: 40 }),
+        (initial, looks, journalCap) => {
+          const index = new FakeIndex(journalCap);
+          for (const a of initial) index.set(a);
+          let clock = 0;
+          const views = new FleetViews(index, { sortBelow: 4, spliceUpTo: 3, idleMs: 5, warmEveryMs: 0, now: () => clock });
+          for (const { step, refresh, idle, filter, sort, order, limit } of looks) {
+            for (const s of step) {
+              if ('set' in s) index.set(s.set);
+              else {
+                const victim = index.dtosInIdOrder()[s.drop % Math.max(1, index.size)];
+                if (victim) index.delete(victim.id);
+              }
+              if (refresh) views.refresh();
+            }
+            clock += idle;
+            views.refresh();
+            const expected = sortAutoscalers(
+              index.dtosInIdOrder().filter((a) => matchesFilter(a, filter)),
+              sort,
+              order,
+            );
+            expect(pages(views, filter, sort, order, limit)).toEqual({ ids: expected.map((a) => a.id), total: expected.length });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a refresh brings kept views up to date and drops those no request read for idleMs', () => {
+    const index = new FakeIndex(100);
+    let clock = 0;
+    const views = new FleetViews(index, { idleMs: 1000, warmEveryMs: 0, now: () => clock });
+    views.order('health');
+    views.matching({ health: ['failing'] });
+    expect(views.kept).toEqual({ orders: 1, filtered: 1 });
+    clock = 999;
+    views.refresh();
+    expect(views.kept).toEqual({ orders: 1, filtered: 1 });
+    views.order('health');
+    clock = 1500;
+    views.refresh();
+    expect(views.kept).toEqual({ orders: 1, filtered: 0 });
+    clock = 2000;
+    views.refresh();
+    expect(views.kept).toEqual({ orders: 0, filtered: 0 });
+  });
 });

@@ -99,7 +99,32 @@ const MAX_TRIAGE_FILTERS = 8;
 interface Kept<T> {
   revision: number;
   value: T;
+  /** When a request last read it (ms, the views' clock): unused views stop being kept warm, then go. */
+  used: number;
 }
+
+interface KeptSet extends Kept<Set<Autoscaler>> {
+  filter: AutoscalerFilter;
+}
+
+/** Options of `FleetViews`; see the constructor. */
+export interface FleetViewOptions {
+  sortBelow: number;
+  spliceUpTo: number;
+  /** A kept order or filtered set no request has read for this long is dropped (its memory and upkeep freed). */
+  idleMs: number;
+  /** How often kept views are brought up to date between requests (`refresh`); 0: only when a request reads them. */
+  warmEveryMs: number;
+  now: () => number;
+}
+
+const defaultOptions: FleetViewOptions = {
+  sortBelow: 512,
+  spliceUpTo: 64,
+  idleMs: 10 * 60_000,
+  warmEveryMs: 250,
+  now: () => performance.now(),
+};
 
 export interface ViewPage {
   items: Autoscaler[];
@@ -134,7 +159,9 @@ interface ClusterTally {
  */
 export class FleetViews {
   private readonly orders = new Map<AutoscalerSort, Kept<Autoscaler[]>>();
-  private readonly filtered = new Map<string, Kept<Set<Autoscaler>>>();
+  private readonly filtered = new Map<string, KeptSet>();
+  private readonly options: FleetViewOptions;
+  private warm: NodeJS.Timeout | null = null;
   private readonly tallies = new Map<string, Map<string, ClusterTally>>();
 
   /**
@@ -143,47 +170,100 @@ export class FleetViews {
    */
   constructor(
     private readonly index: ViewSource,
-    private readonly options: { sortBelow: number; spliceUpTo: number } = { sortBelow: 512, spliceUpTo: 64 },
-  ) {}
+    options: Partial<FleetViewOptions> = {},
+  ) {
+    this.options = { ...defaultOptions, ...options };
+  }
 
   /** Every DTO in the ascending order of `sort` (the id last). */
   order(sort: AutoscalerSort): readonly Autoscaler[] {
+    const kept = this.currentOrder(sort, this.orders.get(sort));
+    kept.used = this.options.now();
+    this.orders.set(sort, kept);
+    this.keepWarm();
+    return kept.value;
+  }
+
+  private currentOrder(sort: AutoscalerSort, kept: Kept<Autoscaler[]> | undefined): Kept<Autoscaler[]> {
     const revision = this.index.version;
-    const kept = this.orders.get(sort);
-    if (kept?.revision === revision) return kept.value;
+    if (kept?.revision === revision) return kept;
     const changes = kept ? this.index.changesSince(kept.revision) : null;
     const value =
       kept && !tooMany(changes, kept.value.length)
         ? patchOrder(kept.value, changes ?? [], compareAutoscalers(sort), this.options.spliceUpTo)
         : sortAutoscalers(this.index.dtosInIdOrder(), sort, 'asc');
-    this.orders.set(sort, { revision, value });
-    return value;
+    return { revision, value, used: kept?.used ?? 0 };
   }
 
   /** The DTOs that pass the filter, or null when it filters nothing. */
   matching(filter: AutoscalerFilter): ReadonlySet<Autoscaler> | null {
     if (!filters(filter)) return null;
     const key = JSON.stringify(filterKey(filter));
-    const revision = this.index.version;
-    const kept = this.filtered.get(key);
+    const kept = this.currentSet(filter, this.filtered.get(key));
+    kept.used = this.options.now();
+    // Most recently used last: the first is the one to drop.
     this.filtered.delete(key);
-    let value: Set<Autoscaler>;
+    this.filtered.set(key, kept);
+    if (this.filtered.size > MAX_FILTERED) this.filtered.delete(this.filtered.keys().next().value as string);
+    this.keepWarm();
+    return kept.value;
+  }
+
+  private currentSet(filter: AutoscalerFilter, kept: KeptSet | undefined): KeptSet {
+    const revision = this.index.version;
+    if (kept?.revision === revision) return kept;
     const changes = kept ? this.index.changesSince(kept.revision) : null;
     if (kept && !tooMany(changes, this.index.size)) {
-      value = kept.value;
       for (const { old, now } of changes ?? []) {
-        if (old) value.delete(old);
-        if (now && matchesFilter(now, filter)) value.add(now);
+        if (old) kept.value.delete(old);
+        if (now && matchesFilter(now, filter)) kept.value.add(now);
       }
-    } else {
-      const source = filter.cluster?.length
-        ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c))
-        : this.index.dtosInIdOrder();
-      value = new Set(source.filter((a) => matchesFilter(a, filter)));
+      kept.revision = revision;
+      return kept;
     }
-    this.filtered.set(key, { revision, value });
-    if (this.filtered.size > MAX_FILTERED) this.filtered.delete(this.filtered.keys().next().value as string);
-    return value;
+    const source = filter.cluster?.length
+      ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c))
+      : this.index.dtosInIdOrder();
+    return { revision, value: new Set(source.filter((a) => matchesFilter(a, filter))), used: kept?.used ?? 0, filter };
+  }
+
+  /**
+   * Brings every kept order and filtered set up to date with the index, and drops those unused for `idleMs`.
+   * Run between requests (every `warmEveryMs`), so a request finds its view current: without it, a view no request read
+   * while the fleet churned falls behind the journal and the next request pays a full sort (~100–180 ms at
+   * 100,000 autoscalers), and every request pays for the changes since the one before it.
+   */
+  refresh(): void {
+    const now = this.options.now();
+    for (const [sort, kept] of this.orders) {
+      if (now - kept.used > this.options.idleMs) this.orders.delete(sort);
+      else this.orders.set(sort, this.currentOrder(sort, kept));
+    }
+    for (const [key, kept] of this.filtered) {
+      if (now - kept.used > this.options.idleMs) this.filtered.delete(key);
+      else this.currentSet(kept.filter, kept);
+    }
+  }
+
+  /** How many orders and filtered sets are kept (for tests and stats). */
+  get kept(): { orders: number; filtered: number } {
+    return { orders: this.orders.size, filtered: this.filtered.size };
+  }
+
+  /**
+   * While anything is kept, refresh every `warmEveryMs`; the timer stops once idle views are all dropped, and it
+   * never keeps the process alive.
+   */
+  private keepWarm(): void {
+    if (this.warm || this.options.warmEveryMs <= 0) return;
+    this.warm = setInterval(() => {
+      this.refresh();
+      if (this.orders.size + this.filtered.size === 0 && this.warm) {
+        clearInterval(this.warm);
+        this.warm = null;
+      }
+    }, this.options.warmEveryMs);
+    this.warm.unref();
   }
 
   /** A page of the filtered view in `sort`/`order`, starting after the cursor's place (`after`). */

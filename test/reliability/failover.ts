@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startSimulator } from '@/sim/index';
 import type { World } from '@/sim/world/world';
 import { startPostgres } from '@/test/support/postgres';
+import { readEventStream } from '@/test/support/sse';
 import type { Comparison, RecordedRow } from './compare';
 import { startBff } from './harness';
 import { judgeHistory, timeRequestLog } from './judge';
@@ -155,26 +156,13 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
   // An event stream on a survivor, as a browser holds one.
   const streamed: { at: number; ids: string[] }[] = [];
   const streamAbort = new AbortController();
-  const stream = (async (): Promise<void> => {
-    const res = await fetch(`http://127.0.0.1:${port(survivors[0] ?? 0)}/api/v1/stream`, { signal: streamAbort.signal });
-    const reader = res.body?.getReader();
-    if (!reader) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-        const message = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const data = message.split('\n').find((l) => l.startsWith('data: '));
-        if (!message.startsWith('event: changed') || !data) continue;
-        const body = JSON.parse(data.slice(6)) as { ids?: string[] };
-        streamed.push({ at: Date.now(), ids: body.ids ?? [] });
-      }
-    }
-  })().catch(() => undefined);
+  const stream = readEventStream(
+    `http://127.0.0.1:${port(survivors[0] ?? 0)}/api/v1/stream`,
+    (event, data) => {
+      if (event === 'changed') streamed.push({ at: Date.now(), ids: (data as { ids?: string[] }).ids ?? [] });
+    },
+    streamAbort.signal,
+  ).catch(() => undefined);
 
   await sleep(options.killAfterMs);
   const before = await leases();
