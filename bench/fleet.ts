@@ -33,6 +33,21 @@ const children: ChildProcess[] = [];
 function stopAll(): void {
   for (const c of children) c.kill('SIGTERM');
 }
+
+/** SIGTERM to every child, then wait (≤ 15 s) until they exit: a child still logging into a closed pipe fails with EPIPE. */
+async function stopAndWait(): Promise<void> {
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+          setTimeout(resolve, 15_000).unref();
+        }),
+    ),
+  );
+}
 process.on('exit', stopAll);
 process.on('SIGINT', () => process.exit(130));
 
@@ -370,13 +385,24 @@ async function main(): Promise<void> {
   console.info(
     `BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler (goals ≤ 2 KiB, ≤ 6 KiB)`,
   );
+  // Where the RSS beyond the live heap is: V8's committed heap, memory outside it (Buffers, zlib, SQLite's own),
+  // and the process' anonymous vs file-backed pages (Prometheus' default process metrics, /proc).
+  const metrics = await fetch('http://127.0.0.1:9464/metrics')
+    .then((r) => r.text())
+    .catch(() => '');
+  const metric = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20;
+  const status = bff.pid ? readFileSync(`/proc/${bff.pid}/status`, 'utf8') : '';
+  const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  console.info(
+    `  of the RSS: V8 heap committed ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MiB, outside the heap (external) ${metric('nodejs_external_memory_bytes').toFixed(0)} MiB; anonymous ${kib('RssAnon').toFixed(0)} MiB, file-backed ${kib('RssFile').toFixed(0)} MiB; peak RSS ${kib('VmHWM').toFixed(0)} MiB`,
+  );
   const scenario = await getJson<{ lastSyncMs: number }>(
     (JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')) as { adminUrl: string }).adminUrl + '/scenario',
   );
   console.info(
     `simulator: last full HPA controller pass over ${clusters * hpas} HPAs took ${(scenario.lastSyncMs / 1000).toFixed(1)} s (sync period 15 s)`,
   );
-  stopAll();
+  await stopAndWait();
   process.exit(0);
 }
 

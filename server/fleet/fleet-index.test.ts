@@ -33,19 +33,24 @@ function rig() {
 
 const idOf = (o: KubeObject): string => `prod/HorizontalPodAutoscaler/${o.metadata.namespace}/${o.metadata.name}`;
 
+/** A full list as the informer delivers it: each listed object through `apply`, then `resync` with the list. */
+function relist(index: FleetIndex, objects: KubeObject[]): void {
+  for (const o of objects) index.apply('prod', 'hpas', 'update', o);
+  index.resync('prod', 'hpas', objects);
+}
+
 describe('FleetIndex.resync', () => {
   it('a relist of the same objects changes nothing: no removal, no history row, every since kept', async () => {
     const r = rig();
-    r.index.resync('prod', 'hpas', real);
+    relist(r.index, real);
     const ids = [...r.index.entries.keys()].sort();
     expect(ids).toEqual(real.map(idOf).sort());
     const since = ids.map((id) => r.history.conditionSince(id));
     const rows = await Promise.all(ids.map((id) => r.history.countTransitions(id)));
     r.changed.length = 0;
     r.tick(60_000);
-    r.index.resync(
-      'prod',
-      'hpas',
+    relist(
+      r.index,
       real.map((o) => structuredClone(o)),
     );
     expect([...r.index.entries.keys()].sort()).toEqual(ids);
@@ -57,11 +62,11 @@ describe('FleetIndex.resync', () => {
 
   it('a relist that really returns fewer objects deletes exactly those', () => {
     const r = rig();
-    r.index.resync('prod', 'hpas', real);
+    relist(r.index, real);
     const [gone, ...kept] = real;
     if (!gone) throw new Error('fixture is empty');
     r.tick(60_000);
-    r.index.resync('prod', 'hpas', kept);
+    relist(r.index, kept);
     expect(r.index.entries.has(idOf(gone))).toBe(false);
     expect([...r.index.entries.keys()].sort()).toEqual(kept.map(idOf).sort());
     expect(r.history.firstSeen(idOf(gone))).toBeNull();

