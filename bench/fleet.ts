@@ -7,6 +7,8 @@
  * parallel as the BFF lists them), and heap and RSS per autoscaler; each figure next to its goal (issue 18).
  * SSE: BENCH_SSE_STREAMS (50) event streams for BENCH_SSE_SECONDS (30), each status write on one cluster timed to
  * the `changed` message naming it.
+ * Then the triage page in headless Chromium with 10,000+ failing autoscalers (bench/triage-page.ts; BENCH_TRIAGE_PAGE=0
+ * skips it).
  * BENCH_POSTGRES=1 runs the BFF on a throwaway PostgreSQL (test/support/postgres.ts) instead of SQLite.
  * A benchmark, not a test: it prints numbers and asserts nothing.
  */
@@ -21,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
+import { simulatorEnv } from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -225,7 +228,6 @@ async function main(): Promise<void> {
   const sim = spawn(
     process.execPath,
     [
-      '--max-old-space-size=8192',
       tsx,
       path.join(root, 'sim', 'cli.ts'),
       '--clusters',
@@ -237,7 +239,9 @@ async function main(): Promise<void> {
       '--data-dir',
       path.join(dir, 'sim'),
     ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    // tsx runs the script in a child process: a heap limit reaches it only through NODE_OPTIONS (a flag before tsx's
+    // path limited tsx's own process, and the simulator of 250,000 HPAs ran out of its default ~4 GiB heap).
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: simulatorEnv() },
   );
   children.push(sim);
   const kubeconfig = (await waitForLine(sim, /^\[sim\] kubeconfig: (.+)$/m, 900_000))[1]?.trim() ?? '';
@@ -265,6 +269,8 @@ async function main(): Promise<void> {
       '--max-old-space-size=8192',
       // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the BFF's whole run, written when it exits (open in Chrome DevTools).
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : []),
+      // BENCH_BFF_NODE_ARGS: more Node/V8 flags for the BFF only (e.g. `--max-semi-space-size=64`), to try a setting.
+      ...(process.env.BENCH_BFF_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'),
       'start',
       '-H',
@@ -316,7 +322,9 @@ async function main(): Promise<void> {
   );
 
   const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
-  if (kubectl.status === 0) {
+  if (process.env.BENCH_KUBECTL === '0') {
+    console.info('kubectl comparison skipped (BENCH_KUBECTL=0)');
+  } else if (kubectl.status === 0) {
     const contexts =
       readFileSync(kubeconfig, 'utf8')
         .match(/^\s+- name: (bench-\d+)\n\s+context:/gm)
@@ -403,6 +411,21 @@ async function main(): Promise<void> {
     `simulator: last full HPA controller pass over ${clusters * hpas} HPAs took ${(scenario.lastSyncMs / 1000).toFixed(1)} s (sync period 15 s)`,
   );
   await stopAndWait();
+  // The triage page in Chromium with 10,000+ failing autoscalers: its own fleet (2 × 17,000 HPAs, one metrics API
+  // down), started once this one has stopped. BENCH_TRIAGE_PAGE=0 skips it.
+  if (process.env.BENCH_TRIAGE_PAGE !== '0') {
+    console.info('\ntriage page in Chromium (bench/triage-page.ts):');
+    const page = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'bench', 'triage-page.ts')],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_RUNS: process.env.BENCH_RUNS ?? '5', BENCH_SKIP_BUILD: '1' },
+      },
+    );
+    if (page.status !== 0) console.info(`triage page bench failed (exit ${page.status ?? page.signal ?? '?'})`);
+  }
   process.exit(0);
 }
 
