@@ -12,7 +12,7 @@ import { FleetIndex } from './fleet/fleet-index';
 import type { RemoteEntry } from './fleet/fleet-index';
 import { HistoryStore } from './history/history-store';
 import type { AutoscopeStore } from './history/store';
-import { log } from './log';
+import { errorText, log } from './log';
 import { observeHistoryWrite } from './metrics/registry';
 import type { Change } from './store/postgres/change-stream';
 import { SharedHistory } from './store/postgres/shared-history';
@@ -89,7 +89,11 @@ export class Autoscope {
         store.publishAutoscaler(cluster, id, entry ? { dto: entry.dto, raw: entry.raw, related: entry.related } : null);
       void this.shared.start();
     } else for (const c of connections.connections) this.addCluster(c);
-    this.timers.push(setInterval(() => this.index.refreshAll(), 60_000));
+    this.timers.push(
+      setInterval(() => {
+        this.index.refreshAll().catch((error: unknown) => log.error('re-mapping the fleet failed', { error: errorText(error) }));
+      }, 60_000),
+    );
     // Retention: at start (a restart after a long pause drops what aged out meanwhile), then hourly.
     const prune = (): void => {
       this.history.prune(new Date()).catch((error: unknown) => log.error('history retention failed', { error: String(error) }));
@@ -338,6 +342,7 @@ export class Autoscope {
     this.stopped = true;
     for (const close of [...this.streams]) close();
     for (const t of this.timers) clearInterval(t);
+    this.index.halt();
     for (const w of this.watchers.values()) w.stop();
     this.closed = this.shared ? this.shared.stop() : this.history.close();
     return this.closed;

@@ -162,3 +162,51 @@ describe('FleetIndex FederatedHPAs', () => {
     void history.close();
   });
 });
+
+describe('FleetIndex.refreshAll', () => {
+  it('re-maps in slices with the event loop free between them, and never brings back an older object', async () => {
+    const r = rig();
+    relist(r.index, real);
+    const target = real[real.length - 1] as unknown as HorizontalPodAutoscaler;
+    const id = idOf(target);
+    r.tick(20 * 60_000);
+    const pass = r.index.refreshAll(1);
+    expect(r.index.refreshAll(1)).toBe(pass);
+    // The pass yields after each HPA: the watch delivers a newer version of the last one meanwhile.
+    let turns = 0;
+    while (turns < 2) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turns += 1;
+    }
+    const newer = structuredClone(target);
+    newer.metadata.resourceVersion = '999999';
+    newer.spec.maxReplicas += 7;
+    r.index.apply('prod', 'hpas', 'update', newer);
+    await pass;
+    expect(r.index.entries.get(id)?.raw.metadata.resourceVersion).toBe('999999');
+    expect(r.index.entries.get(id)?.dto.maxReplicas).toBe(newer.spec.maxReplicas);
+    void r.history.close();
+  });
+
+  it('stops between slices once halted', async () => {
+    // Twenty minutes on, a pass changes the DTOs whose time-based rules moved (replicas mismatch ≥ 15 min, …).
+    const full = rig();
+    relist(full.index, real);
+    full.changed.length = 0;
+    full.tick(20 * 60_000);
+    await full.index.refreshAll(1);
+    expect(full.changed.length).toBeGreaterThan(1);
+    void full.history.close();
+
+    const r = rig();
+    relist(r.index, real);
+    r.changed.length = 0;
+    r.tick(20 * 60_000);
+    const pass = r.index.refreshAll(1);
+    r.index.halt();
+    await pass;
+    // Only the first slice (one HPA), which ran before the pass first yielded.
+    expect(r.changed.length).toBeLessThanOrEqual(1);
+    void r.history.close();
+  });
+});
