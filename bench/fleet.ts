@@ -141,38 +141,32 @@ async function coldStartFloor(kubeconfig: string): Promise<{ ms: number; items: 
 }
 
 /**
- * SSE latency: `streams` event streams held open on the BFF as browsers hold them, and a watch on one simulated
- * cluster's HPAs timing each status write as it leaves the API server. Each id a `changed` message names is one
- * sample: the message's arrival minus the arrival of that HPA's latest write before it (a write that changes
- * nothing the dashboard shows is followed by no message). Ids past a truncated message are not timed (a browser
- * refetches everything then) and are counted instead.
+ * Status writes of one simulated cluster's HPAs as they leave its API server: a watch from the current
+ * resourceVersion, calling `onWrite(id, at)` per MODIFIED event; `onProblem` once if the watch fails.
  */
-async function sseLatency(
+async function watchWrites(
   kubeconfig: string,
   context: string,
-  streams: number,
-  seconds: number,
-): Promise<{ samples: number[]; truncated: number; writes: number; messages: number; watchProblem: string }> {
+  signal: AbortSignal,
+  onWrite: (id: string, at: number) => void,
+  onProblem: (problem: string) => void,
+): Promise<void> {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig);
   kc.setCurrentContext(context);
   const list = JSON.parse((await getRaw(kc, '/apis/autoscaling/v2/horizontalpodautoscalers?limit=1')).toString('utf8')) as {
     metadata: { resourceVersion: string };
   };
-  const abort = new AbortController();
-  const lastWrite = new Map<string, number>();
-  let writes = 0;
-  let watchProblem = '';
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error(`no cluster for context ${context}`);
   const watchUrl = new URL(
     `/apis/autoscaling/v2/horizontalpodautoscalers?watch=1&allowWatchBookmarks=true&resourceVersion=${list.metadata.resourceVersion}`,
     cluster.server,
   );
-  const options: https.RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, signal: abort.signal };
+  const options: https.RequestOptions = { method: 'GET', headers: { accept: 'application/json' }, signal };
   await kc.applyToHTTPSOptions(options);
   const watch = https.request(watchUrl, options, (res) => {
-    if (res.statusCode !== 200) watchProblem ||= `watch answered ${res.statusCode ?? '?'}`;
+    if (res.statusCode !== 200) onProblem(`${context}: watch answered ${res.statusCode ?? '?'}`);
     let buffer = '';
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
@@ -185,18 +179,51 @@ async function sseLatency(
           type: string;
           object: { metadata: { namespace: string; name: string }; message?: string };
         };
-        if (event.type === 'ERROR') watchProblem ||= `watch ERROR: ${event.object.message ?? '?'}`;
+        if (event.type === 'ERROR') onProblem(`${context}: watch ERROR: ${event.object.message ?? '?'}`);
         if (event.type !== 'MODIFIED') continue;
-        writes++;
-        lastWrite.set(toAutoscalerId(context, 'HorizontalPodAutoscaler', event.object.metadata.namespace, event.object.metadata.name), now);
+        onWrite(toAutoscalerId(context, 'HorizontalPodAutoscaler', event.object.metadata.namespace, event.object.metadata.name), now);
       }
     });
     res.on('error', () => undefined);
   });
   watch.on('error', (error) => {
-    if (!abort.signal.aborted) watchProblem ||= `watch failed: ${error.message}`;
+    if (!signal.aborted) onProblem(`${context}: watch failed: ${error.message}`);
   });
   watch.end();
+}
+
+/**
+ * SSE latency: `streams` event streams held open on the BFF as browsers hold them, and watches on a few simulated
+ * clusters timing each HPA status write as it leaves the API server (a few, spread over the fleet: the simulator's
+ * controller pass goes cluster by cluster, and at 250,000 HPAs one cluster can go 30 s unwritten). Each id a
+ * `changed` message names is one sample: the message's arrival minus the arrival of that HPA's latest write before
+ * it (a write that changes nothing the dashboard shows is followed by no message). Ids past a truncated message
+ * are not timed (a browser refetches everything then) and are counted instead.
+ */
+async function sseLatency(
+  kubeconfig: string,
+  contexts: string[],
+  streams: number,
+  seconds: number,
+): Promise<{ samples: number[]; truncated: number; writes: number; messages: number; watchProblem: string }> {
+  const abort = new AbortController();
+  const lastWrite = new Map<string, number>();
+  let writes = 0;
+  let watchProblem = '';
+  await Promise.all(
+    contexts.map((context) =>
+      watchWrites(
+        kubeconfig,
+        context,
+        abort.signal,
+        (id, at) => {
+          writes++;
+          lastWrite.set(id, at);
+        },
+        (problem) => (watchProblem ||= problem),
+      ),
+    ),
+  );
 
   const samples: number[] = [];
   let truncated = 0;
@@ -389,10 +416,14 @@ async function main(): Promise<void> {
   mark('sse');
   const sseStreams = Number(process.env.BENCH_SSE_STREAMS ?? 50);
   const sseSeconds = Number(process.env.BENCH_SSE_SECONDS ?? 30);
-  const sseContext = `bench-${String(Math.min(3, clusters)).padStart(3, '0')}`;
-  const sse = await sseLatency(kubeconfig, sseContext, sseStreams, sseSeconds);
+  // Ten clusters spread over the fleet (all of them when there are ten or fewer).
+  const watched = [
+    ...new Set(Array.from({ length: Math.min(10, clusters) }, (_, i) => 1 + Math.floor((i * clusters) / Math.min(10, clusters)))),
+  ];
+  const sseContexts = watched.map((n) => `bench-${String(n).padStart(3, '0')}`);
+  const sse = await sseLatency(kubeconfig, sseContexts, sseStreams, sseSeconds);
   console.info(
-    `SSE, ${sseStreams} streams for ${sseSeconds} s: ${sse.writes} status writes on ${sseContext}, ${sse.messages} changed messages, ` +
+    `SSE, ${sseStreams} streams for ${sseSeconds} s: ${sse.writes} status writes on ${sseContexts.length} clusters, ${sse.messages} changed messages, ` +
       `${sse.samples.length} timed → write to message p50 ${percentile(sse.samples, 50).toFixed(0)} ms, p99 ${percentile(sse.samples, 99).toFixed(0)} ms (goal p99 ≤ 1,000 ms)` +
       (sse.truncated ? `; ${sse.truncated} messages truncated (ids past 500 not timed)` : '') +
       (sse.watchProblem ? `; ${sse.watchProblem}` : ''),

@@ -9,6 +9,7 @@
  * - the queue: `/triage` until the first group is visible, then `j` until it has moved focus to a group;
  * - the big group opened by link (`/triage?group=…`): until its first member is visible, then `j` until focus
  *   moves. Goal (issue 18): interactive — first row visible and `j` moves — within 1.5 s.
+ * BENCH_TRACE=1 prints each run's requests with their start and end (ms after navigation).
  * A benchmark, not a test: it prints figures next to their goal and asserts nothing.
  */
 import { mkdtempSync } from 'node:fs';
@@ -61,6 +62,18 @@ async function main(): Promise<void> {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     const t0 = Date.now();
+    // BENCH_TRACE=1: when each request of the page started and finished, relative to the navigation.
+    const timeline: string[] = [];
+    if (process.env.BENCH_TRACE === '1') {
+      const started = new Map<object, number>();
+      page.on('request', (r) => started.set(r, Date.now() - t0));
+      page.on('requestfinished', (r) => {
+        const u = new URL(r.url());
+        timeline.push(
+          `${String(started.get(r) ?? '?').padStart(5)} → ${String(Date.now() - t0).padStart(5)} ms  ${u.pathname}${u.search.slice(0, 80)}`,
+        );
+      });
+    }
     await page.goto(url, { waitUntil: 'commit' });
     await page.locator(row).first().waitFor({ state: 'visible', timeout: 60_000 });
     const visible = Date.now() - t0;
@@ -75,6 +88,7 @@ async function main(): Promise<void> {
       { timeout: 60_000, polling: 'raf' },
     );
     const interactive = Date.now() - t0;
+    if (timeline.length) console.info(`  ${url}: visible ${visible} ms, interactive ${interactive} ms\n    ${timeline.join('\n    ')}`);
     await context.close();
     return { visible, interactive };
   };
