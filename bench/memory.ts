@@ -2,12 +2,11 @@
  * `npm run bench:memory`: where the heap goes per autoscaler, in-process and without the simulator, so it is
  * fast and repeatable. Builds N HPAs (BENCH_CLUSTERS × BENCH_HPAS, default 50 × 2,000) the way the informers
  * hold them — each parsed from its own JSON text, as a watch event delivers it, `managedFields` dropped — then
- * maps each to its DTO with `toHpaAutoscaler` and keeps what `FleetIndex` keeps per entry (the DTO, the raw
- * object, a sha1 fingerprint). Reads the live heap after a full GC at each step; prints KiB per autoscaler
- * for the raw objects, the DTOs and the fingerprints, and the goal (issue 18: ≤ 2 KiB heap per autoscaler).
+ * maps each to its DTO with `toHpaAutoscaler` and keeps what `FleetIndex` keeps per entry (the DTO and the raw
+ * object; it kept a sha1 fingerprint too until it compared DTOs directly). Reads the live heap after a full GC at
+ * each step; prints KiB per autoscaler for the raw objects and the DTOs, and the goal (issue 18: ≤ 2 KiB heap).
  * Needs `--expose-gc` (the npm script passes it). A benchmark, not a test: it prints and asserts nothing.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -61,11 +60,6 @@ const afterRaw = liveHeap();
 const dtos: Autoscaler[] = raws.map(({ cluster, hpa }) => toHpaAutoscaler(cluster, hpa, { stale: false }, now));
 const afterDtos = liveHeap();
 
-const fingerprints = dtos.map((dto) => {
-  const { stale: _stale, ...rest } = dto;
-  return createHash('sha1').update(JSON.stringify(rest)).digest('base64');
-});
-const afterFingerprints = liveHeap();
 
 // What FleetIndex does with each object it is given and each DTO it stores (the mapper copies many strings
 // of the raw object into the DTO, so the raw object goes first).
@@ -85,14 +79,13 @@ console.info(`  raw HPA objects (the informer cache; the index holds the same ob
 console.info(
   `  DTOs as mapped (toHpaAutoscaler):                                     ${kib(afterDtos - afterRaw)}  (their JSON: ${kib(dtoJsonBytes)})`,
 );
-console.info(`  fingerprints (sha1, base64):                                          ${kib(afterFingerprints - afterDtos)}`);
 console.info(
-  `  saved by sharing the raw objects' equal strings (FleetIndex does):     ${kib(afterFingerprints - afterInternRaw)}  (${((internRawMs / n) * 1000).toFixed(1)} µs per object)`,
+  `  saved by sharing the raw objects' equal strings (FleetIndex does):     ${kib(afterDtos - afterInternRaw)}  (${((internRawMs / n) * 1000).toFixed(1)} µs per object)`,
 );
 console.info(`  saved by sharing the DTOs' equal strings then (FleetIndex does):       ${kib(afterInternRaw - afterInternDtos)}`);
 console.info(
-  `  total as the index holds it (raw + shared DTOs + fingerprints):       ${kib(afterInternDtos - base)}  goal ≤ 2 KiB heap for the whole BFF`,
+  `  total as the index holds it (raw + shared DTOs):                      ${kib(afterInternDtos - base)}  goal ≤ 2 KiB heap for the whole BFF`,
 );
 console.info(`  pooled strings: ${pool.size}; process RSS / n (runtime included): ${kib(rss)}  goal ≤ 6 KiB`);
 // Keep everything reachable until the last reading.
-if (raws.length + dtos.length + fingerprints.length < 0) console.info('');
+if (raws.length + dtos.length < 0) console.info('');

@@ -3,7 +3,21 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '..');
-const skipped = new Set(['node_modules', '.git', '.next', '.autoscope', '.autoscope-e2e', 'docs', 'test-results', 'playwright-report']);
+// Build output, test reports and caches (all git-ignored) are not the repository: reports hold this machine's paths.
+const skipped = new Set([
+  'node_modules',
+  '.git',
+  '.next',
+  '.autoscope',
+  '.autoscope-e2e',
+  'docs',
+  'test-results',
+  'playwright-report',
+  '.test-reports',
+  '.node-versions',
+  '.sim',
+  '.scratch',
+]);
 const textFile = /\.(ts|tsx|mts|mjs|js|css|md|json|yaml|yml)$|^run$/;
 
 function files(dir: string): string[] {

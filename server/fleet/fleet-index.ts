@@ -1,5 +1,4 @@
 import 'server-only';
-import { createHash } from 'node:crypto';
 import type { Autoscaler, AutoscalerKind } from '@/lib/api';
 import { autoscalerIdOf } from '@/lib/api';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
@@ -26,6 +25,7 @@ import type { ObjectChange } from '../watch/cluster-watcher';
 import type { ResourceKey } from '../watch/resources';
 import type { DtoChange } from './change-journal';
 import { ChangeJournal } from './change-journal';
+import { jsonEqual } from './json-equal';
 import { StringPool } from './string-pool';
 
 /** What the index needs from the watchers: the informer caches of one cluster. */
@@ -53,8 +53,6 @@ export interface IndexEntry {
   dto: Autoscaler;
   /** The object as the API served it (for YAML, behavior and explain). */
   raw: KubeObject;
-  /** Digest of the DTO minus `stale`, to tell a real change from a re-map. */
-  fingerprint: string;
   /** The objects the mapper read beside `raw`, as of the last mapping (the detail page shows them). */
   related: RelatedObjects;
 }
@@ -81,10 +79,9 @@ const machineResources = new Set<ResourceKey>([
 const federationResources = new Set<ResourceKey>(['federatedHpas', 'resourceBindings', 'karmadaClusters', 'propagationPolicies']);
 const eventResources = new Set<ResourceKey>(['hpaEvents', 'machineAutoscalerEvents', 'machineSetEvents', 'federatedHpaEvents']);
 
-/** A digest of the DTO minus `stale`: a real change moves it, a re-map that changes nothing does not. Kept as a digest, not the JSON, to save ~6 KB per autoscaler. */
-function fingerprintOf(dto: Autoscaler): string {
-  const { stale: _stale, ...rest } = dto;
-  return createHash('sha1').update(JSON.stringify(rest)).digest('base64');
+/** Whether a re-mapped DTO differs from the stored one in anything but `stale` (a re-map that changes nothing does not). */
+function sameDto(stored: Autoscaler, mapped: Autoscaler): boolean {
+  return jsonEqual(stored, mapped, 'stale');
 }
 
 /**
@@ -428,7 +425,7 @@ export class FleetIndex {
     const before = this.context(id, cluster);
     let dto = map(before);
     const previous = this.entries.get(id);
-    if (previous && previous.fingerprint === fingerprintOf(dto)) {
+    if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
       return;
@@ -436,15 +433,14 @@ export class FleetIndex {
     this.history.observe(dto, this.nowIso(), raw.metadata.resourceVersion);
     const after = this.context(id, cluster);
     if (JSON.stringify(after) !== JSON.stringify(before)) dto = map(after);
-    const fingerprint = fingerprintOf(dto);
-    if (previous && previous.fingerprint === fingerprint) {
+    if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
       return;
     }
     if (!previous) this.idOrder = null;
     this.strings.internDeep(dto);
-    this.entries.set(id, { dto, raw, fingerprint, related });
+    this.entries.set(id, { dto, raw, related });
     this.changed(cluster, previous?.dto ?? null, dto);
     let ids = this.byCluster.get(cluster);
     if (!ids) {
@@ -484,16 +480,15 @@ export class FleetIndex {
       return;
     }
     const previous = this.entries.get(id);
-    const fingerprint = fingerprintOf(remote.dto);
     this.strings.internDeep(remote.raw);
-    if (previous && previous.fingerprint === fingerprint) {
+    if (previous && sameDto(previous.dto, remote.dto)) {
       previous.raw = remote.raw;
       previous.related = remote.related;
       return;
     }
     this.strings.internDeep(remote.dto);
     if (!previous) this.idOrder = null;
-    this.entries.set(id, { dto: remote.dto, raw: remote.raw, fingerprint, related: remote.related });
+    this.entries.set(id, { dto: remote.dto, raw: remote.raw, related: remote.related });
     this.changed(cluster, previous?.dto ?? null, remote.dto);
     let ids = this.byCluster.get(cluster);
     if (!ids) {
