@@ -60,7 +60,6 @@ const afterRaw = liveHeap();
 const dtos: Autoscaler[] = raws.map(({ cluster, hpa }) => toHpaAutoscaler(cluster, hpa, { stale: false }, now));
 const afterDtos = liveHeap();
 
-
 // What FleetIndex does with each object it is given and each DTO it stores (the mapper copies many strings
 // of the raw object into the DTO, so the raw object goes first).
 const pool = new StringPool();
