@@ -61,22 +61,11 @@ export function autoscalerListQuery(q: ListParams) {
 }
 
 /** The whole filtered list, page by page (`nextCursor`), for views that virtualize thousands of rows. */
-/**
- * Cursor pages of the list. `firstLimit`: a smaller first page, so the first rows show before a full page of
- * `q.limit` has been fetched and checked (the later pages, fetched while scrolling, are full).
- */
-export function autoscalerPagesQuery(q: Omit<ListParams, 'cursor'>, firstLimit?: number) {
-  const first = firstLimit !== undefined && q.limit !== undefined ? Math.min(firstLimit, q.limit) : q.limit;
+export function autoscalerPagesQuery(q: Omit<ListParams, 'cursor'>) {
   return infiniteQueryOptions({
-    queryKey: first === q.limit ? fleetKeys.listPages(q) : [...fleetKeys.listPages(q), { first }],
+    queryKey: fleetKeys.listPages(q),
     queryFn: ({ signal, pageParam }) =>
-      fetchJson(
-        apiPaths.autoscalers({ ...q, limit: pageParam === undefined ? first : q.limit, cursor: pageParam }),
-        AutoscalerListResponseSchema,
-        {
-          signal,
-        },
-      ),
+      fetchJson(apiPaths.autoscalers({ ...q, cursor: pageParam }), AutoscalerListResponseSchema, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

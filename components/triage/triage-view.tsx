@@ -31,7 +31,6 @@ import { useQueueKeyboard } from './use-queue-keyboard';
 import styles from './triage.module.css';
 
 const pageSize = 500;
-const firstPageSize = 100;
 const noGroup: ProblemGroup = {
   key: '',
   kind: 'HorizontalPodAutoscaler',
@@ -66,8 +65,7 @@ export function TriageView(): React.JSX.Element {
   const expanded = groups.find((g) => g.key === state.group) ?? null;
   const listFilter = groupListFilter(expanded ?? noGroup, filter);
   const members = useInfiniteQuery({
-    // A first page of 100: the group's first rows show (and `j` works) before 500 rows are fetched and checked.
-    ...autoscalerPagesQuery({ ...listFilter, sort: triageSortOptions[sort].rows, limit: pageSize }, firstPageSize),
+    ...autoscalerPagesQuery({ ...listFilter, sort: triageSortOptions[sort].rows, limit: pageSize }),
     enabled: expanded !== null,
   });
 
