@@ -1,5 +1,5 @@
-# Autoscope's image: Next's standalone server on a distroless Node.js, as a numeric non-root user, with a
-# read-only root filesystem. Writable at run time: /data (history; a PersistentVolumeClaim), /app/.next/cache
+# Autoscope's image: Next's standalone build served by scripts/serve.mjs, on a distroless Node.js, as a numeric
+# non-root user, with a read-only root filesystem. Writable at run time: /data (history; a PersistentVolumeClaim), /app/.next/cache
 # and /tmp (emptyDirs) — deploy/ mounts them. test/integration/image.test.ts runs what the final stage runs,
 # from this file's COPY/ENV/USER lines, on a read-only copy as an unprivileged user.
 #
@@ -26,10 +26,11 @@ WORKDIR /app
 COPY --from=build /src/.next/standalone ./
 COPY --from=build /src/.next/static ./.next/static
 COPY --from=build /src/public ./public
-# HOSTNAME is the address Next's standalone server binds; HOST tells Autoscope it is not on loopback, so it
-# insists on a sign-in mode (AUTOSCOPE_AUTH; deploy/ sets it).
+# Autoscope's server: Next's handler (from the standalone output) behind the fast path for the hot JSON reads.
+COPY --from=build /src/scripts/serve.mjs ./serve.mjs
+# HOST is the address serve.mjs binds, and tells Autoscope it is not on loopback, so it insists on a sign-in
+# mode (AUTOSCOPE_AUTH; deploy/ sets it). (Not HOSTNAME, Next's server.js name: Kubernetes sets it to the pod's.)
 ENV NODE_ENV=production \
-    HOSTNAME=0.0.0.0 \
     HOST=0.0.0.0 \
     PORT=3000 \
     AUTOSCOPE_DATA_DIR=/data \
@@ -41,4 +42,4 @@ USER 65532:65532
 EXPOSE 3000 9464
 VOLUME ["/data"]
 # The image's entrypoint is node; SIGTERM reaches it directly (no shell in between) and exits 0.
-CMD ["server.js"]
+CMD ["serve.mjs"]

@@ -27,7 +27,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } }],
   webServer: {
-    // `next start` on a build; scripts/start.mjs builds first when the build is missing or stale.
+    // The production server (scripts/serve.mjs) on a build; scripts/start.mjs builds first when the build is missing or stale.
     command: `node scripts/start.mjs --port ${port} --reset-data`,
     url: `${baseURL}/api/healthz`,
     reuseExistingServer: false,

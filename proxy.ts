@@ -1,6 +1,7 @@
 import { NextResponse } from 'next/server';
 import type { NextRequest } from 'next/server';
 import type { ErrorBody } from '@/lib/api';
+import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 
 /**
  * Next's request proxy. It decides nothing about who may see what — every data route asks the access layer
@@ -23,38 +24,8 @@ function allowedMethods(pathname: string): string[] {
 /** The session cookie's name (server/access/access.ts). */
 const sessionCookie = 'autoscope_session';
 
-function contentSecurityPolicy(nonce: string): string {
-  const dev = process.env.NODE_ENV === 'development';
-  // Sign-out posts a form whose answer redirects to the provider's end-session page: form-action must allow it.
-  let issuer = '';
-  try {
-    if (process.env.AUTOSCOPE_AUTH === 'oidc' && process.env.AUTOSCOPE_OIDC_ISSUER)
-      issuer = ` ${new URL(process.env.AUTOSCOPE_OIDC_ISSUER).origin}`;
-  } catch {
-    issuer = '';
-  }
-  return [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
-    // Charts and React set style attributes, which a nonce cannot cover; styles cannot run code.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    `form-action 'self'${issuer}`,
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
 function withSecurityHeaders(res: NextResponse, csp: string): NextResponse {
-  res.headers.set('content-security-policy', csp);
-  res.headers.set('x-content-type-options', 'nosniff');
-  res.headers.set('referrer-policy', 'same-origin');
-  res.headers.set('x-frame-options', 'DENY');
-  res.headers.set('cross-origin-opener-policy', 'same-origin');
-  res.headers.set('permissions-policy', 'camera=(), microphone=(), geolocation=()');
+  for (const [name, value] of securityHeaders(csp)) res.headers.set(name, value);
   return res;
 }
 
@@ -116,7 +87,7 @@ function early(request: NextRequest): NextResponse | undefined {
 }
 
 export function proxy(request: NextRequest): NextResponse {
-  const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
+  const nonce = newNonce();
   const csp = contentSecurityPolicy(nonce);
   const stop = early(request);
   if (stop) return withSecurityHeaders(stop, csp);

@@ -1,7 +1,7 @@
 /**
  * What the benchmarks that need a running fleet share: the simulator as a child process on a generated fleet,
  * a production build of the dashboard in its own dist dir (`.next-bench`, so the checkout's `.next` is left
- * alone), the BFF (`next start`) on that fleet, and waiting until its index holds every autoscaler.
+ * alone), the BFF (`scripts/serve.mjs`) on that fleet, and waiting until its index holds every autoscaler.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -87,10 +87,10 @@ export function buildForBench(): void {
   if (build.status !== 0) throw new Error('next build failed (run `NEXT_DIST_DIR=.next-bench npx next build` to see why)');
 }
 
-/** The BFF on the simulator's kubeconfig; resolves once `next start` is ready (not yet synced). */
+/** The BFF on the simulator's kubeconfig; resolves once scripts/serve.mjs is ready (not yet synced). */
 export async function startBff(options: { port: number; kubeconfig: string; dataDir: string }): Promise<ChildProcess> {
-  const next = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
-  const bff = spawn(process.execPath, ['--max-old-space-size=8192', next, 'start', '-H', '127.0.0.1', '-p', String(options.port)], {
+  const serve = path.join(root, 'scripts', 'serve.mjs');
+  const bff = spawn(process.execPath, ['--max-old-space-size=8192', serve, '--hostname', '127.0.0.1', '--port', String(options.port)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
     // AUTOSCOPE_STATS_GC: /api/v1/stats collects garbage first, so the heap figure is live objects only.
@@ -104,7 +104,7 @@ export async function startBff(options: { port: number; kubeconfig: string; data
     },
   });
   children.push(bff);
-  await waitForLine(bff, /Ready in/, 300_000);
+  await waitForLine(bff, /"msg":"serving"/, 300_000);
   return bff;
 }
 

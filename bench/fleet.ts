@@ -306,11 +306,11 @@ async function main(): Promise<void> {
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : []),
       // BENCH_BFF_NODE_ARGS: more Node/V8 flags for the BFF only (e.g. `--max-semi-space-size=64`), to try a setting.
       ...(process.env.BENCH_BFF_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'),
-      'start',
-      '-H',
+      // The server `npm start` and the image run: Next behind the fast path for the list and triage reads.
+      path.join(root, 'scripts', 'serve.mjs'),
+      '--hostname',
       '127.0.0.1',
-      '-p',
+      '--port',
       String(port),
     ],
     {
@@ -329,7 +329,7 @@ async function main(): Promise<void> {
     },
   );
   children.push(bff);
-  await waitForLine(bff, /Ready in/, 300_000);
+  await waitForLine(bff, /"msg":"serving"/, 300_000);
   let synced = 0;
   let lastReport = performance.now();
   for (;;) {

@@ -159,14 +159,22 @@ function startDemo(simDataDir) {
   });
 }
 
-// node_modules/.bin/next itself becomes next-server; it stays in our process group, so whoever stops
+// The server stays in our process group, so whoever stops
 // this script's group (Ctrl-C, Playwright's webServer) stops the server too (docs/toolchain.md, trap 8).
-const server = spawn(nextBin, [values.dev ? 'dev' : 'start', '-H', host, '-p', port], { cwd: root, env, stdio: 'inherit' });
+// Production: scripts/serve.mjs (Next's handler behind Autoscope's fast path for the hot JSON reads); --dev: `next dev`.
+const server = values.dev
+  ? spawn(nextBin, ['dev', '-H', host, '-p', port], { cwd: root, env, stdio: 'inherit' })
+  : spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), '--hostname', host, '--port', port], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
 children.add(server);
 log(`dashboard on http://${host}:${port}`);
-void warmUp();
+// scripts/serve.mjs starts the backend itself; `next dev` starts it on the first request, so ask for one.
+if (values.dev) void warmUp();
 
-/** Starts the backend (informers, history) as soon as the server answers, not on the first page view. */
+/** Starts the backend (informers, history) as soon as the dev server answers, not on the first page view. */
 async function warmUp() {
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   for (let i = 0; i < 240; i++) {
@@ -179,6 +187,7 @@ async function warmUp() {
     }
   }
 }
+
 server.on('exit', (code, signal) => {
   children.delete(server);
   stopAll(code ?? (signal ? 1 : 0));

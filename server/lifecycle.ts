@@ -2,6 +2,7 @@ import 'server-only';
 import type http from 'node:http';
 import { getAccess } from './access/access';
 import { readOperationsConfig } from './config';
+import { installFastPath } from './http/fast-path';
 import { errorText, log } from './log';
 import { registerCollectors } from './metrics/collectors';
 import { startMetricsServer } from './metrics/metrics-server';
@@ -37,6 +38,8 @@ export async function startLifecycle(env: Readonly<Record<string, string | undef
     process.exit(1);
   }
   getAutoscope();
+  // scripts/serve.mjs answers the hot JSON reads with the app routes' own handlers, ahead of Next's pipeline.
+  installFastPath();
   process.once('exit', () => void currentAutoscope()?.stop());
 
   let metricsServer: http.Server | null = null;

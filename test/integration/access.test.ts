@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
@@ -41,6 +42,7 @@ import * as logoutRoute from '@/app/auth/logout/route';
 import { loadConnections } from '@/server/clusters/connections';
 import { Access, installAccess } from '@/server/access/access';
 import { readAccessConfig } from '@/server/access/config';
+import { answerFast } from '@/server/http/fast-path';
 import { Autoscope, installAutoscope } from '@/server/runtime';
 import { captureConsole, demoFleetSynced } from './harness';
 import { until } from './until';
@@ -353,6 +355,37 @@ describe('what each person sees', () => {
     expect(carol.totals).toEqual({ total: 0, failing: 0, degraded: 0, ok: 0, unknown: 0 });
     expect(carol.groups).toEqual([]);
     expect(carol.clusters).toEqual([]);
+  });
+
+  it('the server’s fast path (scripts/serve.mjs) asks the same question: each person their own, nobody without a session', async () => {
+    const server = http.createServer((req, res) => {
+      if (!answerFast(req, res)) res.writeHead(599).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const get = (url: string, headers: Record<string, string> = {}): Promise<Response> => fetch(`${at}${url}`, { headers });
+      const alice = AutoscalerListResponseSchema.parse(await (await get('/api/v1/autoscalers?limit=500', as('alice'))).json());
+      expect(alice.total).toBeGreaterThan(0);
+      expect(new Set(alice.items.map((a) => a.cluster))).toEqual(new Set(['prod-eu-west-1', 'prod-us-east-1']));
+      expect(new Set(alice.items.map((a) => a.namespace))).toEqual(new Set(['shop', 'payments']));
+      const bob = TriageResponseSchema.parse(await (await get('/api/v1/triage', as('bob'))).json());
+      for (const g of bob.groups) for (const c of g.clusters) expect(c === 'ocp-prod-east' || c.startsWith('karmada-global')).toBe(true);
+      const carol = TriageResponseSchema.parse(await (await get('/api/v1/triage', as('carol'))).json());
+      expect(carol.totals.total).toBe(0);
+      const hidden = await get('/api/v1/autoscalers?cluster=ocp-prod-east', as('alice'));
+      expect(hidden.status).toBe(400);
+      expect(errorOf(await hidden.json()).message).toBe('unknown cluster "ocp-prod-east"');
+      for (const url of ['/api/v1/autoscalers', '/api/v1/triage']) {
+        for (const headers of [{}, { cookie: 'autoscope_session=forged' }] as Record<string, string>[]) {
+          const res = await get(url, headers);
+          expect(res.status, url).toBe(401);
+          expect(errorOf(await res.json()).code).toBe('unauthenticated');
+        }
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('detail, history, explain, federation inputs, HPA preview: an object the person may not see answers exactly like one that does not exist', async () => {

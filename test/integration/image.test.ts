@@ -27,7 +27,7 @@ import { until } from './until';
 /**
  * What the image runs, without a container engine: the Dockerfile's final stage (its COPY, ENV and USER
  * lines, read from the file) replayed on a temporary directory that is then made read-only, and
- * `node server.js` started there as the Dockerfile's numeric user (setpriv, when the test runs as root;
+ * `node serve.mjs` started there as the Dockerfile's numeric user (setpriv, when the test runs as root;
  * otherwise as the current, already unprivileged, user) with the data directory the only writable path.
  * It must serve the demo fleet (the simulator), write its history, expose metrics, log only JSON lines
  * with no credential, raise no EACCES/EROFS, and exit 0 on SIGTERM.
@@ -178,14 +178,19 @@ describe('the image’s final stage', () => {
   it('is distroless-style: a numeric non-root user, the standalone server, no build tools or dev dependencies', () => {
     expect(stage.user.uid).toBeGreaterThan(0);
     expect(stage.base).toMatch(/distroless\/nodejs\d+/);
-    expect(stage.cmd).toEqual(['server.js']);
-    expect(stage.copies.map((c) => c.from)).toEqual(['/src/.next/standalone', '/src/.next/static', '/src/public']);
+    expect(stage.cmd).toEqual(['serve.mjs']);
+    expect(stage.copies.map((c) => c.from)).toEqual([
+      '/src/.next/standalone',
+      '/src/.next/static',
+      '/src/public',
+      '/src/scripts/serve.mjs',
+    ]);
     const modules = readdirSync(path.join(appDir, 'node_modules'));
     for (const dev of ['typescript', 'vitest', 'eslint', '@playwright', 'tsx', 'esbuild', 'fast-check'])
       expect(modules, dev).not.toContain(dev);
     expect(existsSync(path.join(appDir, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
     expect(existsSync(path.join(appDir, 'node_modules/prom-client'))).toBe(true);
-    // Next traced only what the server needs: no sources, tests or simulator beside server.js.
+    // Next traced only what the server needs: no sources, tests or simulator beside serve.mjs.
     for (const absent of ['e2e', 'sim', 'test', 'bench', 'app', 'server'])
       expect(existsSync(path.join(appDir, absent)), absent).toBe(false);
   });
@@ -197,7 +202,7 @@ describe('the standalone server on a read-only copy, as an unprivileged user', (
     const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
     expect(uid).toBe(asRoot ? stage.user.uid : process.getuid?.());
     expect(uid).not.toBe(0);
-    expect(statSync(path.join(appDir, 'server.js')).mode & 0o222).toBe(0);
+    expect(statSync(path.join(appDir, 'serve.mjs')).mode & 0o222).toBe(0);
   });
 
   it('serves the demo fleet: the page, its static assets and the API', async () => {

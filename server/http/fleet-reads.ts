@@ -1,0 +1,24 @@
+import 'server-only';
+import type { TriageResponse } from '@/lib/api';
+import { AutoscalerFilterSchema, AutoscalerQuerySchema } from '@/lib/api';
+import { requireViewer } from '../access/access';
+import { getAutoscope } from '../runtime';
+import { getTriage, listAutoscalers } from '../services/fleet-service';
+import { handle } from './handle';
+import { queryObject } from './params';
+import { jsonWithRows } from './row-json';
+
+/**
+ * The two reads every open list and triage page repeats: `GET /api/v1/autoscalers` and `GET /api/v1/triage`.
+ * Their app routes export these handlers, and the server's fast path (fast-path.ts) calls the same ones
+ * without Next's request pipeline in front, so both ways answer alike.
+ */
+export const listAutoscalersGet = handle(async (req) => {
+  const result = listAutoscalers(getAutoscope(), AutoscalerQuerySchema.parse(queryObject(req.nextUrl)), await requireViewer(req));
+  // A page's rows are stored DTOs: their JSON is made once and reused by every page that shows them.
+  return result instanceof Response ? result : jsonWithRows(result);
+});
+
+export const triageGet = handle(async (req): Promise<TriageResponse> =>
+  getTriage(getAutoscope(), AutoscalerFilterSchema.parse(queryObject(req.nextUrl)), await requireViewer(req)),
+);
