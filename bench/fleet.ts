@@ -444,6 +444,14 @@ async function main(): Promise<void> {
   console.info(
     `  of the RSS: V8 heap committed ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MiB, outside the heap (external) ${metric('nodejs_external_memory_bytes').toFixed(0)} MiB; anonymous ${kib('RssAnon').toFixed(0)} MiB, file-backed ${kib('RssFile').toFixed(0)} MiB; peak RSS ${kib('VmHWM').toFixed(0)} MiB`,
   );
+  // Each V8 space's committed and used size: which space holds the committed memory the live heap does not use.
+  const spaces = [...metrics.matchAll(/^nodejs_heap_space_size_total_bytes\{space="([^"]+)"\} (\S+)/gm)]
+    .map(([, space = '', total = '0']) => {
+      const used = Number(new RegExp(`^nodejs_heap_space_size_used_bytes\\{space="${space}"\\} (\\S+)`, 'm').exec(metrics)?.[1] ?? NaN);
+      return { space, total: Number(total) / 2 ** 20, used: used / 2 ** 20 };
+    })
+    .filter((s) => s.total >= 1);
+  console.info(`  V8 spaces, committed/used MiB: ${spaces.map((s) => `${s.space} ${s.total.toFixed(0)}/${s.used.toFixed(0)}`).join(', ')}`);
   const scenario = await getJson<{ lastSyncMs: number }>(
     (JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')) as { adminUrl: string }).adminUrl + '/scenario',
   );

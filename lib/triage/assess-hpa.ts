@@ -141,6 +141,27 @@ export function assessHpa(
   return { conditions, problems, currentReplicas: current, desiredReplicas: desired };
 }
 
+/**
+ * Whether `assessHpa` can answer differently for this object at a later instant with the same context. Three
+ * rules read the clock: a condition whose meaning turns after it has held long (a `heldLong` exception, such as
+ * ScaleDownStabilized held an hour), an HPA with conditions but no ScalingActive (not evaluated: failing after
+ * a few sync periods, and its message counts the minutes), and desiredReplicas ≠ currentReplicas (a mismatch
+ * becomes a problem after 15 minutes). Without any of them the assessment is the same at every later instant,
+ * so the index's periodic re-map (FleetIndex.refreshAll) skips the object; `clock.test.ts` checks the claim.
+ */
+export function assessmentMovesWithClock(kind: AutoscalerKind, hpa: HorizontalPodAutoscaler): boolean {
+  const raw = hpa.status?.conditions ?? [];
+  if (raw.length === 0) return false;
+  const { current, desired } = replicaCounts(hpa);
+  if (current !== desired) return true;
+  const ableToScale = findCondition(raw, 'AbleToScale');
+  const earlyExit = ableToScale?.status === 'False' && EARLY_EXIT_REASONS.has(ableToScale.reason ?? '');
+  if (!findCondition(raw, 'ScalingActive') && !earlyExit) return true;
+  return raw.some(
+    (c) => findMeaningRow(kind, { type: c.type, status: c.status, reason: c.reason || null })?.exception?.fact === 'heldLong',
+  );
+}
+
 export function targetOf(hpa: HorizontalPodAutoscaler, namespace: string): AutoscalerTarget {
   const ref = hpa.spec.scaleTargetRef;
   return { apiVersion: ref.apiVersion ?? '', kind: ref.kind, name: ref.name, namespace };

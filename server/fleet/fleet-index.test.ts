@@ -188,6 +188,24 @@ describe('FleetIndex.refreshAll', () => {
     void r.history.close();
   });
 
+  it('re-maps only what a time-based rule can move, and ends where re-mapping every HPA ends', async () => {
+    for (const minutes of [1, 20, 24 * 60]) {
+      const pass = rig();
+      relist(pass.index, real);
+      pass.tick(minutes * 60_000);
+      await pass.index.refreshAll(7);
+      // The same fleet, every HPA re-mapped at the same instant (as the watch's update of each would).
+      const all = rig();
+      relist(all.index, real);
+      all.tick(minutes * 60_000);
+      for (const o of real) all.index.apply('prod', 'hpas', 'update', o);
+      const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([id, e]) => [id, e.dto]));
+      expect(dtos(pass)).toEqual(dtos(all));
+      void pass.history.close();
+      void all.history.close();
+    }
+  });
+
   it('stops between slices once halted', async () => {
     // Twenty minutes on, a pass changes the DTOs whose time-based rules moved (replicas mismatch ≥ 15 min, …).
     const full = rig();
