@@ -4,6 +4,7 @@ import type { ProblemTally } from '@/lib/triage';
 import { groupTallies, tallyProblems } from '@/lib/triage';
 import type { DtoChange } from './change-journal';
 import type { FleetIndex } from './fleet-index';
+import { SortedBlocks } from './sorted-blocks';
 
 /** What the views read of the index. */
 export type ViewSource = Pick<
@@ -120,7 +121,7 @@ export interface FleetViewOptions {
 
 const defaultOptions: FleetViewOptions = {
   sortBelow: 512,
-  spliceUpTo: 64,
+  spliceUpTo: 4096,
   idleMs: 10 * 60_000,
   warmEveryMs: 250,
   now: () => performance.now(),
@@ -147,8 +148,8 @@ interface ClusterTally {
 /**
  * The list and triage views of one index, kept incrementally so a request costs about the same whether or
  * not the fleet changed since the last one:
- * - each sort order is a sorted array patched from the index's change journal (`patchOrder`), built in
- *   full only on first use or after falling behind the journal;
+ * - each sort order is kept in blocks (`SortedBlocks`) that take the index's change journal one change at a
+ *   time, built in full only on first use or after falling behind the journal;
  * - each recently used filter keeps its set of matching DTOs, updated from the journal;
  * - a page is found by binary search for the cursor in the order, then a walk that keeps the filter's
  *   members (or, for small sets, a sort of the set);
@@ -158,15 +159,17 @@ interface ClusterTally {
  * kept like a filter's, and the triage merges only the tallies of the clusters it allows.
  */
 export class FleetViews {
-  private readonly orders = new Map<AutoscalerSort, Kept<Autoscaler[]>>();
+  private readonly orders = new Map<AutoscalerSort, Kept<SortedBlocks<Autoscaler>>>();
   private readonly filtered = new Map<string, KeptSet>();
   private readonly options: FleetViewOptions;
   private warm: NodeJS.Timeout | null = null;
   private readonly tallies = new Map<string, Map<string, ClusterTally>>();
 
   /**
-   * `spliceUpTo`: see `patchOrder`. `sortBelow`: a filtered set at most this large is sorted per request instead of walked out of the full
-   * order (a page of a sparse filter walks at most the whole order; a small set sorts faster).
+   * `spliceUpTo`: a kept order catches up with at most this many changes one by one (each a binary search and a splice
+   * within one block of `SortedBlocks`); with more it is rebuilt by one merge (`patchOrder`). `sortBelow`: a filtered set
+   * at most this large is sorted per request instead of walked out of the full order (a page of a sparse filter walks at
+   * most the whole order; a small set sorts faster).
    */
   constructor(
     private readonly index: ViewSource,
@@ -176,7 +179,7 @@ export class FleetViews {
   }
 
   /** Every DTO in the ascending order of `sort` (the id last). */
-  order(sort: AutoscalerSort): readonly Autoscaler[] {
+  order(sort: AutoscalerSort): SortedBlocks<Autoscaler> {
     const kept = this.currentOrder(sort, this.orders.get(sort));
     kept.used = this.options.now();
     this.orders.set(sort, kept);
@@ -184,14 +187,24 @@ export class FleetViews {
     return kept.value;
   }
 
-  private currentOrder(sort: AutoscalerSort, kept: Kept<Autoscaler[]> | undefined): Kept<Autoscaler[]> {
+  private currentOrder(sort: AutoscalerSort, kept: Kept<SortedBlocks<Autoscaler>> | undefined): Kept<SortedBlocks<Autoscaler>> {
     const revision = this.index.version;
     if (kept?.revision === revision) return kept;
     const changes = kept ? this.index.changesSince(kept.revision) : null;
-    const value =
-      kept && !tooMany(changes, kept.value.length)
-        ? patchOrder(kept.value, changes ?? [], compareAutoscalers(sort), this.options.spliceUpTo)
-        : sortAutoscalers(this.index.dtosInIdOrder(), sort, 'asc');
+    const cmp = compareAutoscalers(sort);
+    let value: SortedBlocks<Autoscaler>;
+    if (!kept || !changes || tooMany(changes, kept.value.size)) {
+      value = new SortedBlocks(cmp, sortAutoscalers(this.index.dtosInIdOrder(), sort, 'asc'));
+    } else if (changes.length <= this.options.spliceUpTo) {
+      // In the journal's order: a DTO replaced twice is removed as the version the order holds at that point.
+      value = kept.value;
+      for (const { old, now } of changes) {
+        if (old) value.remove(old);
+        if (now) value.insert(now);
+      }
+    } else {
+      value = new SortedBlocks(cmp, patchOrder(kept.value.toArray(), changes, cmp, 0));
+    }
     return { revision, value, used: kept?.used ?? 0 };
   }
 
@@ -281,32 +294,27 @@ export class FleetViews {
       return { items: view.slice(start, start + limit), total: view.length, more: start + limit < view.length };
     }
     const asc = this.order(sort);
-    const n = asc.length;
-    const at = order === 'desc' ? (i: number) => asc[n - 1 - i] as Autoscaler : (i: number) => asc[i] as Autoscaler;
-    let start = 0;
-    if (after) {
-      let hi = n;
-      while (start < hi) {
-        const mid = (start + hi) >>> 1;
-        if (after(at(mid))) hi = mid;
-        else start = mid + 1;
-      }
-    }
     const items: Autoscaler[] = [];
-    let i = start;
-    for (; i < n && items.length < limit; i++) {
-      const a = at(i);
-      if (!matched || matched.has(a)) items.push(a);
-    }
     let more = false;
-    for (; i < n && !more; i++) more = !matched || matched.has(at(i));
-    return { items, total: matched ? matched.size : n, more };
+    // From the cursor's place (binary search over the blocks, then within one), keeping the filter's members.
+    asc.walk(order === 'desc', after, (a) => {
+      if (matched && !matched.has(a)) return true;
+      if (items.length < limit) {
+        items.push(a);
+        return true;
+      }
+      more = true;
+      return false;
+    });
+    return { items, total: matched ? matched.size : asc.size, more };
   }
 
   /** The whole filtered view in `sort`/`order` (exports). */
   all(filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined): Autoscaler[] {
     const matched = this.matching(filter);
-    const view = this.order(sort).filter((a) => !matched || matched.has(a));
+    const view = this.order(sort)
+      .toArray()
+      .filter((a) => !matched || matched.has(a));
     return order === 'desc' ? view.reverse() : view;
   }
 

@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SortedBlocks } from './sorted-blocks';
+
+/**
+ * SortedBlocks against a plain sorted array, with blocks of 1 to 6 items so that every split, merge and walk across
+ * block boundaries happens: any sequence of inserts and removes leaves the same items in the same order, and a walk
+ * from any cursor, either way, visits what the array holds from there.
+ */
+interface Item {
+  key: number;
+  id: number;
+}
+const cmp = (x: Item, y: Item): number => x.key - y.key || x.id - y.id;
+
+const opArb = fc.oneof(
+  fc.record({ insert: fc.integer({ min: 0, max: 30 }) }),
+  fc.record({ remove: fc.nat() }),
+  fc.record({ removeAbsent: fc.integer({ min: 0, max: 30 }) }),
+);
+
+describe('SortedBlocks', () => {
+  it('holds what a sorted array holds, and walks it the same from any cursor, either way', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 40 }),
+        fc.array(opArb, { maxLength: 80 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(
+          fc.record({ cursor: fc.integer({ min: -1, max: 31 }), descending: fc.boolean(), limit: fc.integer({ min: 0, max: 50 }) }),
+          {
+            maxLength: 5,
+          },
+        ),
+        (initial, ops, blockSize, walks) => {
+          let nextId = 0;
+          const reference = initial.map((key) => ({ key, id: nextId++ })).sort(cmp);
+          const blocks = new SortedBlocks(cmp, reference, blockSize);
+          for (const op of ops) {
+            if ('insert' in op) {
+              const item = { key: op.insert, id: nextId++ };
+              blocks.insert(item);
+              reference.push(item);
+              reference.sort(cmp);
+            } else if ('remove' in op) {
+              if (reference.length === 0) continue;
+              const [item] = reference.splice(op.remove % reference.length, 1);
+              expect(blocks.remove(item as Item)).toBe(true);
+            } else {
+              // An equal-looking item that is not held is not removed.
+              expect(blocks.remove({ key: op.removeAbsent, id: -1 })).toBe(false);
+            }
+            expect(blocks.size).toBe(reference.length);
+          }
+          expect(blocks.toArray()).toEqual(reference);
+          for (const { cursor, descending, limit } of walks) {
+            // "Comes after the cursor" in the walk's direction: false, then true along it.
+            const after = descending ? (a: Item) => a.key < cursor : (a: Item) => a.key > cursor;
+            const expected = (descending ? [...reference].reverse() : reference).filter(after).slice(0, limit);
+            const seen: Item[] = [];
+            blocks.walk(descending, after, (a) => {
+              if (seen.length >= limit) return false;
+              seen.push(a);
+              return true;
+            });
+            expect(seen).toEqual(expected);
+            const all: Item[] = [];
+            blocks.walk(descending, undefined, (a) => all.push(a) > 0);
+            expect(all).toEqual(descending ? [...reference].reverse() : reference);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
