@@ -136,7 +136,6 @@ beforeAll(async () => {
     PATH: '/usr/bin:/bin',
     HOME: '/nonexistent',
     ...stage.env,
-    HOSTNAME: '127.0.0.1',
     HOST: '127.0.0.1',
     PORT: String(port),
     AUTOSCOPE_METRICS_HOST: '127.0.0.1',
