@@ -6,6 +6,7 @@ import { NextRequest } from 'next/server';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { errorText, log } from '../log';
 import { listAutoscalersGet, triageGet } from './fleet-reads';
+import { preparedBody } from './row-json';
 
 /**
  * The server's fast path for the two reads an open list or triage page repeats. Next's request pipeline (its
@@ -63,7 +64,8 @@ export function answerFast(req: IncomingMessage, res: ServerResponse): boolean {
 async function respond(route: RouteHandler, request: NextRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const response = await route(request, { params: Promise.resolve({}) });
-    let body = Buffer.from(await response.arrayBuffer());
+    // A list page's bytes as `jsonWithRows` made them; any other answer (the triage, an error) read from its stream.
+    let body = preparedBody(response) ?? Buffer.from(await response.arrayBuffer());
     const headers: Record<string, string | string[]> = Object.fromEntries(securityHeaders(contentSecurityPolicy(newNonce())));
     response.headers.forEach((value, name) => {
       if (name !== 'set-cookie') headers[name] = value;

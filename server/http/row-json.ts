@@ -17,10 +17,22 @@ export function rowJson(dto: Autoscaler): string {
   return text;
 }
 
+/** The bytes each `jsonWithRows` response was made from, for the server's fast path. */
+const bodies = new WeakMap<Response, Buffer>();
+
 /** `Response.json(value)` for a body whose `items` are stored DTOs, with each row's JSON reused (same JSON, `items` first). */
 export function jsonWithRows<T extends { items: readonly Autoscaler[] }>(value: T): Response {
   const { items, ...rest } = value;
   const tail = JSON.stringify(rest);
-  const body = `{"items":[${items.map(rowJson).join(',')}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`;
-  return new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  // Encoded once here: a string body made the web Response measure it and encode it again, and the fast path then
+  // copied it out of the response's stream (three passes over 130–180 KiB a page; ~7% of the BFF's CPU under 20 clients).
+  const body = Buffer.from(`{"items":[${items.map(rowJson).join(',')}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`, 'utf8');
+  const response = new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  bodies.set(response, body);
+  return response;
+}
+
+/** The body of a response `jsonWithRows` made, as the bytes it holds (its stream left unread); undefined for any other. */
+export function preparedBody(response: Response): Buffer | undefined {
+  return bodies.get(response);
 }
