@@ -88,7 +88,7 @@ function early(request: NextRequest): NextResponse | undefined {
 
 export function proxy(request: NextRequest): NextResponse {
   const nonce = newNonce();
-  const csp = contentSecurityPolicy(nonce);
+  const csp = contentSecurityPolicy(nonce, process.env);
   const stop = early(request);
   if (stop) return withSecurityHeaders(stop, csp);
   // Next reads the nonce from the request's CSP header and puts it on the scripts it renders.

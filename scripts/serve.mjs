@@ -46,7 +46,7 @@ process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(serverFiles.config
 
 const { default: next } = await import('next');
 const app = next({ dev: false, dir, hostname, port });
-// prepare() loads the build and runs instrumentation.ts, which starts the backend and offers the fast path.
+// prepare() loads the build; Next runs instrumentation.ts (the backend, which offers the fast path) on the first request.
 await app.prepare();
 const nextHandler = app.getRequestHandler();
 const fastPathKey = Symbol.for('autoscope.fastPath');

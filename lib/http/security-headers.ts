@@ -3,8 +3,11 @@
  * server's fast path for the hot JSON reads (server/http/fast-path.ts). One list, so the two cannot drift.
  */
 
-/** The Content-Security-Policy with this response's script nonce (pages render per request, so Next puts it on its scripts). */
-export function contentSecurityPolicy(nonce: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+/**
+ * The Content-Security-Policy with this response's script nonce (pages render per request, so Next puts it on its
+ * scripts), under the sign-in settings of `env` (the process environment, passed in).
+ */
+export function contentSecurityPolicy(nonce: string, env: Readonly<Record<string, string | undefined>>): string {
   const dev = env.NODE_ENV === 'development';
   // Sign-out posts a form whose answer redirects to the provider's end-session page: form-action must allow it.
   let issuer = '';

@@ -35,16 +35,15 @@ function lowerBound(items: readonly Autoscaler[], item: Autoscaler, cmp: (x: Aut
 }
 
 /**
- * A sorted array brought up to date with the changes after it was sorted. Each changed DTO is found or
- * placed by binary search (O(k log n) comparisons); up to `spliceUpTo` changes are spliced into the array
- * in place (one memmove each), more are merged into a new array in one pass. The order is total (the id
- * last), so the result is the array a full sort would give.
+ * A sorted array brought up to date with the changes after it was sorted, merged into a new array in one pass:
+ * each changed DTO is found or placed by binary search (O(k log n) comparisons). The order is total (the id
+ * last), so the result is the array a full sort would give. (A few changes go into the kept `SortedBlocks` one
+ * by one instead; this is for many.)
  */
 export function patchOrder(
-  items: Autoscaler[],
+  items: readonly Autoscaler[],
   changes: readonly DtoChange[],
   cmp: (x: Autoscaler, y: Autoscaler) => number,
-  spliceUpTo: number,
 ): Autoscaler[] {
   const inserted = new Set<Autoscaler>();
   const removed: Autoscaler[] = [];
@@ -53,14 +52,6 @@ export function patchOrder(
     if (now) inserted.add(now);
   }
   const adds = [...inserted].sort(cmp);
-  if (removed.length + adds.length <= spliceUpTo) {
-    for (const r of removed) {
-      const i = lowerBound(items, r, cmp);
-      if (items[i] === r) items.splice(i, 1);
-    }
-    for (const add of adds) items.splice(lowerBound(items, add, cmp), 0, add);
-    return items;
-  }
   const drop: number[] = [];
   for (const r of removed) {
     const i = lowerBound(items, r, cmp);
@@ -203,7 +194,7 @@ export class FleetViews {
         if (now) value.insert(now);
       }
     } else {
-      value = new SortedBlocks(cmp, patchOrder(kept.value.toArray(), changes, cmp, 0));
+      value = new SortedBlocks(cmp, patchOrder(kept.value.toArray(), changes, cmp));
     }
     return { revision, value, used: kept?.used ?? 0 };
   }

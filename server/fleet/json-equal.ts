@@ -1,3 +1,5 @@
+import 'server-only';
+
 /**
  * Whether two JSON-shaped values serialize to the same JSON up to key order, without building the JSON: objects
  * compare key by key (a key whose value is `undefined` counts as absent, as `JSON.stringify` leaves it out), arrays

@@ -10,7 +10,7 @@ import { preparedBody } from './row-json';
 
 /**
  * The server's fast path for the two reads an open list or triage page repeats. Next's request pipeline (its
- * router, proxy.ts, the app route's wrapper) costs 1–2.5 ms of CPU a request before any of Autoscope's code
+ * router, proxy.ts, the app route's wrapper) costs 1–3 ms of CPU a request before any of Autoscope's code
  * runs; with twenty people on the dashboard those milliseconds queue on the one event loop, and a trivial
  * route's p99 was 57 ms–1 s at 100,000 autoscalers (docs/performance.md). Here the server (scripts/serve.mjs)
  * hands such a request straight to the same handler the app route exports, and adds what proxy.ts would:
@@ -66,7 +66,7 @@ async function respond(route: RouteHandler, request: NextRequest, req: IncomingM
     const response = await route(request, { params: Promise.resolve({}) });
     // A list page's bytes as `jsonWithRows` made them; any other answer (the triage, an error) read from its stream.
     let body = preparedBody(response) ?? Buffer.from(await response.arrayBuffer());
-    const headers: Record<string, string | string[]> = Object.fromEntries(securityHeaders(contentSecurityPolicy(newNonce())));
+    const headers: Record<string, string | string[]> = Object.fromEntries(securityHeaders(contentSecurityPolicy(newNonce(), process.env)));
     response.headers.forEach((value, name) => {
       if (name !== 'set-cookie') headers[name] = value;
     });
