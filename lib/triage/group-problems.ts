@@ -355,3 +355,239 @@ export function groupTallies(tallies: readonly ProblemTally[]): ProblemGroup[] {
 export function groupProblems(autoscalers: readonly Autoscaler[], now: Instant, options: GroupProblemsOptions = {}): ProblemGroup[] {
   return groupTallies([tallyProblems(autoscalers, now, options)]);
 }
+
+/** A member of a ledger's group: its problem's time (NaN when missing or unparsable) and id. */
+interface Member {
+  parsed: number;
+  id: string;
+  since: string | null;
+}
+
+/** Order of a group's members: by time (unparsable last), then id. */
+function memberBefore(x: Member, y: Member): boolean {
+  const xm = Number.isNaN(x.parsed) ? Number.POSITIVE_INFINITY : x.parsed;
+  const ym = Number.isNaN(y.parsed) ? Number.POSITIVE_INFINITY : y.parsed;
+  return xm < ym || (xm === ym && x.id < y.id);
+}
+
+function increment<K>(counts: Map<K, number>, key: K, by: 1 | -1): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n === 0) counts.delete(key);
+  else counts.set(key, n);
+}
+
+/** One (kind, reason, cause) group of a ledger: counters and members that take one autoscaler in or out. */
+interface GroupLedger {
+  kind: AutoscalerKind;
+  reason: string;
+  cause: string | null;
+  /** Sorted with `memberBefore`. */
+  members: Member[];
+  clusters: Map<string, number>;
+  namespaces: Map<string, number>;
+  severities: Map<ProblemSeverity, number>;
+  hints: Map<string, number>;
+}
+
+/** The first index whose member is not before `m`. */
+function memberIndex(members: readonly Member[], m: Member): number {
+  let lo = 0;
+  let hi = members.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (memberBefore(members[mid] as Member, m)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What one autoscaler adds to one group: its first problem of that group (a second one is not counted). */
+interface Contribution {
+  kind: AutoscalerKind;
+  code: string;
+  cause: string;
+  problem: Problem;
+}
+
+/** Memos past this many entries start afresh, so messages that vary with time cannot grow them without end. */
+const LEDGER_MEMO_LIMIT = 8192;
+
+/**
+ * The problem tally of a slice of the fleet kept per change: `add` and `remove` take one autoscaler in or out in
+ * time proportional to its problems (and a binary search in each of its groups), and `tally` gives what
+ * `tallyProblems` would give over the slice's current autoscalers in id order, in time proportional to the number
+ * of groups. The triage keeps one per filter, so a request after changes anywhere in the fleet no longer
+ * re-tallies whole clusters (2,000 autoscalers each in the bench) for each one that changed.
+ *
+ * `remove` must be given the very autoscaler (or an equal one) that `add` was given.
+ */
+export class ProblemLedger {
+  private readonly index = new Map<string, GroupLedger>();
+  /** Per metrics API, kind and cluster: autoscalers reading it, and how many of them fail to (the outage rule). */
+  private readonly readers = new Map<MetricsApi, Map<AutoscalerKind, Map<string, { total: number; failing: number }>>>();
+  private facts = new ProblemFacts();
+  private memoUses = 0;
+  private readonly sampleSize: number;
+  private readonly includeInfo: boolean;
+
+  constructor(options: GroupProblemsOptions = {}) {
+    this.sampleSize = options.sampleSize ?? 5;
+    this.includeInfo = options.includeInfo ?? false;
+  }
+
+  add(a: Autoscaler): void {
+    this.apply(a, 1);
+  }
+
+  remove(a: Autoscaler): void {
+    this.apply(a, -1);
+  }
+
+  private apply(a: Autoscaler, by: 1 | -1): void {
+    if (++this.memoUses > LEDGER_MEMO_LIMIT) {
+      this.facts = new ProblemFacts();
+      this.memoUses = 0;
+    }
+    if (a.kind !== 'MachineAutoscaler') {
+      for (const api of METRICS_APIS) {
+        if (!readsApi(a, api)) continue;
+        const byKind = this.readers.get(api) ?? this.readers.set(api, new Map()).get(api);
+        const byCluster = byKind?.get(a.kind) ?? byKind?.set(a.kind, new Map()).get(a.kind);
+        if (!byCluster) continue;
+        const t = byCluster.get(a.cluster) ?? { total: 0, failing: 0 };
+        t.total += by;
+        if (failsToRead(a, api, this.facts)) t.failing += by;
+        if (t.total === 0) byCluster.delete(a.cluster);
+        else byCluster.set(a.cluster, t);
+      }
+    }
+    for (const c of this.contributions(a)) {
+      const key = `${c.kind}\u0000${c.code}\u0000${c.cause}`;
+      let group = this.index.get(key);
+      if (!group) {
+        if (by < 0) continue;
+        group = {
+          kind: c.kind,
+          reason: c.code,
+          cause: c.cause === NO_CAUSE ? null : c.cause,
+          members: [],
+          clusters: new Map(),
+          namespaces: new Map(),
+          severities: new Map(),
+          hints: new Map(),
+        };
+        this.index.set(key, group);
+      }
+      const member: Member = { parsed: this.facts.ms(c.problem.since), id: a.id, since: c.problem.since };
+      const at = memberIndex(group.members, member);
+      if (by > 0) group.members.splice(at, 0, member);
+      else if (group.members[at]?.id === a.id) group.members.splice(at, 1);
+      else continue;
+      increment(group.clusters, a.cluster, by);
+      increment(group.namespaces, a.namespace, by);
+      increment(group.severities, c.problem.severity, by);
+      increment(group.hints, c.problem.hint, by);
+      if (group.members.length === 0) this.index.delete(key);
+    }
+  }
+
+  private contributions(a: Autoscaler): Contribution[] {
+    const out: Contribution[] = [];
+    for (const p of a.problems) {
+      if (p.severity === 'info' && !this.includeInfo) continue;
+      const cause = this.facts.cause(p);
+      if (out.some((c) => c.code === p.code && c.cause === cause)) continue;
+      out.push({ kind: a.kind, code: p.code, cause, problem: p });
+    }
+    return out;
+  }
+
+  private inOutage(api: MetricsApi, kind: AutoscalerKind, cluster: string): boolean {
+    const t = this.readers.get(api)?.get(kind)?.get(cluster);
+    return t !== undefined && t.total >= METRICS_OUTAGE_MIN_AUTOSCALERS && t.failing === t.total;
+  }
+
+  /** The slice's tally as of `now` (which bounds times from clusters whose clocks run ahead), for `groupTallies`. */
+  tally(now: Instant): ProblemTally {
+    const nowMs = toEpochMs(now);
+    const index: GroupIndex = new Map();
+    for (const group of this.index.values()) {
+      const byCode = index.get(group.kind) ?? index.set(group.kind, new Map()).get(group.kind);
+      const byCause = byCode?.get(group.reason) ?? byCode?.set(group.reason, new Map()).get(group.reason);
+      byCause?.set(group.cause ?? NO_CAUSE, this.accumulator(group, nowMs));
+    }
+    return { index, sampleSize: this.sampleSize };
+  }
+
+  private accumulator(group: GroupLedger, nowMs: number): Accumulator {
+    let worst: ProblemSeverity = 'info';
+    for (const s of group.severities.keys()) if (SEVERITY_RANK[s] > SEVERITY_RANK[worst]) worst = s;
+    const hints = [...group.hints.keys()];
+    const acc: Accumulator = {
+      kind: group.kind,
+      reason: group.reason,
+      cause: group.cause,
+      count: group.members.length,
+      lastId: '',
+      clusters: new Set(group.clusters.keys()),
+      lastCluster: '',
+      namespaces: new Set(group.namespaces.keys()),
+      lastNamespace: '',
+      oldestMs: Number.POSITIVE_INFINITY,
+      oldestSince: null,
+      worst,
+      hint: hints[0] ?? '',
+      sameHint: hints.length === 1,
+      outageClusters: new Set(),
+      outageApi: null,
+      samples: [],
+    };
+    const api = group.cause === null ? METRICS_API_BY_CODE.get(group.reason) : undefined;
+    if (api) {
+      for (const cluster of acc.clusters) {
+        if (!this.inOutage(api, group.kind, cluster)) continue;
+        acc.outageApi = api;
+        acc.outageClusters.add(cluster);
+      }
+    }
+    this.oldestAndSamples(group.members, nowMs, acc);
+    return acc;
+  }
+
+  /**
+   * `tallyProblems` bounds each time by `now` and keeps the oldest (then smallest id) members: members before `now`
+   * in their order, then those at or after it all at `now` (so by id), then those without a time.
+   */
+  private oldestAndSamples(members: readonly Member[], nowMs: number, acc: Accumulator): void {
+    let i = 0;
+    while (i < members.length && (members[i] as Member).parsed < nowMs) i++;
+    const first = members[0];
+    if (i > 0 && first) {
+      acc.oldestMs = first.parsed;
+      acc.oldestSince = first.since;
+    }
+    for (let k = 0; k < i && acc.samples.length < this.sampleSize; k++)
+      acc.samples.push({ ms: (members[k] as Member).parsed, id: (members[k] as Member).id });
+    if (acc.samples.length >= this.sampleSize && i > 0) return;
+    const later: Member[] = [];
+    const undated: Member[] = [];
+    for (let k = i; k < members.length; k++) {
+      const m = members[k] as Member;
+      (Number.isNaN(m.parsed) ? undated : later).push(m);
+    }
+    later.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    const firstLater = later[0];
+    if (i === 0 && firstLater) {
+      acc.oldestMs = nowMs;
+      acc.oldestSince = firstLater.parsed <= nowMs ? firstLater.since : new Date(nowMs).toISOString();
+    }
+    for (const m of later) {
+      if (acc.samples.length >= this.sampleSize) return;
+      acc.samples.push({ ms: nowMs, id: m.id });
+    }
+    for (const m of undated) {
+      if (acc.samples.length >= this.sampleSize) return;
+      acc.samples.push({ ms: Number.POSITIVE_INFINITY, id: m.id });
+    }
+  }
+}

@@ -226,6 +226,12 @@ describe('FleetViews', () => {
               order,
             );
             expect(pages(views, filter, sort, order, limit)).toEqual({ ids: expected.map((a) => a.id), total: expected.length });
+            const { cluster: _cluster, ...rest } = filter;
+            const ofClusters = index.dtosInIdOrder().filter((a) => !filter.cluster?.length || filter.cluster.includes(a.cluster));
+            const inTriage = ofClusters.filter((a) => matchesFilter(a, rest));
+            const totals = { total: inTriage.length, failing: 0, degraded: 0, ok: 0, unknown: 0 };
+            for (const a of inTriage) totals[a.health] += 1;
+            expect(views.triage(filter, Date.parse(NOW))).toEqual({ groups: groupProblems(inTriage, NOW), totals });
           }
         },
       ),
@@ -239,16 +245,22 @@ describe('FleetViews', () => {
     const views = new FleetViews(index, { idleMs: 1000, warmEveryMs: 0, now: () => clock });
     views.order('health');
     views.matching({ health: ['failing'] });
-    expect(views.kept).toEqual({ orders: 1, filtered: 1 });
+    views.triage({ kind: ['HorizontalPodAutoscaler'] }, Date.parse(NOW));
+    expect(views.kept).toEqual({ orders: 1, filtered: 1, triage: 1 });
     clock = 999;
     views.refresh();
-    expect(views.kept).toEqual({ orders: 1, filtered: 1 });
+    expect(views.kept).toEqual({ orders: 1, filtered: 1, triage: 1 });
     views.order('health');
+    clock = 1200;
+    views.triage({ kind: ['HorizontalPodAutoscaler'] }, Date.parse(NOW));
     clock = 1500;
     views.refresh();
-    expect(views.kept).toEqual({ orders: 1, filtered: 0 });
+    expect(views.kept).toEqual({ orders: 1, filtered: 0, triage: 1 });
     clock = 2000;
     views.refresh();
-    expect(views.kept).toEqual({ orders: 0, filtered: 0 });
+    expect(views.kept).toEqual({ orders: 0, filtered: 0, triage: 1 });
+    clock = 2300;
+    views.refresh();
+    expect(views.kept).toEqual({ orders: 0, filtered: 0, triage: 0 });
   });
 });

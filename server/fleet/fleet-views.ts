@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerFilter, AutoscalerSort, Health, ProblemGroup } from '@/lib/api';
 import type { ProblemTally } from '@/lib/triage';
-import { groupTallies, tallyProblems } from '@/lib/triage';
+import { groupTallies, ProblemLedger } from '@/lib/triage';
 import type { DtoChange } from './change-journal';
 import type { FleetIndex } from './fleet-index';
 import { SortedBlocks } from './sorted-blocks';
@@ -130,10 +130,15 @@ export interface TriageView {
   totals: Record<Health, number> & { total: number };
 }
 
-interface ClusterTally {
-  version: number;
-  tally: ProblemTally;
+/** The problems and health totals of one triage filter, kept per change. */
+interface KeptTriage {
+  revision: number;
+  filter: AutoscalerFilter;
+  ledger: ProblemLedger;
   totals: Record<Health, number>;
+  /** The ledger's tally, made at the first request after it last changed. */
+  tally: ProblemTally | null;
+  used: number;
 }
 
 /**
@@ -144,17 +149,17 @@ interface ClusterTally {
  * - each recently used filter keeps its set of matching DTOs, updated from the journal;
  * - a page is found by binary search for the cursor in the order, then a walk that keeps the filter's
  *   members (or, for small sets, a sort of the set);
- * - the triage keeps one problem tally per cluster and filter, recomputed only for clusters whose entries
- *   changed, and merges the tallies per request.
+ * - the triage keeps one problem ledger per filter (`ProblemLedger`), which takes each change in and out, so a
+ *   request groups what the ledger holds without reading the autoscalers.
  * A viewer's scope (which clusters or namespaces a person may see) fits as one more filter: its set is
- * kept like a filter's, and the triage merges only the tallies of the clusters it allows.
+ * kept like a filter's.
  */
 export class FleetViews {
   private readonly orders = new Map<AutoscalerSort, Kept<SortedBlocks<Autoscaler>>>();
   private readonly filtered = new Map<string, KeptSet>();
   private readonly options: FleetViewOptions;
   private warm: NodeJS.Timeout | null = null;
-  private readonly tallies = new Map<string, Map<string, ClusterTally>>();
+  private readonly tallies = new Map<string, KeptTriage>();
 
   /**
    * `spliceUpTo`: a kept order catches up with at most this many changes one by one (each a binary search and a splice
@@ -247,11 +252,15 @@ export class FleetViews {
       if (now - kept.used > this.options.idleMs) this.filtered.delete(key);
       else this.currentSet(kept.filter, kept);
     }
+    for (const [key, kept] of this.tallies) {
+      if (now - kept.used > this.options.idleMs) this.tallies.delete(key);
+      else this.tallies.set(key, this.currentTriage(kept.filter, kept));
+    }
   }
 
   /** How many orders and filtered sets are kept (for tests and stats). */
-  get kept(): { orders: number; filtered: number } {
-    return { orders: this.orders.size, filtered: this.filtered.size };
+  get kept(): { orders: number; filtered: number; triage: number } {
+    return { orders: this.orders.size, filtered: this.filtered.size, triage: this.tallies.size };
   }
 
   /**
@@ -262,7 +271,7 @@ export class FleetViews {
     if (this.warm || this.options.warmEveryMs <= 0) return;
     this.warm = setInterval(() => {
       this.refresh();
-      if (this.orders.size + this.filtered.size === 0 && this.warm) {
+      if (this.orders.size + this.filtered.size + this.tallies.size === 0 && this.warm) {
         clearInterval(this.warm);
         this.warm = null;
       }
@@ -309,38 +318,57 @@ export class FleetViews {
     return order === 'desc' ? view.reverse() : view;
   }
 
-  /** Problem groups and health totals of the filtered fleet, from per-cluster tallies. */
+  /** Problem groups and health totals of the filtered fleet, from the filter's ledger. */
   triage(filter: AutoscalerFilter, now: number): TriageView {
-    const { cluster, ...rest } = filter;
-    const key = JSON.stringify(filterKey(rest));
-    let byCluster = this.tallies.get(key);
+    const key = JSON.stringify(filterKey(filter));
+    const kept = this.currentTriage(filter, this.tallies.get(key));
+    kept.used = this.options.now();
+    // Most recently used last: the first is the one to drop.
     this.tallies.delete(key);
-    if (!byCluster) byCluster = new Map();
-    this.tallies.set(key, byCluster);
+    this.tallies.set(key, kept);
     if (this.tallies.size > MAX_TRIAGE_FILTERS) this.tallies.delete(this.tallies.keys().next().value as string);
-    // In the order of their ids ("prod-eu/…" before "prod/…"): the order one pass over the fleet would take.
-    const clusters = (cluster?.length ? [...new Set(cluster)] : this.index.clusterNames()).sort((x, y) =>
-      `${x}/` < `${y}/` ? -1 : `${x}/` > `${y}/` ? 1 : 0,
-    );
-    const slices: ProblemTally[] = [];
-    const totals = { total: 0, failing: 0, degraded: 0, ok: 0, unknown: 0 };
-    for (const c of clusters) {
-      const version = this.index.clusterVersion(c);
-      let kept = byCluster.get(c);
-      if (kept?.version !== version) {
-        const items = this.index.dtosOfCluster(c).filter((a) => matchesFilter(a, rest));
-        const counts = { failing: 0, degraded: 0, ok: 0, unknown: 0 };
-        for (const a of items) counts[a.health] += 1;
-        kept = { version, tally: tallyProblems(items, now), totals: counts };
-        byCluster.set(c, kept);
+    this.keepWarm();
+    kept.tally ??= kept.ledger.tally(now);
+    const { failing, degraded, ok, unknown } = kept.totals;
+    return { groups: groupTallies([kept.tally]), totals: { total: failing + degraded + ok + unknown, failing, degraded, ok, unknown } };
+  }
+
+  /** A triage filter's ledger brought up to date with the index (built on first use or when behind the journal). */
+  private currentTriage(filter: AutoscalerFilter, kept: KeptTriage | undefined): KeptTriage {
+    const revision = this.index.version;
+    if (kept?.revision === revision) return kept;
+    const changes = kept ? this.index.changesSince(kept.revision) : null;
+    const catchUp = kept && !tooMany(changes, this.index.size);
+    const into: KeptTriage = catchUp
+      ? kept
+      : {
+          revision,
+          filter,
+          ledger: new ProblemLedger(),
+          totals: { failing: 0, degraded: 0, ok: 0, unknown: 0 },
+          tally: null,
+          used: kept?.used ?? 0,
+        };
+    const take = (a: Autoscaler, by: 1 | -1): void => {
+      if (!matchesFilter(a, filter)) return;
+      if (by > 0) into.ledger.add(a);
+      else into.ledger.remove(a);
+      into.totals[a.health] += by;
+      into.tally = null;
+    };
+    if (catchUp) {
+      for (const { old, now } of changes ?? []) {
+        if (old) take(old, -1);
+        if (now) take(now, 1);
       }
-      slices.push(kept.tally);
-      for (const h of ['failing', 'degraded', 'ok', 'unknown'] as const) {
-        totals[h] += kept.totals[h];
-        totals.total += kept.totals[h];
-      }
+    } else {
+      const source = filter.cluster?.length
+        ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c))
+        : this.index.dtosInIdOrder();
+      for (const a of source) take(a, 1);
     }
-    return { groups: groupTallies(slices), totals };
+    into.revision = revision;
+    return into;
   }
 }
 
