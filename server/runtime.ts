@@ -10,6 +10,7 @@ import { readConfig } from './config';
 import { ChangeBus } from './fleet/change-bus';
 import { FleetIndex } from './fleet/fleet-index';
 import type { RemoteEntry } from './fleet/fleet-index';
+import { fleetViews } from './fleet/fleet-views';
 import { HistoryStore } from './history/history-store';
 import type { AutoscopeStore } from './history/store';
 import { errorText, log } from './log';
@@ -127,6 +128,8 @@ export class Autoscope {
       const at = status.state === 'unreachable' && status.since ? status.since : new Date().toISOString();
       this.history.recordClusterState(status.name, status.state, at, status.error);
       this.bus.cluster(status);
+      // The first views are built as soon as the fleet is whole, not by the first request or probe.
+      if (!this.viewsBuilt && status.state !== 'syncing') this.isReady();
     },
   };
 
@@ -328,12 +331,30 @@ export class Autoscope {
     };
   }
 
-  /** Ready when every cluster has synced once or failed (unreachable, forbidden). */
+  /**
+   * Ready when every cluster has synced once or failed (unreachable, forbidden), and the views every open page reads
+   * first are built: the first request after a start would otherwise pay for them (at 250,000 autoscalers a sort
+   * order 1.1 s, the triage 0.6 s).
+   */
   isReady(): boolean {
     if (this.shared && !this.shared.ready) return false;
-    return [...this.watchers.values()].every(
+    const synced = [...this.watchers.values()].every(
       (w) => w.status().lastSyncAt !== null || w.status().state === 'unreachable' || w.status().state === 'forbidden',
     );
+    if (synced && !this.viewsBuilt) this.buildFirstViews();
+    return synced;
+  }
+
+  private viewsBuilt = false;
+
+  /** The list's default order and the whole fleet's triage, built once, as the index first becomes whole. */
+  private buildFirstViews(): void {
+    this.viewsBuilt = true;
+    const started = performance.now();
+    const views = fleetViews(this.index);
+    views.order('health');
+    views.triage({}, Date.now());
+    log.info('first views built', { autoscalers: this.index.size, ms: Math.round(performance.now() - started) });
   }
 
   /** Ends every SSE stream, stops the watches, then writes what history has queued and closes it. Idempotent. */

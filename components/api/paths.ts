@@ -1,7 +1,7 @@
 import type { AutoscalerKind, AutoscalerSort } from '@/lib/api';
 
 /** Filters as they travel in URLs: comma-separated strings (the server's schema splits and validates them). */
-export type FilterParams = Partial<Record<'kind' | 'cluster' | 'namespace' | 'health' | 'reason' | 'q', string>>;
+export type FilterParams = Partial<Record<'kind' | 'cluster' | 'namespace' | 'health' | 'reason' | 'q' | 'group', string>>;
 export type ListParams = FilterParams & { sort?: AutoscalerSort; order?: 'asc' | 'desc'; limit?: number; cursor?: string };
 
 export interface AutoscalerRef {

@@ -1,6 +1,5 @@
-import type { Autoscaler, AutoscalerSort, ProblemGroup } from '@/lib/api';
+import type { AutoscalerSort, ProblemGroup } from '@/lib/api';
 import { SEVERITY_RANK } from '@/lib/triage/health-rules';
-import { separateCause } from '@/lib/triage/hints';
 import type { FilterParams } from '../api/paths';
 
 export const filterKeys = ['kind', 'cluster', 'namespace', 'health', 'reason', 'q'] as const;
@@ -70,39 +69,9 @@ export function sortGroups(groups: readonly ProblemGroup[], sort: TriageSort): P
     .map((x) => x.g);
 }
 
-/** The part of a group's key below its reason (`HorizontalPodAutoscaler/FailedGetResourceMetric/missing-request`), if any. */
-export function groupCause(group: ProblemGroup): string | null {
-  const prefix = `${group.kind}/${group.reason}/`;
-  return group.key.startsWith(prefix) ? group.key.slice(prefix.length) : null;
-}
-
-/**
- * The problem that puts an autoscaler in the group, by the same rule lib/triage groups with. `causes` memoizes
- * the message → cause reading across calls (an outage writes the same message into thousands of autoscalers).
- */
-export function groupProblemOf(
-  a: Autoscaler,
-  group: ProblemGroup,
-  cause: string | null,
-  causes: Map<string, string | null> = new Map(),
-): Autoscaler['problems'][number] | undefined {
-  if (a.kind !== group.kind) return undefined;
-  return a.problems.find((p) => {
-    if (p.code !== group.reason || p.severity === 'info') return false;
-    let own = causes.get(p.message);
-    if (own === undefined) {
-      own = separateCause(p.code, p.message) ?? null;
-      causes.set(p.message, own);
-    }
-    return own === cause;
-  });
-}
-
-/** The list query that returns a superset of a group's autoscalers (the API filters by reason, not by cause). */
-export function groupListFilter(group: ProblemGroup, filter: FilterParams): FilterParams {
-  // A query parameter holds at most 100 values; beyond that, the cause check on the client still narrows.
-  const clusters = group.clusters.length > 0 && group.clusters.length <= 100 ? group.clusters.join(',') : filter.cluster;
-  return { ...filter, kind: group.kind, reason: group.reason, cluster: clusters };
+/** The list query of a group's autoscalers: the filter, narrowed by the API to the group (`group=<key>`). */
+export function groupListFilter(groupKey: string, filter: FilterParams): FilterParams {
+  return { ...filter, group: groupKey };
 }
 
 /** What the export buttons download: the filtered queue, i.e. every autoscaler that is not OK unless a health filter says otherwise. */

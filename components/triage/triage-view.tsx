@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import type { ProblemGroup } from '@/lib/api';
+import { problemInGroup } from '@/lib/triage/group-problems';
 import { NoClusters } from '../no-clusters';
 import { HealthLegend } from '../overview/health-legend';
 import { autoscalerPagesQuery, clustersQuery, triageQuery } from '../queries/keys';
@@ -16,35 +16,12 @@ import { GroupMembers } from './group-members';
 import { ProblemGroupCard } from './problem-group-card';
 import { TriageFilters } from './triage-filters';
 import type { FilterKey } from './triage-state';
-import {
-  groupCause,
-  groupListFilter,
-  groupProblemOf,
-  hasFilters,
-  noFilters,
-  readTriageState,
-  sortGroups,
-  triageSortOptions,
-} from './triage-state';
+import { groupListFilter, hasFilters, noFilters, readTriageState, sortGroups, triageSortOptions } from './triage-state';
 import type { NavItem } from './use-queue-keyboard';
 import { useQueueKeyboard } from './use-queue-keyboard';
 import styles from './triage.module.css';
 
 const pageSize = 500;
-const noGroup: ProblemGroup = {
-  key: '',
-  kind: 'HorizontalPodAutoscaler',
-  reason: '',
-  title: '',
-  count: 0,
-  clusters: [],
-  namespaces: [],
-  oldestSince: null,
-  worstSeverity: 'info',
-  hint: '',
-  sampleIds: [],
-};
-
 /** The triage queue: broken autoscalers across the fleet grouped by cause, filtered and sorted from the URL. */
 export function TriageView(): React.JSX.Element {
   const url = useUrlState();
@@ -63,22 +40,21 @@ export function TriageView(): React.JSX.Element {
 
   const groups = useMemo(() => sortGroups(triage.data?.groups ?? [], sort), [triage.data, sort]);
   const expanded = groups.find((g) => g.key === state.group) ?? null;
-  const listFilter = groupListFilter(expanded ?? noGroup, filter);
+  // Asked for beside the queue, from the URL's group (a link to a group): not after the queue has answered.
   const members = useInfiniteQuery({
-    ...autoscalerPagesQuery({ ...listFilter, sort: triageSortOptions[sort].rows, limit: pageSize }),
-    enabled: expanded !== null,
+    ...autoscalerPagesQuery({ ...groupListFilter(state.group ?? '', filter), sort: triageSortOptions[sort].rows, limit: pageSize }),
+    enabled: Boolean(state.group),
   });
 
   const rows = useMemo((): MemberRow[] => {
     if (!expanded || !members.data) return [];
-    const cause = groupCause(expanded);
     const seen = new Set<string>();
-    const causes = new Map<string, string | null>();
+    const causes = new Map<string, string>();
     const out: MemberRow[] = [];
     for (const page of members.data.pages) {
       for (const a of page.items) {
         if (seen.has(a.id)) continue;
-        const problem = groupProblemOf(a, expanded, cause, causes);
+        const problem = problemInGroup(a, expanded.key, causes);
         if (!problem) continue;
         seen.add(a.id);
         out.push({ autoscaler: a, problem });
@@ -196,7 +172,7 @@ export function TriageView(): React.JSX.Element {
                 group={g}
                 expanded={isOpen}
                 staleClusters={g.clusters.filter((c) => staleClusters.has(c))}
-                listFilter={groupListFilter(g, filter)}
+                listFilter={groupListFilter(g.key, filter)}
                 onToggle={() => onChange({ group: isOpen ? null : g.key })}
               >
                 {isOpen ? (

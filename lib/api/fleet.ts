@@ -87,6 +87,11 @@ export const AutoscalerFilterSchema = z.object({
   reason: csv(z.string().min(1).max(128)).optional(),
   /** Free text over name, namespace, cluster, target and problem titles. */
   q: z.string().max(200).optional(),
+  /**
+   * A triage group's key (`kind/reason` or `kind/reason/cause`, as `/api/v1/triage` gives it): the autoscalers that
+   * group counts, and no others (a reason filter also keeps the reason's other causes).
+   */
+  group: z.string().min(1).max(600).optional(),
 });
 export type AutoscalerFilter = z.infer<typeof AutoscalerFilterSchema>;
 

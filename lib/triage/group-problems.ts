@@ -210,7 +210,7 @@ function accumulatorFor(index: GroupIndex, kind: AutoscalerKind, p: Problem, cau
 function toGroup(acc: Accumulator): ProblemGroup & { oldestMs: number } {
   const outageClusters = [...acc.outageClusters].sort();
   const group: ProblemGroup & { oldestMs: number } = {
-    key: acc.cause ? `${acc.kind}/${acc.reason}/${acc.cause}` : `${acc.kind}/${acc.reason}`,
+    key: groupKey(acc.kind, acc.reason, acc.cause),
     kind: acc.kind,
     reason: acc.reason,
     title: groupTitleFor(acc.reason, acc.cause),
@@ -285,6 +285,31 @@ export function tallyProblems(autoscalers: readonly Autoscaler[], now: Instant, 
     }
   }
   return { index, sampleSize };
+}
+
+/** A group's key: `kind/reason`, or `kind/reason/cause` for a cause split out of its reason. */
+function groupKey(kind: AutoscalerKind, reason: string, cause: string | null): string {
+  return cause ? `${kind}/${reason}/${cause}` : `${kind}/${reason}`;
+}
+
+/**
+ * The problem that puts the autoscaler in the group with this key (its first, as the tally counts it), or undefined
+ * when the group does not count it. `causes` memoizes reading causes from messages across calls.
+ */
+export function problemInGroup(a: Autoscaler, key: string, causes: Map<string, string> = new Map()): Problem | undefined {
+  if (!key.startsWith(`${a.kind}/`)) return undefined;
+  for (const p of a.problems) {
+    if (p.severity === 'info' || key.length < a.kind.length + 1 + p.code.length) continue;
+    if (!key.startsWith(p.code, a.kind.length + 1)) continue;
+    let cause = NO_CAUSE;
+    if (hasSeparateCauses(p.code)) {
+      const memo = causes.get(`${p.code}\u0000${p.message}`);
+      cause = memo ?? separateCause(p.code, p.message) ?? NO_CAUSE;
+      if (memo === undefined) causes.set(`${p.code}\u0000${p.message}`, cause);
+    }
+    if (groupKey(a.kind, p.code, cause === NO_CAUSE ? null : cause) === key) return p;
+  }
+  return undefined;
 }
 
 /** `into` (a copy this merge owns) takes in `from`: the fold over both slices, in that order. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Autoscaler, Problem, ProblemSeverity } from '@/lib/api';
 import { toAutoscalerId } from '@/lib/api';
 import { fleet, NOW } from '@/lib/triage/__fixtures__/fleet';
-import { groupProblems, groupTallies, ProblemLedger } from '@/lib/triage/group-problems';
+import { groupProblems, groupTallies, ProblemLedger, problemInGroup } from '@/lib/triage/group-problems';
 
 const templates = fleet();
 const problems = templates.flatMap((t) => t.problems);
@@ -135,5 +135,26 @@ describe('ProblemLedger', () => {
     expect(groupTallies([ledger.tally(NOW)])).toEqual(groupProblems([members[0] as Autoscaler, healed], NOW));
     for (const a of [members[0] as Autoscaler, healed]) ledger.remove(a);
     expect(groupTallies([ledger.tally(NOW)])).toEqual([]);
+  });
+});
+
+describe('problemInGroup', () => {
+  it('counts an autoscaler in exactly the groups groupProblems counts it in, with the problem it counts', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 30 }), nowArb, (autoscalers, now) => {
+        const groups = groupProblems([...autoscalers].sort(byId), now, { sampleSize: 100 });
+        for (const g of groups) {
+          const members = autoscalers.filter((a) => problemInGroup(a, g.key));
+          expect(members.map((a) => a.id).sort()).toEqual([...g.sampleIds].sort());
+          for (const a of members) expect(problemInGroup(a, g.key)?.code).toBe(g.reason);
+        }
+        const keys = new Set(groups.map((g) => g.key));
+        for (const a of autoscalers)
+          for (const p of a.problems)
+            if (p.severity !== 'info')
+              expect(keys.has(`${a.kind}/${p.code}`) || [...keys].some((k) => k.startsWith(`${a.kind}/${p.code}/`))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

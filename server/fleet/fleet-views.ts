@@ -15,11 +15,11 @@ import { compareAutoscalers, indexAfter, matchesFilter, sortAutoscalers } from '
 
 /** The parts of a filter that make a view differ: a cache key's body. */
 export function filterKey(f: AutoscalerFilter): unknown[] {
-  return [f.kind, f.cluster, f.namespace, f.health, f.reason, f.q];
+  return [f.kind, f.cluster, f.namespace, f.health, f.reason, f.q, f.group];
 }
 
 function filters(f: AutoscalerFilter): boolean {
-  return Boolean(f.kind?.length || f.cluster?.length || f.namespace?.length || f.health?.length || f.reason?.length || f.q);
+  return Boolean(f.kind?.length || f.cluster?.length || f.namespace?.length || f.health?.length || f.reason?.length || f.q || f.group);
 }
 
 /** First index whose item is not before `item` in the order (binary search). */

@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { Autoscaler, AutoscalerFilter, AutoscalerSort, Health } from '@/lib/api';
 import { AutoscalerSortSchema } from '@/lib/api';
+import { problemInGroup } from '@/lib/triage';
 
 const healthRank: Record<Health, number> = { failing: 0, degraded: 1, unknown: 2, ok: 3 };
 
@@ -35,6 +36,8 @@ const searchText = memo((a) =>
   [a.name, a.namespace, a.cluster, a.kind, a.target.name, ...a.problems.map((p) => `${p.code} ${p.title}`)].join(' ').toLowerCase(),
 );
 
+const groupCauses = new Map<string, string>();
+
 export function matchesFilter(a: Autoscaler, f: AutoscalerFilter): boolean {
   if (f.kind?.length && !f.kind.includes(a.kind)) return false;
   if (f.cluster?.length && !f.cluster.includes(a.cluster)) return false;
@@ -42,6 +45,11 @@ export function matchesFilter(a: Autoscaler, f: AutoscalerFilter): boolean {
   if (f.health?.length && !f.health.includes(a.health)) return false;
   if (f.reason?.length && !f.reason.some((r) => a.problems.some((p) => p.code === r) || a.conditions.some((c) => c.reason === r)))
     return false;
+  if (f.group) {
+    // Causes read from messages, shared across requests; started afresh so varying messages cannot grow it for ever.
+    if (groupCauses.size > 8192) groupCauses.clear();
+    if (!problemInGroup(a, f.group, groupCauses)) return false;
+  }
   if (f.q) {
     const hay = searchText(a);
     if (

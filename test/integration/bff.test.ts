@@ -34,6 +34,7 @@ import { loadConnections } from '@/server/clusters/connections';
 import { checkRequest, loadRules } from '../rbac-authorizer';
 import { Autoscope, installAutoscope } from '@/server/runtime';
 import { captureConsole, demoFleetSynced } from './harness';
+import { problemInGroup } from '@/lib/triage';
 import { until } from './until';
 
 /**
@@ -282,6 +283,34 @@ describe('API v1 against the simulated fleet', () => {
     expect(outage?.count).toBeGreaterThanOrEqual(15);
     await fetch(`${world.fleet.adminUrl}/episodes/metrics-outage/stop`, { method: 'POST' });
     expect((await call(triageRoute.GET, '/api/v1/triage?cluster=nope')).status).toBe(400);
+  });
+
+  it('a triage group’s key as `group` lists exactly the autoscalers the group counts', async () => {
+    const { triage, lists } = await until(
+      async () => {
+        const triage = TriageResponseSchema.parse((await call(triageRoute.GET, '/api/v1/triage')).json);
+        const lists = await Promise.all(
+          triage.groups.map(async (g) =>
+            AutoscalerListResponseSchema.parse(
+              (await call(listRoute.GET, `/api/v1/autoscalers?group=${encodeURIComponent(g.key)}&limit=500`)).json,
+            ),
+          ),
+        );
+        return { triage, lists };
+      },
+      // The demo fleet moves: a group and its list must be read between two changes.
+      ({ triage, lists }) => triage.groups.length > 0 && triage.groups.every((g, i) => lists[i]?.total === g.count),
+    );
+    for (const [i, g] of triage.groups.entries()) {
+      const items = lists[i]?.items ?? [];
+      expect(items.filter((a) => !problemInGroup(a, g.key)).map((a) => a.id)).toEqual([]);
+      expect(items.map((a) => a.id)).toEqual(expect.arrayContaining(g.sampleIds));
+    }
+    expect((await call(listRoute.GET, `/api/v1/autoscalers?group=${'x'.repeat(601)}`)).status).toBe(400);
+    expect((await call(listRoute.GET, '/api/v1/autoscalers?group=HorizontalPodAutoscaler/NoSuchReason')).json).toMatchObject({
+      items: [],
+      total: 0,
+    });
   });
 
   it('triage names an external metrics adapter outage (KEDA) as the cause of its cluster’s FailedGetExternalMetric group', async () => {
