@@ -2,7 +2,14 @@ export { conditionMeaning, CONDITION_MEANINGS, findMeaningRow, HPA_KINDS, SCALE_
 export type { ConditionLike, MeaningFact, MeaningFacts, MeaningRow } from './condition-meaning';
 export { CONDITION_LANES, CONDITIONS, EARLY_EXIT_REASONS, REASONS, UNREAD_METRIC_REASON } from './reasons';
 export type { ConditionEntry, Meaning, MetricsApiId, ReasonEntry } from './reasons';
-export { groupProblems, groupTallies, METRICS_OUTAGE_MIN_AUTOSCALERS, ProblemLedger, problemInGroup, tallyProblems } from './group-problems';
+export {
+  groupProblems,
+  groupTallies,
+  METRICS_OUTAGE_MIN_AUTOSCALERS,
+  ProblemLedger,
+  problemInGroup,
+  tallyProblems,
+} from './group-problems';
 export type { GroupProblemsOptions, ProblemTally } from './group-problems';
 export { HEALTH_RULES, HEALTH_RANK, healthOfProblems, REPLICAS_MISMATCH_SECONDS, SEVERITY_RANK } from './health-rules';
 export type { HealthRule } from './health-rules';

@@ -80,6 +80,32 @@ const machineResources = new Set<ResourceKey>([
 const federationResources = new Set<ResourceKey>(['federatedHpas', 'resourceBindings', 'karmadaClusters', 'propagationPolicies']);
 const eventResources = new Set<ResourceKey>(['hpaEvents', 'machineAutoscalerEvents', 'machineSetEvents', 'federatedHpaEvents']);
 
+/** An HPA reads no other object: one frozen empty set for all of them, not an object per entry. */
+const NOTHING_RELATED: RelatedObjects = Object.freeze({});
+
+/** Whether two records of strings hold the same keys and values (in any order). */
+function sameRecord(x: Readonly<Record<string, string>> | undefined, y: Readonly<Record<string, string>> | undefined): boolean {
+  if (x === y) return true;
+  if (!x || !y) return false;
+  let n = 0;
+  for (const k in x) {
+    if (x[k] !== y[k]) return false;
+    n++;
+  }
+  for (const _ in y) n--;
+  return n === 0;
+}
+
+/** Whether what history knows of an autoscaler is the same in both contexts (the mapper reads nothing else of them). */
+function sameContext(x: MapperContext, y: MapperContext): boolean {
+  return (
+    x.stale === y.stale &&
+    x.replicasMismatchSince === y.replicasMismatchSince &&
+    sameRecord(x.conditionSince, y.conditionSince) &&
+    sameRecord(x.problemSince, y.problemSince)
+  );
+}
+
 /** Whether a re-mapped DTO differs from the stored one in anything but `stale` (a re-map that changes nothing does not). */
 function sameDto(stored: Autoscaler, mapped: Autoscaler): boolean {
   return jsonEqual(stored, mapped, 'stale');
@@ -333,7 +359,7 @@ export class FleetIndex {
 
   private upsertHpa(cluster: string, hpa: HorizontalPodAutoscaler): void {
     const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', hpa.metadata);
-    this.put(id, cluster, (ctx) => toHpaAutoscaler(cluster, hpa, ctx, this.nowIso()), hpa, {});
+    this.put(id, cluster, (ctx) => toHpaAutoscaler(cluster, hpa, ctx, this.nowIso()), hpa, NOTHING_RELATED);
   }
 
   private recomputeMachine(cluster: string): void {
@@ -436,7 +462,7 @@ export class FleetIndex {
     }
     this.history.observe(dto, this.nowIso(), raw.metadata.resourceVersion);
     const after = this.context(id, cluster);
-    if (JSON.stringify(after) !== JSON.stringify(before)) dto = map(after);
+    if (!sameContext(after, before)) dto = map(after);
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;

@@ -48,7 +48,8 @@ export class StringPool {
       return;
     }
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
+    // for…in, not Object.keys: no array per object (JSON-shaped values have no inherited enumerable keys).
+    for (const key in record) {
       const v = record[key];
       if (typeof v === 'string') {
         if (!UNIQUE_KEYS.has(key)) record[key] = this.intern(v);

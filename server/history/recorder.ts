@@ -3,6 +3,7 @@ import type { Autoscaler, ClusterState, EventDto } from '@/lib/api';
 import { parseAutoscalerId } from '@/lib/api';
 import { conditionSince } from '@/lib/history';
 import { conditionMeaning } from '@/lib/triage';
+import { StringPool } from '../fleet/string-pool';
 
 /** Which object a row is about. */
 export interface ObjectRef {
@@ -68,6 +69,7 @@ export interface RecorderSnapshot {
 }
 
 interface OpenCondition {
+  type: string;
   status: string;
   reason: string | null;
   message: string | null;
@@ -79,6 +81,12 @@ interface OpenCondition {
    */
   reasonSince: string;
   uid: string;
+}
+
+/** Whether a flat `[code, at, …]` list has the code. */
+function codeIn(pairs: readonly string[], code: string): boolean {
+  for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === code) return true;
+  return false;
 }
 
 /**
@@ -99,23 +107,50 @@ export function iso(t: string | null | undefined): string | null {
  * lost. The recorder keeps what it needs to decide in memory and hands each decision to `emit`.
  */
 export class HistoryRecorder {
-  private readonly open = new Map<string, Map<string, OpenCondition>>();
+  /**
+   * Per autoscaler, kept for as long as it lives, so kept small (at 100,000 autoscalers a Map per id and a fresh
+   * copy of every time string were ~0.9 KiB of heap per autoscaler): its open segments as a short array (one per
+   * condition type, absent when it has none), the first sight of each of its problem codes as flat
+   * `[code, at, code, at, …]` (absent when it has none), and times shared through `times`.
+   */
+  private readonly open = new Map<string, OpenCondition[]>();
   private readonly known = new Map<string, { uid: string; firstSeen: string }>();
   private readonly replicas = new Map<string, ReplicaSample>();
   private readonly mismatch = new Map<string, string>();
-  private readonly problemFirstSeen = new Map<string, Map<string, string>>();
+  private readonly problemFirstSeen = new Map<string, string[]>();
   private readonly clusterStates = new Map<string, ClusterState>();
+  /** Equal times kept once: a sync sees thousands of objects within one millisecond, and conditions share times. */
+  private readonly times = new StringPool(16_384);
 
   constructor(private readonly emit: (write: HistoryWrite) => void) {}
 
+  /** Sets the open segment of its type (replacing the one it ends). */
+  private setOpen(id: string, c: OpenCondition): void {
+    const list = this.open.get(id);
+    if (!list) {
+      this.open.set(id, [c]);
+      return;
+    }
+    const i = list.findIndex((o) => o.type === c.type);
+    if (i >= 0) list[i] = c;
+    else list.push(c);
+  }
+
   /** Reads back what was open when Autoscope stopped. */
   restore(snapshot: RecorderSnapshot): void {
-    for (const o of snapshot.objects) this.known.set(o.id, { uid: o.uid, firstSeen: o.firstSeen });
+    for (const o of snapshot.objects) this.known.set(o.id, { uid: o.uid, firstSeen: this.times.intern(o.firstSeen) });
     for (const r of snapshot.open) {
       if (!this.known.has(r.id)) continue;
-      const byType = this.open.get(r.id) ?? new Map<string, OpenCondition>();
-      byType.set(r.type, { status: r.status, reason: r.reason, message: r.message, at: r.at, reasonSince: r.reasonSince, uid: r.uid });
-      this.open.set(r.id, byType);
+      const { type, status, reason, message, uid } = r;
+      this.setOpen(r.id, {
+        type,
+        status,
+        reason,
+        message,
+        at: this.times.intern(r.at),
+        reasonSince: this.times.intern(r.reasonSince),
+        uid,
+      });
     }
     for (const s of snapshot.samples) this.replicas.set(s.id, { current: s.current, desired: s.desired, min: s.min, max: s.max });
   }
@@ -132,7 +167,8 @@ export class HistoryRecorder {
   }
 
   /** Records what changed in one autoscaler since it was last observed. */
-  observe(a: Autoscaler, now: string, resourceVersion?: string): void {
+  observe(a: Autoscaler, at: string, resourceVersion?: string): void {
+    const now = this.times.intern(at);
     const known = this.known.get(a.id);
     const recreated = known !== undefined && known.uid !== a.uid;
     // A recreated object's first segments cannot start before the old object's segments were closed.
@@ -146,10 +182,8 @@ export class HistoryRecorder {
         row: { id: a.id, cluster: a.cluster, kind: a.kind, namespace: a.namespace, name: a.name, uid: a.uid, firstSeen: now },
       });
     }
-    const byType = this.open.get(a.id) ?? new Map<string, OpenCondition>();
-    this.open.set(a.id, byType);
     for (const c of a.conditions) {
-      const prev = byType.get(c.type);
+      const prev = this.open.get(a.id)?.find((o) => o.type === c.type);
       const reason = c.reason;
       if (prev && prev.status === c.status && prev.reason === reason && prev.uid === a.uid) {
         if (prev.message !== c.message) {
@@ -160,7 +194,8 @@ export class HistoryRecorder {
       }
       // The first sight starts at the condition's own lastTransitionTime; later changes start when a status
       // flip says so, else now (a reason change does not move lastTransitionTime).
-      const ltt = iso(c.lastTransitionTime);
+      const parsed = iso(c.lastTransitionTime);
+      const ltt = parsed === null ? null : this.times.intern(parsed);
       const at = !prev
         ? ltt && ltt <= now && ltt >= floor
           ? ltt
@@ -175,7 +210,7 @@ export class HistoryRecorder {
         prev.status !== c.status ||
         conditionMeaning(a.kind, { type: c.type, status: prev.status, reason: prev.reason ?? undefined }) !==
           conditionMeaning(a.kind, { type: c.type, status: c.status, reason: reason ?? undefined });
-      byType.set(c.type, { status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
+      this.setOpen(a.id, { type: c.type, status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
       this.emit({
         op: 'transition',
         cluster: a.cluster,
@@ -210,10 +245,13 @@ export class HistoryRecorder {
     } else {
       this.mismatch.delete(a.id);
     }
-    const problems = this.problemFirstSeen.get(a.id) ?? new Map<string, string>();
-    for (const code of problems.keys()) if (!a.problems.some((p) => p.code === code)) problems.delete(code);
-    for (const p of a.problems) if (!problems.has(p.code)) problems.set(p.code, now);
-    this.problemFirstSeen.set(a.id, problems);
+    const had = this.problemFirstSeen.get(a.id) ?? [];
+    const problems: string[] = [];
+    for (let i = 0; i < had.length; i += 2)
+      if (a.problems.some((p) => p.code === had[i])) problems.push(had[i] as string, had[i + 1] as string);
+    for (const p of a.problems) if (!codeIn(problems, p.code)) problems.push(p.code, now);
+    if (problems.length > 0) this.problemFirstSeen.set(a.id, problems);
+    else this.problemFirstSeen.delete(a.id);
   }
 
   /** The object is gone: its open segments end now. */
@@ -229,10 +267,10 @@ export class HistoryRecorder {
   }
 
   private closeAll(id: string, now: string): void {
-    const byType = this.open.get(id);
+    const open = this.open.get(id);
     const ref = parseAutoscalerId(id);
-    if (!byType || !ref) return;
-    for (const [type, c] of byType) {
+    if (!open || !ref) return;
+    for (const { type, ...c } of open) {
       this.emit({
         op: 'transition',
         cluster: ref.cluster,
@@ -273,12 +311,10 @@ export class HistoryRecorder {
 
   /** When each condition's current state began (the rule is `lib/history`'s `conditionSince`). */
   conditionSince(id: string): Record<string, string> {
-    return Object.fromEntries(
-      [...(this.open.get(id) ?? new Map<string, OpenCondition>())].map(([type, c]) => [
-        type,
-        conditionSince({ type, status: c.status, start: c.at, reasonSince: c.reasonSince }),
-      ]),
-    );
+    const out: Record<string, string> = {};
+    for (const c of this.open.get(id) ?? [])
+      out[c.type] = conditionSince({ type: c.type, status: c.status, start: c.at, reasonSince: c.reasonSince });
+    return out;
   }
 
   replicasMismatchSince(id: string): string | null {
@@ -286,7 +322,10 @@ export class HistoryRecorder {
   }
 
   problemSince(id: string): Record<string, string> {
-    return Object.fromEntries(this.problemFirstSeen.get(id) ?? []);
+    const out: Record<string, string> = {};
+    const pairs = this.problemFirstSeen.get(id) ?? [];
+    for (let i = 0; i < pairs.length; i += 2) out[pairs[i] as string] = pairs[i + 1] as string;
+    return out;
   }
 
   firstSeen(id: string): string | null {
