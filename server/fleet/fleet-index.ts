@@ -80,6 +80,9 @@ const machineResources = new Set<ResourceKey>([
 const federationResources = new Set<ResourceKey>(['federatedHpas', 'resourceBindings', 'karmadaClusters', 'propagationPolicies']);
 const eventResources = new Set<ResourceKey>(['hpaEvents', 'machineAutoscalerEvents', 'machineSetEvents', 'federatedHpaEvents']);
 
+/** The longest the time-based re-map holds the event loop in one piece (ms). */
+const SLICE_MS = 5;
+
 /** An HPA reads no other object: one frozen empty set for all of them, not an object per entry. */
 const NOTHING_RELATED: RelatedObjects = Object.freeze({});
 
@@ -285,7 +288,7 @@ export class FleetIndex {
   /**
    * Re-maps every autoscaler a time-based rule can move (mismatch ≥ 15 min, stabilization held long, not evaluated
    * yet: `assessmentMovesWithClock`); the others would map to the DTO they have.
-   * In slices of `slice` HPAs, each in its own event-loop turn: one pass over 250,000 autoscalers is ~10 s of
+   * In slices of at most `slice` HPAs and SLICE_MS, each in its own event-loop turn: one pass over 250,000 autoscalers is ~10 s of
    * mapping, which in one piece held every request that long (a 16.8 s triage p99 in the bench). Each HPA is
    * re-mapped from the object its entry holds at that moment (the latest the watch applied), never from a copy
    * taken at the start of the pass, so a pass cannot bring back an older version. A pass still running when the
@@ -313,10 +316,13 @@ export class FleetIndex {
       if (this.isHalted()) return;
       if (!this.sources(cluster)) continue;
       const ids = this.idsOf(cluster, 'HorizontalPodAutoscaler');
-      for (let i = 0; i < ids.length; i += slice) {
+      for (let i = 0; i < ids.length;) {
         if (this.isHalted() || !this.sources(cluster)) break;
-        for (const id of ids.slice(i, i + slice)) {
-          const entry = this.entries.get(id);
+        // A slice ends after `slice` HPAs or SLICE_MS, whichever comes first: requests wait at most about that long.
+        const end = Math.min(ids.length, i + slice);
+        const deadline = performance.now() + SLICE_MS;
+        for (; i < end && performance.now() < deadline; i++) {
+          const entry = this.entries.get(ids[i] as string);
           // Only an HPA a time-based rule can still move is re-mapped: at 100,000 HPAs the whole pass was a seventh of the CPU.
           if (entry && assessmentMovesWithClock('HorizontalPodAutoscaler', entry.raw as HorizontalPodAutoscaler))
             this.upsertHpa(cluster, entry.raw as HorizontalPodAutoscaler);
