@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Autoscaler, AutoscalerFilter, AutoscalerKind, AutoscalerSort, Health } from '@/lib/api';
+import { until } from '@/test/integration/until';
 import { AutoscalerSortSchema, toAutoscalerId } from '@/lib/api';
 import { groupProblems } from '@/lib/triage';
 import { fleet, NOW } from '@/lib/triage/__fixtures__/fleet';
@@ -236,6 +237,45 @@ describe('FleetViews', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('kept warm between requests by its timer, a view a request reads is already current, and the timer stops once all are dropped', async () => {
+    const index = new FakeIndex(1000);
+    const dtos =
+      fc.sample(fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, minLength: 20, maxLength: 20 }), { numRuns: 1, seed: 7 })[0] ?? [];
+    for (const a of dtos.slice(0, 10)) index.set(a);
+    let clock = 0;
+    const views = new FleetViews(index, { idleMs: 1000, warmEveryMs: 5, now: () => clock });
+    const filter: AutoscalerFilter = { health: ['failing', 'degraded'] };
+    views.page(filter, 'name', 'asc', 100);
+    views.order('name');
+    views.triage({}, Date.parse(NOW));
+    for (const a of dtos.slice(10)) index.set(a);
+    expect(views.behind).toBe(3);
+    await until(
+      () => views.behind,
+      (behind) => behind === 0,
+      2000,
+    );
+    const read = vi.spyOn(index, 'changesSince');
+    const page = views.page(filter, 'name', 'asc', 100);
+    const order = views.order('name').toArray();
+    const triage = views.triage({}, Date.parse(NOW));
+    expect(read).not.toHaveBeenCalled();
+    expect(order.map((a) => a.id)).toEqual(sortAutoscalers(index.dtosInIdOrder(), 'name', 'asc').map((a) => a.id));
+    const expected = sortAutoscalers(
+      index.dtosInIdOrder().filter((a) => matchesFilter(a, filter)),
+      'name',
+      'asc',
+    );
+    expect(page.items.map((a) => a.id)).toEqual(expected.map((a) => a.id));
+    expect(triage.groups).toEqual(groupProblems(index.dtosInIdOrder(), NOW));
+    clock = 5000;
+    await until(
+      () => views.kept,
+      (k) => k.orders + k.filtered + k.triage === 0,
+      2000,
     );
   });
 
