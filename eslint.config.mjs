@@ -127,6 +127,17 @@ export default tseslint.config(
     },
   },
   {
+    // better-sqlite3 only through SqliteFile, which never lets a statement become garbage (docs/toolchain.md, trap 16).
+    files: ['**/*.{ts,tsx,mjs,js}'],
+    ignores: ['server/store/sqlite.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'better-sqlite3', message: 'Open SQLite through server/store/sqlite.ts (docs/toolchain.md, trap 16).' }] },
+      ],
+    },
+  },
+  {
     files: ['scripts/**/*.mjs', 'sim/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', 'test/**/*.ts', '*.config.{ts,mjs,js,mts}'],
     rules: { 'no-console': 'off' },
   },

@@ -2,8 +2,8 @@ import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { Identity } from '@/lib/access';
+import { SqliteFile } from '../store/sqlite';
 
 /**
  * The access area's own migrations, in their own table, so they never interleave with the history
@@ -67,35 +67,35 @@ export interface Sessions {
  * only an opaque random id; a row holds who it is and when it lapses (idle and absolute timeouts).
  */
 export class SessionStore implements Sessions {
-  private readonly db: Database.Database;
+  private readonly db: SqliteFile;
 
   constructor(
     dataDir: string,
     private readonly timeouts: SessionTimeouts,
   ) {
     mkdirSync(dataDir, { recursive: true });
-    this.db = new Database(path.join(dataDir, 'history.db'));
+    this.db = new SqliteFile(path.join(dataDir, 'history.db'));
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS access_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     const applied = new Set(
-      (this.db.prepare('SELECT version FROM access_migrations').all() as { version: number }[]).map((r) => r.version),
+      (this.db.statement('SELECT version FROM access_migrations').all() as { version: number }[]).map((r) => r.version),
     );
     migrations.forEach((sql, i) => {
       if (applied.has(i + 1)) return;
       this.db.transaction(() => {
         this.db.exec(sql);
-        this.db.prepare('INSERT INTO access_migrations (version, applied_at) VALUES (?, ?)').run(i + 1, new Date().toISOString());
-      })();
+        this.db.statement('INSERT INTO access_migrations (version, applied_at) VALUES (?, ?)').run(i + 1, new Date().toISOString());
+      });
     });
   }
 
   /** Remembers a sign-in in flight; returns the opaque state that travels to the provider and back. */
   beginLogin(login: PendingLogin, now: number): Promise<string> {
     const state = newSecret();
-    this.db.prepare('DELETE FROM access_logins WHERE created_at < ?').run(now - loginTtlMs);
+    this.db.statement('DELETE FROM access_logins WHERE created_at < ?').run(now - loginTtlMs);
     this.db
-      .prepare('INSERT INTO access_logins (state_hash, code_verifier, nonce, return_to, created_at) VALUES (?, ?, ?, ?, ?)')
+      .statement('INSERT INTO access_logins (state_hash, code_verifier, nonce, return_to, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(hash(state), login.codeVerifier, login.nonce, login.returnTo, now);
     return Promise.resolve(state);
   }
@@ -103,9 +103,9 @@ export class SessionStore implements Sessions {
   /** The sign-in for a state, once: it is deleted as it is read. */
   takeLogin(state: string, now: number): Promise<PendingLogin | null> {
     const key = hash(state);
-    const row = this.db.prepare('SELECT code_verifier, nonce, return_to, created_at FROM access_logins WHERE state_hash = ?').get(key) as
+    const row = this.db.statement('SELECT code_verifier, nonce, return_to, created_at FROM access_logins WHERE state_hash = ?').get(key) as
       { code_verifier: string; nonce: string; return_to: string; created_at: number } | undefined;
-    this.db.prepare('DELETE FROM access_logins WHERE state_hash = ?').run(key);
+    this.db.statement('DELETE FROM access_logins WHERE state_hash = ?').run(key);
     if (!row || now - row.created_at > loginTtlMs) return Promise.resolve(null);
     return Promise.resolve({ codeVerifier: row.code_verifier, nonce: row.nonce, returnTo: row.return_to });
   }
@@ -114,9 +114,9 @@ export class SessionStore implements Sessions {
   create(who: Identity, now: number): Promise<{ id: string; expiresAt: number }> {
     const id = newSecret();
     const expiresAt = now + this.timeouts.absoluteMs;
-    this.db.prepare('DELETE FROM access_sessions WHERE expires_at < ? OR last_seen_at < ?').run(now, now - this.timeouts.idleMs);
+    this.db.statement('DELETE FROM access_sessions WHERE expires_at < ? OR last_seen_at < ?').run(now, now - this.timeouts.idleMs);
     this.db
-      .prepare(
+      .statement(
         'INSERT INTO access_sessions (id_hash, subject, name, email, groups_json, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(hash(id), who.subject, who.name, who.email, JSON.stringify(who.groups), now, now, expiresAt);
@@ -132,22 +132,22 @@ export class SessionStore implements Sessions {
     if (!isSessionId(id)) return null;
     const key = hash(id);
     const row = this.db
-      .prepare('SELECT subject, name, email, groups_json, last_seen_at, expires_at FROM access_sessions WHERE id_hash = ?')
+      .statement('SELECT subject, name, email, groups_json, last_seen_at, expires_at FROM access_sessions WHERE id_hash = ?')
       .get(key) as
       { subject: string; name: string; email: string | null; groups_json: string; last_seen_at: number; expires_at: number } | undefined;
     if (!row) return null;
     if (now >= row.expires_at || now - row.last_seen_at >= this.timeouts.idleMs) {
-      this.db.prepare('DELETE FROM access_sessions WHERE id_hash = ?').run(key);
+      this.db.statement('DELETE FROM access_sessions WHERE id_hash = ?').run(key);
       return null;
     }
     if (now - row.last_seen_at >= touchEveryMs)
-      this.db.prepare('UPDATE access_sessions SET last_seen_at = ? WHERE id_hash = ?').run(now, key);
+      this.db.statement('UPDATE access_sessions SET last_seen_at = ? WHERE id_hash = ?').run(now, key);
     return { subject: row.subject, name: row.name, email: row.email, groups: JSON.parse(row.groups_json) as string[] };
   }
 
   /** Sign-out: the row goes, so the cookie is worthless even if it was copied. */
   delete(id: string): Promise<void> {
-    this.db.prepare('DELETE FROM access_sessions WHERE id_hash = ?').run(hash(id));
+    this.db.statement('DELETE FROM access_sessions WHERE id_hash = ?').run(hash(id));
     return Promise.resolve();
   }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteFile } from '../store/sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Autoscaler, AutoscalerCondition } from '@/lib/api';
@@ -441,12 +441,12 @@ describe('HistoryStore (SQLite only)', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
     // The database as the first release wrote it: migration 1 only, three rows of one condition.
     await sqliteStore(dir).close();
-    const db = new Database(path.join(dir, 'history.db'));
+    const db = new SqliteFile(path.join(dir, 'history.db'));
     db.exec(`DELETE FROM schema_migrations WHERE version > 1;
       CREATE TABLE t AS SELECT seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since FROM condition_transitions;
       DROP TABLE condition_transitions; ALTER TABLE t RENAME TO condition_transitions;`);
     const insert =
-      db.prepare(`INSERT INTO condition_transitions (seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since)
+      db.statement(`INSERT INTO condition_transitions (seq, id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since)
       VALUES (?, '${id}', 'prod', 'HorizontalPodAutoscaler', 'shop', 'web', 'uid-1', 'ScalingActive', ?, ?, 'm', ?, ?)`);
     insert.run(1, 'True', 'ValidMetricFound', '2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.000Z');
     insert.run(2, 'False', 'FailedGetResourceMetric', '2026-11-22T09:10:00.000Z', '2026-11-22T09:10:00.000Z');

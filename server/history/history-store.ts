@@ -1,7 +1,6 @@
 import 'server-only';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { AutoscalerKind, ClusterState, EventDto, HistoryResponse, Transition } from '@/lib/api';
 import { parseAutoscalerId } from '@/lib/api';
 import { clusterGaps, conditionSegments, toTransitions } from './read-model';
@@ -9,6 +8,7 @@ import type { SegmentStartRow, TransitionRowRead } from './read-model';
 import type { HistoryWrite, RecorderSnapshot } from './recorder';
 import type { AutoscopeStore } from './store';
 import { RecordingStore } from './store';
+import { SqliteFile } from '../store/sqlite';
 
 /** Versioned migrations, applied in order, each once (the `schema_migrations` table remembers). */
 const migrations: string[] = [
@@ -61,14 +61,13 @@ export interface HistoryStoreOptions {
  * class writes its decisions, one transaction per turn of the event loop, and reads them back.
  */
 export class HistoryStore extends RecordingStore implements AutoscopeStore {
-  private readonly db: Database.Database;
-  /** Statements compiled once: compiling one per write was about half of the history's cost (11% of a 100,000-HPA sync). */
-  private readonly statements = new Map<string, Database.Statement>();
+  /** Its statements are compiled once (server/store/sqlite.ts): compiling one per write was about half of the history's cost (11% of a 100,000-HPA sync). */
+  private readonly db: SqliteFile;
 
   constructor(readonly options: HistoryStoreOptions) {
     super();
     mkdirSync(options.dataDir, { recursive: true });
-    this.db = new Database(path.join(options.dataDir, 'history.db'));
+    this.db = new SqliteFile(path.join(options.dataDir, 'history.db'));
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.migrate();
@@ -78,31 +77,31 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
   private migrate(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     const applied = new Set(
-      (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+      (this.db.statement('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
     );
     migrations.forEach((sql, i) => {
       const version = i + 1;
       if (applied.has(version)) return;
       this.db.transaction(() => {
         this.db.exec(sql);
-        this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
-      })();
+        this.db.statement('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
+      });
     });
   }
 
   /** What was open when Autoscope stopped. */
   private snapshot(): RecorderSnapshot {
     const objects = this.db
-      .prepare('SELECT id, uid, first_seen AS firstSeen FROM objects WHERE deleted_at IS NULL')
+      .statement('SELECT id, uid, first_seen AS firstSeen FROM objects WHERE deleted_at IS NULL')
       .all() as RecorderSnapshot['objects'];
     const open = this.db
-      .prepare(
+      .statement(
         `SELECT t.id, t.type, t.status, t.reason, t.message, t.at, t.reason_since AS reasonSince, t.uid FROM condition_transitions t
          JOIN (SELECT id, type, MAX(seq) AS seq FROM condition_transitions GROUP BY id, type) m ON m.seq = t.seq`,
       )
       .all() as RecorderSnapshot['open'];
     const samples = this.db
-      .prepare(
+      .statement(
         `SELECT s.id, s.current, s.desired, s.min, s.max FROM replica_samples s JOIN (SELECT id, MAX(rowid) AS r FROM replica_samples GROUP BY id) m ON m.r = s.rowid`,
       )
       .all() as RecorderSnapshot['samples'];
@@ -116,7 +115,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
     const started = performance.now();
     this.db.transaction(() => {
       for (const w of writes) this.write(w);
-    })();
+    });
     this.options.onWrite?.((performance.now() - started) / 1000);
   }
 
@@ -131,78 +130,74 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
     return Promise.resolve();
   }
 
-  private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
   private write(w: HistoryWrite): void {
     switch (w.op) {
       case 'object': {
         const o = w.row;
-        this.statement(
-          `INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
+        this.db
+          .statement(
+            `INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
              ON CONFLICT(id) DO UPDATE SET uid = excluded.uid, first_seen = excluded.first_seen, deleted_at = NULL`,
-        ).run(o.id, o.cluster, o.kind, o.namespace, o.name, o.uid, o.firstSeen);
+          )
+          .run(o.id, o.cluster, o.kind, o.namespace, o.name, o.uid, o.firstSeen);
         return;
       }
       case 'deleted':
-        this.statement('UPDATE objects SET deleted_at = ? WHERE id = ?').run(w.at, w.id);
+        this.db.statement('UPDATE objects SET deleted_at = ? WHERE id = ?').run(w.at, w.id);
         return;
       case 'transition': {
         const r = w.row;
-        this.statement(
-          `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable, resource_version)
+        this.db
+          .statement(
+            `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable, resource_version)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          r.id,
-          r.cluster,
-          r.kind,
-          r.namespace,
-          r.name,
-          r.uid,
-          r.type,
-          r.status,
-          r.reason,
-          r.message,
-          r.at,
-          r.reasonSince,
-          r.prevStatus,
-          r.prevReason,
-          r.notable ? 1 : 0,
-          r.resourceVersion,
-        );
+          )
+          .run(
+            r.id,
+            r.cluster,
+            r.kind,
+            r.namespace,
+            r.name,
+            r.uid,
+            r.type,
+            r.status,
+            r.reason,
+            r.message,
+            r.at,
+            r.reasonSince,
+            r.prevStatus,
+            r.prevReason,
+            r.notable ? 1 : 0,
+            r.resourceVersion,
+          );
         return;
       }
       case 'message':
-        this.statement(
-          'UPDATE condition_transitions SET message = ? WHERE seq = (SELECT MAX(seq) FROM condition_transitions WHERE id = ? AND type = ?)',
-        ).run(w.message, w.id, w.type);
+        this.db
+          .statement(
+            'UPDATE condition_transitions SET message = ? WHERE seq = (SELECT MAX(seq) FROM condition_transitions WHERE id = ? AND type = ?)',
+          )
+          .run(w.message, w.id, w.type);
         return;
       case 'sample':
-        this.statement('INSERT INTO replica_samples (id, at, current, desired, min, max) VALUES (?, ?, ?, ?, ?, ?)').run(
-          w.id,
-          w.at,
-          w.sample.current,
-          w.sample.desired,
-          w.sample.min,
-          w.sample.max,
-        );
+        this.db
+          .statement('INSERT INTO replica_samples (id, at, current, desired, min, max) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(w.id, w.at, w.sample.current, w.sample.desired, w.sample.min, w.sample.max);
         return;
       case 'event': {
         const e = w.event;
-        this.statement(
-          `INSERT INTO events (uid, id, type, reason, message, count, first_seen, last_seen, source, regarding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        this.db
+          .statement(
+            `INSERT INTO events (uid, id, type, reason, message, count, first_seen, last_seen, source, regarding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT(uid) DO UPDATE SET count = excluded.count, last_seen = excluded.last_seen, message = excluded.message`,
-        ).run(e.uid, w.id, e.type, e.reason, e.message, e.count, e.firstSeen, e.lastSeen, e.source, e.regarding);
+          )
+          .run(e.uid, w.id, e.type, e.reason, e.message, e.count, e.firstSeen, e.lastSeen, e.source, e.regarding);
         return;
       }
       case 'clusterState':
-        this.statement('INSERT INTO cluster_states (cluster, state, at, error) VALUES (?, ?, ?, ?)').run(w.cluster, w.state, w.at, w.error);
+        this.db
+          .statement('INSERT INTO cluster_states (cluster, state, at, error) VALUES (?, ?, ?, ?)')
+          .run(w.cluster, w.state, w.at, w.error);
         return;
       case 'current':
       case 'status':
@@ -215,11 +210,11 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
   history(id: string, kind: AutoscalerKind, from: string, to: string): Promise<Omit<HistoryResponse, 'id' | 'from' | 'to'>> {
     this.flushNow();
     const rows = this.db
-      .prepare('SELECT type, status, reason, message, at FROM condition_transitions WHERE id = ? ORDER BY type, at, seq')
+      .statement('SELECT type, status, reason, message, at FROM condition_transitions WHERE id = ? ORDER BY type, at, seq')
       .all(id) as SegmentStartRow[];
     const conditions = conditionSegments(kind, rows, from, to);
     const replicas = this.db
-      .prepare(
+      .statement(
         `SELECT at, current, desired, min, max FROM replica_samples WHERE id = ? AND at BETWEEN ? AND ?
          UNION ALL SELECT * FROM (SELECT at, current, desired, min, max FROM replica_samples WHERE id = ? AND at < ? ORDER BY at DESC LIMIT 1)
          ORDER BY at`,
@@ -234,7 +229,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
     const events = this.eventsNow(id, 500, from, to);
     const ref = parseAutoscalerId(id);
     const states = ref
-      ? (this.db.prepare('SELECT state, at FROM cluster_states WHERE cluster = ? ORDER BY rowid').all(ref.cluster) as {
+      ? (this.db.statement('SELECT state, at FROM cluster_states WHERE cluster = ? ORDER BY rowid').all(ref.cluster) as {
           state: ClusterState;
           at: string;
         }[])
@@ -250,7 +245,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
   private eventsNow(id: string, limit: number, from?: string, to?: string): EventDto[] {
     this.flushNow();
     const rows = this.db
-      .prepare(
+      .statement(
         `SELECT uid, type, reason, message, count, first_seen AS firstSeen, last_seen AS lastSeen, source, regarding FROM events
          WHERE id = ? AND (? IS NULL OR last_seen >= ?) AND (? IS NULL OR COALESCE(first_seen, last_seen) <= ?) ORDER BY last_seen DESC LIMIT ?`,
       )
@@ -265,7 +260,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
   latestTransitions(limit: number, cluster?: string, notableOnly = false): Promise<Transition[]> {
     this.flushNow();
     const rows = this.db
-      .prepare(
+      .statement(
         `SELECT id, cluster, kind, namespace, name, type, status, reason, message, at, prev_status AS prevStatus, prev_reason AS prevReason, notable
          FROM condition_transitions
          WHERE ${notableOnly ? 'notable = 1 AND ' : ''}reason IS NOT 'Deleted' AND (? IS NULL OR cluster = ?) ORDER BY at DESC, seq DESC LIMIT ?`,
@@ -282,30 +277,30 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
       // An object deleted before the window leaves no trace.
       const gone = 'SELECT id FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?';
       for (const table of ['condition_transitions', 'replica_samples', 'events'])
-        this.db.prepare(`DELETE FROM ${table} WHERE id IN (${gone})`).run(cutoff);
-      this.db.prepare('DELETE FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(cutoff);
+        this.db.statement(`DELETE FROM ${table} WHERE id IN (${gone})`).run(cutoff);
+      this.db.statement('DELETE FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(cutoff);
       // Keep the latest transition of each (id, type): it is the open segment's start.
       this.db
-        .prepare(
+        .statement(
           'DELETE FROM condition_transitions WHERE at < ? AND seq NOT IN (SELECT MAX(seq) FROM condition_transitions GROUP BY id, type)',
         )
         .run(cutoff);
       // Keep the latest sample of each id: a quiet autoscaler's replicas at the window's start.
       this.db
-        .prepare('DELETE FROM replica_samples WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM replica_samples GROUP BY id)')
+        .statement('DELETE FROM replica_samples WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM replica_samples GROUP BY id)')
         .run(cutoff);
-      this.db.prepare('DELETE FROM events WHERE last_seen < ?').run(cutoff);
+      this.db.statement('DELETE FROM events WHERE last_seen < ?').run(cutoff);
       // Keep each cluster's latest state: an outage that began before the window is still drawn as a gap.
       this.db
-        .prepare('DELETE FROM cluster_states WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM cluster_states GROUP BY cluster)')
+        .statement('DELETE FROM cluster_states WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM cluster_states GROUP BY cluster)')
         .run(cutoff);
-    })();
+    });
     return Promise.resolve();
   }
 
   /** For tests: how many transitions are stored for an id. */
   countTransitions(id: string): Promise<number> {
     this.flushNow();
-    return Promise.resolve((this.db.prepare('SELECT COUNT(*) AS n FROM condition_transitions WHERE id = ?').get(id) as { n: number }).n);
+    return Promise.resolve((this.db.statement('SELECT COUNT(*) AS n FROM condition_transitions WHERE id = ?').get(id) as { n: number }).n);
   }
 }

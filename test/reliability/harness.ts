@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteFile } from '@/server/store/sqlite';
 import { startSimulator } from '@/sim/index';
 import type { World } from '@/sim/world/world';
 import type { Comparison, RecordedRow } from './compare';
@@ -254,11 +254,11 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   await world.stop();
 
   // --- compare with the ground truth ---
-  const db = new Database(path.join(dataDir, 'history.db'), { readonly: true });
+  const db = new SqliteFile(path.join(dataDir, 'history.db'), { readonly: true });
   const rows = db
-    .prepare('SELECT seq, id, uid, type, status, reason, at, resource_version FROM condition_transitions ORDER BY seq')
+    .statement('SELECT seq, id, uid, type, status, reason, at, resource_version FROM condition_transitions ORDER BY seq')
     .all() as RecordedRow[];
-  const states = db.prepare('SELECT cluster, state, at FROM cluster_states ORDER BY rowid').all() as {
+  const states = db.statement('SELECT cluster, state, at FROM cluster_states ORDER BY rowid').all() as {
     cluster: string;
     state: string;
     at: string;
@@ -296,7 +296,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
   const flakyGaps = [...new Set(states.map((s) => s.cluster))].filter((c) => !special.has(c)).reduce((n, c) => n + gapsOf(c), 0);
   let bytes = 0;
   try {
-    bytes = (db.prepare("SELECT SUM(pgsize) AS b FROM dbstat WHERE name LIKE 'condition_transitions%'").get() as { b: number }).b;
+    bytes = (db.statement("SELECT SUM(pgsize) AS b FROM dbstat WHERE name LIKE 'condition_transitions%'").get() as { b: number }).b;
   } catch {
     bytes = statSync(path.join(dataDir, 'history.db')).size;
   }
