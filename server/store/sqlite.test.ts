@@ -55,7 +55,7 @@ describe('SqliteFile and the Node ≥ 24.19 ObjectWrap abort (docs/toolchain.md,
   const fixture = path.join(import.meta.dirname, 'sqlite-exit.fixture.ts');
   const run = (mode: 'kept' | 'garbage') =>
     spawnSync(process.execPath, ['--import', 'tsx', fixture, mode], { encoding: 'utf8', timeout: 60_000 });
-  const [major, minor] = process.versions.node.split('.').map(Number);
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const affected = major > 24 || (major === 24 && minor >= 19);
 
   it('a process whose statements are all kept exits cleanly', () => {
