@@ -411,9 +411,10 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 2000));
   // The CPU the BFF spends applying the simulator's churn with no request to answer: what the requests share a core with.
   bffCpu.pid = bff.pid;
+  // 15 s: a 5-second window right after the kubectl phase could be mostly one major GC (1,170 ms/s in run K).
   const idleCpu = cpuMs(bff.pid);
-  await new Promise((r) => setTimeout(r, 5000));
-  bffCpu.churnMsPerS = (cpuMs(bff.pid) - idleCpu) / 5;
+  await new Promise((r) => setTimeout(r, 15_000));
+  bffCpu.churnMsPerS = (cpuMs(bff.pid) - idleCpu) / 15;
   console.info(`BFF CPU with no requests (applying the simulator's churn): ${bffCpu.churnMsPerS.toFixed(0)} ms a second`);
   const lists = [
     `${base}/api/v1/autoscalers?limit=100`,
