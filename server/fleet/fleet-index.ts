@@ -365,7 +365,7 @@ export class FleetIndex {
 
   private upsertHpa(cluster: string, hpa: HorizontalPodAutoscaler): void {
     const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', hpa.metadata);
-    this.put(id, cluster, (ctx) => toHpaAutoscaler(cluster, hpa, ctx, this.nowIso()), hpa, NOTHING_RELATED);
+    this.put(id, cluster, (ctx, now) => toHpaAutoscaler(cluster, hpa, ctx, now), hpa, NOTHING_RELATED);
   }
 
   private recomputeMachine(cluster: string): void {
@@ -406,7 +406,7 @@ export class FleetIndex {
         machineAPI: mapiByName.get(verdict.target.name) ?? null,
         clusterAPI: capiByName.get(verdict.target.name) ?? null,
       };
-      this.put(id, cluster, (ctx) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, this.nowIso()), ma, { machineSets });
+      this.put(id, cluster, (ctx, now) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, now), ma, { machineSets });
     }
     for (const id of this.idsOf(cluster, 'MachineAutoscaler')) if (!seen.has(id)) this.remove(id);
   }
@@ -444,7 +444,7 @@ export class FleetIndex {
     const binding = index.binding(ns, fhpa.spec.scaleTargetRef);
     const policy = index.policy(ns, fhpa.spec.scaleTargetRef);
     const id = autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata);
-    this.put(id, cluster, (ctx) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, this.nowIso()), fhpa, {
+    this.put(id, cluster, (ctx, now) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, now), fhpa, {
       binding,
       policy,
     });
@@ -455,20 +455,29 @@ export class FleetIndex {
    * Maps and stores one autoscaler. History is observed first, then the DTO is re-mapped when what
    * history knows (when a condition's reason began, when a problem appeared) moved with it.
    */
-  private put(id: string, cluster: string, map: (context: MapperContext) => Autoscaler, raw: KubeObject, related: RelatedObjects): void {
+  private put(
+    id: string,
+    cluster: string,
+    map: (context: MapperContext, now: string) => Autoscaler,
+    raw: KubeObject,
+    related: RelatedObjects,
+  ): void {
     // The informer's object, in place (values unchanged): its strings first, so the DTO mapped from it shares them.
     this.strings.internDeep(raw);
+    // One reading of the clock per object: mapped, observed and re-mapped at the same instant (in a Next.js
+    // server each reading goes through its Date wrapper; three a put were ~1 s of a 100,000-HPA sync).
+    const now = this.nowIso();
     const before = this.context(id, cluster);
-    let dto = map(before);
+    let dto = map(before, now);
     const previous = this.entries.get(id);
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
       return;
     }
-    this.history.observe(dto, this.nowIso(), raw.metadata.resourceVersion);
+    this.history.observe(dto, now, raw.metadata.resourceVersion);
     const after = this.context(id, cluster);
-    if (!sameContext(after, before)) dto = map(after);
+    if (!sameContext(after, before)) dto = map(after, now);
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
