@@ -100,40 +100,21 @@ export function iso(t: string | null | undefined): string | null {
   // The API's own shape (`2026-11-25T03:14:25Z`) and the stored one (`….000Z`) need no Date: in a Next.js server
   // every `new Date` goes through its wrapper (two AsyncLocalStorage reads), ~1.2 s of a 100,000-HPA sync. Only
   // fields already in range (Date.parse rolls Feb 30 or 24:00 over to the next day) are kept as written.
-  if ((t.length === 20 || (t.length === 24 && t[19] === '.' && isDigits(t, 20, 23))) && canonicalFields(t))
-    return t.length === 24 ? t : `${t.slice(0, 19)}.000Z`;
+  const fields = apiTime.exec(t);
+  if (fields && inRange(Number(fields[1]), Number(fields[2]), Number(fields[3]), Number(fields[4]), Number(fields[5]), Number(fields[6])))
+    return fields[7] ? t : `${t.slice(0, 19)}.000Z`;
   return new Date(ms).toISOString();
 }
 
+/** `YYYY-MM-DDTHH:MM:SSZ` as the API writes it, or with milliseconds as `toISOString` does. */
+const apiTime = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{3})?Z$/;
 const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function isDigits(t: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = t.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
-/** `YYYY-MM-DDTHH:MM:SS` then `Z` at the end, each field in range (the date one that exists). */
-function canonicalFields(t: string): boolean {
-  if (t[4] !== '-' || t[7] !== '-' || t[10] !== 'T' || t[13] !== ':' || t[16] !== ':' || t[t.length - 1] !== 'Z') return false;
-  if (
-    !isDigits(t, 0, 4) ||
-    !isDigits(t, 5, 7) ||
-    !isDigits(t, 8, 10) ||
-    !isDigits(t, 11, 13) ||
-    !isDigits(t, 14, 16) ||
-    !isDigits(t, 17, 19)
-  )
-    return false;
-  const year = Number(t.slice(0, 4));
-  const month = Number(t.slice(5, 7));
-  const day = Number(t.slice(8, 10));
+/** Every field names what it says: a date that exists, a time of day before 24:00. */
+function inRange(year: number, month: number, day: number, hour: number, minute: number, second: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (day > (daysInMonth[month - 1] ?? 0) + (leap ? 1 : 0)) return false;
-  return Number(t.slice(11, 13)) < 24 && Number(t.slice(14, 16)) < 60 && Number(t.slice(17, 19)) < 60;
+  return day <= (daysInMonth[month - 1] ?? 0) + (leap ? 1 : 0) && hour < 24 && minute < 60 && second < 60;
 }
 
 /**
