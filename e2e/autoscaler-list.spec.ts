@@ -13,8 +13,12 @@ test.describe('Autoscaler list', () => {
     const list = new AutoscalerListPage(page);
     await list.goto();
     await expect(list.heading).toBeVisible();
-    const api = AutoscalerListResponseSchema.parse(await (await request.get('/api/v1/autoscalers?limit=1')).json());
-    await expect(list.summary).toContainText(`${api.total} autoscalers in the fleet`);
+    // The demo's duplicate-worker-1a episode creates and deletes a MachineAutoscaler (81 ↔ 82), so the count can
+    // change between the API's answer and the page's: they must agree at some moment, the API asked again each try.
+    await expect(async () => {
+      const api = AutoscalerListResponseSchema.parse(await (await request.get('/api/v1/autoscalers?limit=1')).json());
+      await expect(list.summary).toContainText(`${api.total} autoscalers in the fleet`, { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(list.rows.first()).toBeVisible();
     // Worst first: the first row is not a healthy one while anything is broken.
     await expect(list.rows.first().locator('[data-health]').first()).not.toHaveAttribute('data-health', 'ok');

@@ -78,10 +78,23 @@ if (buildOk) {
 
 // The names of what failed, just above the summary: CI keeps only the end of a long log.
 const failures = [];
+/** The first lines of a failure message, indented, without colour codes. */
+function excerpt(message, lines = 12) {
+  if (!message) return [];
+  const plain = String(message).replace(/\u001b\[[0-9;]*m/g, '');
+  return plain
+    .split('\n')
+    .slice(0, lines)
+    .map((l) => `    ${l.slice(0, 300)}`);
+}
 function vitestFailures(report, label) {
   for (const file of report?.testResults ?? []) {
     const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-    for (const t of failed) failures.push(`${label}  ${path.relative(root, file.name)} > ${t.fullName}`);
+    for (const t of failed) {
+      failures.push(`${label}  ${path.relative(root, file.name)} > ${t.fullName}`);
+      // The reason too: a failure in the Node matrix ran first and its own output is long gone from CI's tail.
+      failures.push(...excerpt(t.failureMessages?.[0]));
+    }
     if (file.status === 'failed' && failed.length === 0)
       failures.push(`${label}  ${path.relative(root, file.name)}: ${String(file.message || 'failed to run').split('\n')[0]}`);
   }
@@ -112,7 +125,11 @@ if (matrixDir) {
 function playwrightFailures(suite, trail) {
   for (const spec of suite.specs ?? [])
     for (const t of spec.tests ?? [])
-      if (t.status === 'unexpected') failures.push(`e2e     ${spec.file}:${spec.line} > ${[...trail, spec.title].join(' > ')}`);
+      if (t.status === 'unexpected') {
+        failures.push(`e2e     ${spec.file}:${spec.line} > ${[...trail, spec.title].join(' > ')}`);
+        const result = t.results?.findLast?.((r) => r.status !== 'passed' && r.status !== 'skipped');
+        failures.push(...excerpt(result?.error?.message ?? result?.errors?.[0]?.message));
+      }
   for (const child of suite.suites ?? [])
     playwrightFailures(child, suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail);
 }

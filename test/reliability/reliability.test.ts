@@ -4,7 +4,7 @@ import { formatFigures, runReliability } from './harness';
 /**
  * The short form of the reliability run (`npm run soak` is the long one): about a minute of the demo
  * fleet with every cluster answering 20% of requests with a 5xx and cutting its watches every 15 s,
- * prod-us-east-1 down for 17 s, prod-eu-west-1 answering only 5xx for 33 s, and the BFF killed with
+ * prod-us-east-1 down for 17 s, prod-eu-west-1 answering only 5xx for 36 s, and the BFF killed with
  * SIGKILL and restarted on its data dir. Every ground-truth transition must be recorded (or proven
  * unobservable), nothing twice, nothing deleted that was not, no 5xx from Autoscope, and a cluster that
  * only flakes is degraded, never unreachable.
@@ -17,7 +17,7 @@ describe('reliability against the simulator’s ground truth', () => {
       errorRate: 0.2,
       watchCutSeconds: 15,
       down: { cluster: 'prod-us-east-1', atMs: 3_000, forMs: 17_000 },
-      failing: { cluster: 'prod-eu-west-1', atMs: 3_000, forMs: 33_000 },
+      failing: { cluster: 'prod-eu-west-1', atMs: 3_000, forMs: 36_000 },
       killAtMs: 44_000,
       speed: 20,
       port: 3202,
@@ -44,7 +44,8 @@ describe('reliability against the simulator’s ground truth', () => {
     expect(f.downToUnreachableMs ?? Infinity).toBeLessThanOrEqual(10_000);
     expect(f.returnToSyncedMs ?? Infinity).toBeLessThanOrEqual(30_000);
     expect(f.downGaps).toBe(1);
-    // Only 5xx for 30 s is not serving.
-    expect(f.failingToUnreachableMs ?? Infinity).toBeLessThanOrEqual(33_000);
+    // Only 5xx for 30 s is not serving: flagged 30 s after the first failed request, which follows the fault's start by
+    // a reconnect, then seen by the poller (~30.9 s on an idle machine; the margin is for a loaded CI machine).
+    expect(f.failingToUnreachableMs ?? Infinity).toBeLessThanOrEqual(35_000);
   }, 300_000);
 });
