@@ -111,11 +111,11 @@ export function toFederatedAutoscaler(
     );
     return notReady ? [notReady] : [];
   };
-  return {
-    ...toHpaShapedAutoscaler(cluster, 'FederatedHPA', fhpa, context, now, memberProblems),
-    federation: {
-      strategy: toFederationStrategy(federation.binding?.spec?.placement ?? federation.policy?.spec?.placement),
-      members,
-    },
+  // Added to the mapped object, not spread into a new one: see `autoscalerDto`.
+  const dto = toHpaShapedAutoscaler(cluster, 'FederatedHPA', fhpa, context, now, memberProblems);
+  dto.federation = {
+    strategy: toFederationStrategy(federation.binding?.spec?.placement ?? federation.policy?.spec?.placement),
+    members,
   };
+  return dto;
 }

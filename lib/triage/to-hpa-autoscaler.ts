@@ -1,7 +1,7 @@
 import type { Autoscaler, Problem } from '@/lib/api/autoscaler';
 import type { HorizontalPodAutoscaler } from '@/lib/k8s/types';
 import { assessHpa, targetOf } from '@/lib/triage/assess-hpa';
-import { namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
+import { autoscalerDto, namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
 import { healthOfProblems, sortProblems } from '@/lib/triage/health-rules';
 import type { HintFacts } from '@/lib/triage/hints';
 import { toEpochMs } from '@/lib/triage/mapper-context';
@@ -32,8 +32,7 @@ export function toHpaShapedAutoscaler(
   const facts = { kind, cluster, namespace, name: hpa.metadata.name, target, minReplicas, maxReplicas };
   const assessed = assessHpa(kind, hpa, facts, context, toEpochMs(now));
   const problems = sortProblems([...assessed.problems, ...more(facts)]);
-  return {
-    ...toAutoscalerBase(cluster, kind, hpa.metadata, target, context),
+  return autoscalerDto(toAutoscalerBase(cluster, kind, hpa.metadata, target, context), {
     minReplicas,
     maxReplicas,
     currentReplicas: assessed.currentReplicas,
@@ -43,7 +42,7 @@ export function toHpaShapedAutoscaler(
     health: healthOfProblems(problems),
     problems,
     lastScaleTime: hpa.status?.lastScaleTime ?? null,
-  };
+  });
 }
 
 /** An `autoscaling/v2` HorizontalPodAutoscaler (as `kubectl get -o json` serves it) as the Autoscaler DTO. */

@@ -1,7 +1,7 @@
 import type { Autoscaler, AutoscalerCondition, AutoscalerTarget, Problem } from '@/lib/api/autoscaler';
 import type { MachineAutoscalerVerdict } from '@/lib/machine/types';
 import type { MachineAutoscalerObject, MachineSetObject } from '@/lib/machine/wire-types';
-import { namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
+import { autoscalerDto, namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
 import { conditionMeaning } from '@/lib/triage/condition-meaning';
 import { healthOfProblems, REPLICAS_MISMATCH_SECONDS, sortProblems } from '@/lib/triage/health-rules';
 import { hintFor } from '@/lib/triage/hints';
@@ -84,8 +84,7 @@ export function toMachineAutoscaler(
   }
   const sorted = sortProblems(problems);
 
-  return {
-    ...toAutoscalerBase(cluster, kind, ma.metadata, target, context),
+  const dto = autoscalerDto(toAutoscalerBase(cluster, kind, ma.metadata, target, context), {
     minReplicas,
     maxReplicas,
     currentReplicas,
@@ -95,11 +94,12 @@ export function toMachineAutoscaler(
     health: healthOfProblems(sorted),
     problems: sorted,
     lastScaleTime: null,
-    machine: {
-      derivedReady: ready,
-      operatorReady: operator,
-      findings: verdict.findings,
-      target: verdict.target,
-    },
+  });
+  dto.machine = {
+    derivedReady: ready,
+    operatorReady: operator,
+    findings: verdict.findings,
+    target: verdict.target,
   };
+  return dto;
 }

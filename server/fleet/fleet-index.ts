@@ -20,6 +20,7 @@ import {
 import type { FederatedHPAObject, KarmadaClusterObject, MapperContext, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage';
 import { indexFederationObjects, toEventFiling, toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
 import { assessmentMovesWithClock } from '@/lib/triage/assess-hpa';
+import { withStale } from '@/lib/triage/autoscaler-base';
 import type { AutoscopeStore } from '../history/store';
 import { errorText, log } from '../log';
 import type { ObjectChange } from '../watch/cluster-watcher';
@@ -269,7 +270,7 @@ export class FleetIndex {
       const entry = this.entries.get(id);
       if (!entry) continue;
       const old = entry.dto;
-      entry.dto = { ...old, stale };
+      entry.dto = withStale(old, stale);
       this.changed(cluster, old, entry.dto);
       this.publisher?.(cluster, id, entry);
       changed.push(id);
