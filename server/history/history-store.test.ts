@@ -226,6 +226,21 @@ describe.each(backends)('history on $name', (backend) => {
     await second.close();
   });
 
+  it('an object deleted before a restart that comes back after it is new: its first replica sample is written', async () => {
+    const first = await backend.open();
+    first.observe(hpa([{}]), '2026-11-22T10:00:00.000Z');
+    first.observeDeleted(id, '2026-11-22T10:30:00.000Z');
+    const second = await backend.reopen(first);
+    second.observe(hpa([{}], { uid: 'uid-2' }), '2026-11-22T11:00:00.000Z');
+    const { replicas } = await second.history(id, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z');
+    expect(replicas.map((r) => [r.at, r.desired])).toEqual([
+      ['2026-11-22T10:00:00.000Z', 3],
+      ['2026-11-22T11:00:00.000Z', 3],
+    ]);
+    expect(second.firstSeen(id)).toBe('2026-11-22T11:00:00.000Z');
+    await second.close();
+  });
+
   it('a recreated object (new uid) closes the old segments and opens new ones after them', async () => {
     const s = await backend.open();
     s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');

@@ -83,6 +83,38 @@ interface OpenCondition {
   uid: string;
 }
 
+/**
+ * What the recorder keeps of one autoscaler while it lives, in one object (five Maps keyed by id, a `{ uid,
+ * firstSeen }` and a replica-sample object each cost ~0.4 KiB more per autoscaler in a heap snapshot at 20,000).
+ */
+class Tracked {
+  /** Open segments, one per condition type; null when it has none. */
+  open: OpenCondition[] | null = null;
+  /** The last replica sample written (`sampled` false until one is). */
+  sampled = false;
+  current: number | null = null;
+  desired: number | null = null;
+  min: number | null = null;
+  max: number | null = null;
+  /** Since when current ≠ desired; null while they agree. */
+  mismatchSince: string | null = null;
+  /** The first sight of each problem code, flat `[code, at, code, at, …]`; null when it has none. */
+  problems: string[] | null = null;
+
+  constructor(
+    public uid: string,
+    public firstSeen: string,
+  ) {}
+}
+
+function setSample(t: Tracked, s: ReplicaSample): void {
+  t.sampled = true;
+  t.current = s.current;
+  t.desired = s.desired;
+  t.min = s.min;
+  t.max = s.max;
+}
+
 /** Whether a flat `[code, at, …]` list has the code. */
 function codeIn(pairs: readonly string[], code: string): boolean {
   for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === code) return true;
@@ -127,15 +159,9 @@ function inRange(year: number, month: number, day: number, hour: number, minute:
 export class HistoryRecorder {
   /**
    * Per autoscaler, kept for as long as it lives, so kept small (at 100,000 autoscalers a Map per id and a fresh
-   * copy of every time string were ~0.9 KiB of heap per autoscaler): its open segments as a short array (one per
-   * condition type, absent when it has none), the first sight of each of its problem codes as flat
-   * `[code, at, code, at, …]` (absent when it has none), and times shared through `times`.
+   * copy of every time string were ~0.9 KiB of heap per autoscaler): one `Tracked` each, times shared through `times`.
    */
-  private readonly open = new Map<string, OpenCondition[]>();
-  private readonly known = new Map<string, { uid: string; firstSeen: string }>();
-  private readonly replicas = new Map<string, ReplicaSample>();
-  private readonly mismatch = new Map<string, string>();
-  private readonly problemFirstSeen = new Map<string, string[]>();
+  private readonly known = new Map<string, Tracked>();
   private readonly clusterStates = new Map<string, ClusterState>();
   /** Equal times kept once: a sync sees thousands of objects within one millisecond, and conditions share times. */
   private readonly times = new StringPool(16_384);
@@ -143,10 +169,10 @@ export class HistoryRecorder {
   constructor(private readonly emit: (write: HistoryWrite) => void) {}
 
   /** Sets the open segment of its type (replacing the one it ends). */
-  private setOpen(id: string, c: OpenCondition): void {
-    const list = this.open.get(id);
+  private setOpen(t: Tracked, c: OpenCondition): void {
+    const list = t.open;
     if (!list) {
-      this.open.set(id, [c]);
+      t.open = [c];
       return;
     }
     const i = list.findIndex((o) => o.type === c.type);
@@ -156,11 +182,12 @@ export class HistoryRecorder {
 
   /** Reads back what was open when Autoscope stopped. */
   restore(snapshot: RecorderSnapshot): void {
-    for (const o of snapshot.objects) this.known.set(o.id, { uid: o.uid, firstSeen: this.times.intern(o.firstSeen) });
+    for (const o of snapshot.objects) this.known.set(o.id, new Tracked(o.uid, this.times.intern(o.firstSeen)));
     for (const r of snapshot.open) {
-      if (!this.known.has(r.id)) continue;
+      const t = this.known.get(r.id);
+      if (!t) continue;
       const { type, status, reason, message, uid } = r;
-      this.setOpen(r.id, {
+      this.setOpen(t, {
         type,
         status,
         reason,
@@ -170,7 +197,11 @@ export class HistoryRecorder {
         uid,
       });
     }
-    for (const s of snapshot.samples) this.replicas.set(s.id, { current: s.current, desired: s.desired, min: s.min, max: s.max });
+    // Only a live object's: an object deleted before the stop that comes back is new, and its first sample is written.
+    for (const s of snapshot.samples) {
+      const t = this.known.get(s.id);
+      if (t) setSample(t, s);
+    }
   }
 
   /** Drops what it knew of one cluster and its Karmada members (`<cluster>/<member>`): another process records them now. */
@@ -179,21 +210,26 @@ export class HistoryRecorder {
       const c = parseAutoscalerId(id)?.cluster;
       return c === cluster || (c !== undefined && c.startsWith(`${cluster}/`));
     };
-    for (const map of [this.open, this.known, this.replicas, this.mismatch, this.problemFirstSeen])
-      for (const id of [...map.keys()]) if (mine(id)) map.delete(id);
+    for (const id of [...this.known.keys()]) if (mine(id)) this.known.delete(id);
     for (const c of [...this.clusterStates.keys()]) if (c === cluster || c.startsWith(`${cluster}/`)) this.clusterStates.delete(c);
   }
 
   /** Records what changed in one autoscaler since it was last observed. */
   observe(a: Autoscaler, at: string, resourceVersion?: string): void {
     const now = this.times.intern(at);
-    const known = this.known.get(a.id);
-    const recreated = known !== undefined && known.uid !== a.uid;
+    let t = this.known.get(a.id);
+    const recreated = t !== undefined && t.uid !== a.uid;
     // A recreated object's first segments cannot start before the old object's segments were closed.
     const floor = recreated ? now : '';
-    if (!known || recreated) {
-      if (recreated) this.closeAll(a.id, now);
-      this.known.set(a.id, { uid: a.uid, firstSeen: now });
+    if (!t || recreated) {
+      if (t) {
+        this.closeAll(a.id, t, now);
+        t.uid = a.uid;
+        t.firstSeen = now;
+      } else {
+        t = new Tracked(a.uid, now);
+        this.known.set(a.id, t);
+      }
       this.emit({
         op: 'object',
         cluster: a.cluster,
@@ -201,7 +237,7 @@ export class HistoryRecorder {
       });
     }
     for (const c of a.conditions) {
-      const prev = this.open.get(a.id)?.find((o) => o.type === c.type);
+      const prev = t.open?.find((o) => o.type === c.type);
       const reason = c.reason;
       if (prev && prev.status === c.status && prev.reason === reason && prev.uid === a.uid) {
         if (prev.message !== c.message) {
@@ -228,7 +264,7 @@ export class HistoryRecorder {
         prev.status !== c.status ||
         conditionMeaning(a.kind, { type: c.type, status: prev.status, reason: prev.reason ?? undefined }) !==
           conditionMeaning(a.kind, { type: c.type, status: c.status, reason: reason ?? undefined });
-      this.setOpen(a.id, { type: c.type, status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
+      this.setOpen(t, { type: c.type, status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
       this.emit({
         op: 'transition',
         cluster: a.cluster,
@@ -253,39 +289,32 @@ export class HistoryRecorder {
       });
     }
     const sample: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
-    const last = this.replicas.get(a.id);
-    if (!last || last.current !== sample.current || last.desired !== sample.desired || last.min !== sample.min || last.max !== sample.max) {
-      this.replicas.set(a.id, sample);
+    if (!t.sampled || t.current !== sample.current || t.desired !== sample.desired || t.min !== sample.min || t.max !== sample.max) {
+      setSample(t, sample);
       this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample });
     }
-    if (a.currentReplicas !== null && a.desiredReplicas !== null && a.currentReplicas !== a.desiredReplicas) {
-      if (!this.mismatch.has(a.id)) this.mismatch.set(a.id, now);
-    } else {
-      this.mismatch.delete(a.id);
-    }
-    const had = this.problemFirstSeen.get(a.id) ?? [];
+    if (a.currentReplicas !== null && a.desiredReplicas !== null && a.currentReplicas !== a.desiredReplicas) t.mismatchSince ??= now;
+    else t.mismatchSince = null;
+    const had = t.problems ?? [];
     const problems: string[] = [];
     for (let i = 0; i < had.length; i += 2)
       if (a.problems.some((p) => p.code === had[i])) problems.push(had[i] as string, had[i + 1] as string);
     for (const p of a.problems) if (!codeIn(problems, p.code)) problems.push(p.code, now);
-    if (problems.length > 0) this.problemFirstSeen.set(a.id, problems);
-    else this.problemFirstSeen.delete(a.id);
+    t.problems = problems.length > 0 ? problems : null;
   }
 
   /** The object is gone: its open segments end now. */
   observeDeleted(id: string, now: string): void {
-    if (!this.known.has(id)) return;
+    const t = this.known.get(id);
+    if (!t) return;
     const ref = parseAutoscalerId(id);
-    this.closeAll(id, now);
+    this.closeAll(id, t, now);
     this.known.delete(id);
-    this.replicas.delete(id);
-    this.mismatch.delete(id);
-    this.problemFirstSeen.delete(id);
     if (ref) this.emit({ op: 'deleted', cluster: ref.cluster, id, at: now });
   }
 
-  private closeAll(id: string, now: string): void {
-    const open = this.open.get(id);
+  private closeAll(id: string, t: Tracked, now: string): void {
+    const open = t.open;
     const ref = parseAutoscalerId(id);
     if (!open || !ref) return;
     for (const { type, ...c } of open) {
@@ -312,7 +341,7 @@ export class HistoryRecorder {
         },
       });
     }
-    this.open.delete(id);
+    t.open = null;
   }
 
   recordEvent(id: string, e: EventDto): void {
@@ -330,18 +359,18 @@ export class HistoryRecorder {
   /** When each condition's current state began (the rule is `lib/history`'s `conditionSince`). */
   conditionSince(id: string): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const c of this.open.get(id) ?? [])
+    for (const c of this.known.get(id)?.open ?? [])
       out[c.type] = conditionSince({ type: c.type, status: c.status, start: c.at, reasonSince: c.reasonSince });
     return out;
   }
 
   replicasMismatchSince(id: string): string | null {
-    return this.mismatch.get(id) ?? null;
+    return this.known.get(id)?.mismatchSince ?? null;
   }
 
   problemSince(id: string): Record<string, string> {
     const out: Record<string, string> = {};
-    const pairs = this.problemFirstSeen.get(id) ?? [];
+    const pairs = this.known.get(id)?.problems ?? [];
     for (let i = 0; i < pairs.length; i += 2) out[pairs[i] as string] = pairs[i + 1] as string;
     return out;
   }
