@@ -551,6 +551,9 @@ export class FleetIndex {
   }
 
   private recordEvent(cluster: string, object: KubeObject): void {
+    // The informer caches this very object: its repeated strings (components, kinds, reasons, times) shared, as an
+    // autoscaler's are (at 20,000 HPAs the simulator's ~9,400 cached Events each held their own copies).
+    this.strings.internDeep(object);
     const { event, autoscalerId, machineSet } = toEventFiling(cluster, object);
     if (autoscalerId) this.history.recordEvent(autoscalerId, event);
     else if (machineSet) {
