@@ -469,8 +469,12 @@ export class FleetIndex {
     // server each reading goes through its Date wrapper; three a put were ~1 s of a 100,000-HPA sync).
     const now = this.nowIso();
     const before = this.context(id, cluster);
-    let dto = map(before, now);
     const previous = this.entries.get(id);
+    // One copy of the id per autoscaler: the mapper makes a new string each time, and the index's keys, history's
+    // key and every DTO version would each hold their own (~70 B apiece).
+    const canonicalId = previous?.dto.id ?? id;
+    let dto = map(before, now);
+    if (dto.id === canonicalId) dto.id = canonicalId;
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
@@ -478,7 +482,10 @@ export class FleetIndex {
     }
     this.history.observe(dto, now, raw.metadata.resourceVersion);
     const after = this.context(id, cluster);
-    if (!sameContext(after, before)) dto = map(after, now);
+    if (!sameContext(after, before)) {
+      dto = map(after, now);
+      if (dto.id === canonicalId) dto.id = canonicalId;
+    }
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
@@ -527,6 +534,7 @@ export class FleetIndex {
     }
     const previous = this.entries.get(id);
     this.strings.internDeep(remote.raw);
+    if (remote.dto.id === id) remote.dto.id = previous?.dto.id ?? id;
     if (previous && sameDto(previous.dto, remote.dto)) {
       previous.raw = remote.raw;
       previous.related = remote.related;
