@@ -88,9 +88,10 @@ export function buildForBench(): void {
 }
 
 /** The BFF on the simulator's kubeconfig; resolves once scripts/serve.mjs is ready (not yet synced). */
-export async function startBff(options: { port: number; kubeconfig: string; dataDir: string }): Promise<ChildProcess> {
+export async function startBff(options: { port: number; kubeconfig: string; dataDir: string; nodeArgs?: string[] }): Promise<ChildProcess> {
   const serve = path.join(root, 'scripts', 'serve.mjs');
-  const bff = spawn(process.execPath, ['--max-old-space-size=8192', serve, '--hostname', '127.0.0.1', '--port', String(options.port)], {
+  const args = ['--max-old-space-size=8192', ...(options.nodeArgs ?? []), serve, '--hostname', '127.0.0.1', '--port', String(options.port)];
+  const bff = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
     // AUTOSCOPE_STATS_GC: /api/v1/stats collects garbage first, so the heap figure is live objects only.

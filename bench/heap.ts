@@ -1,0 +1,110 @@
+/**
+ * `npm run bench:heap`: where the BFF's heap goes, per autoscaler, in the process production runs. The simulator on
+ * BENCH_CLUSTERS × BENCH_HPAS (10 × 2,000: a 20,000-HPA snapshot is ~210 MiB, and this reader takes up to 512 MiB),
+ * the BFF (`scripts/serve.mjs`) synced on it, 20 s of the simulator's churn and the fleet bench's request mix, a full
+ * GC, then a heap snapshot (`--heapsnapshot-signal`). Prints the bytes each part of the index retains — the DTOs, the
+ * raw objects, the index's own structures, the history recorder, the informer caches — per autoscaler, what the
+ * largest are made of, and the snapshot's path (open it in Chrome DevTools' Memory tab). `npm run bench:memory` is
+ * the in-process counterpart without the simulator. A benchmark, not a test: it prints and asserts nothing.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
+import { HeapSnapshot } from './heap-snapshot';
+
+const clusters = Number(process.env.BENCH_CLUSTERS ?? 10);
+const hpas = Number(process.env.BENCH_HPAS ?? 2000);
+const port = Number(process.env.BENCH_PORT ?? 3193);
+const base = `http://127.0.0.1:${port}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until the snapshot file has stopped growing (V8 writes it in pieces). */
+async function snapshotWritten(bff: ChildProcess, dir: string): Promise<string> {
+  bff.kill('SIGUSR2');
+  let last = -1;
+  for (;;) {
+    await sleep(2000);
+    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot'));
+    if (!file) continue;
+    const size = statSync(path.join(dir, file)).size;
+    if (size > 0 && size === last) return path.join(dir, file);
+    last = size;
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'autoscope-heap-'));
+  console.info(`fleet: ${clusters} clusters × ${hpas} HPAs; files in ${dir}`);
+  const sim = await startGeneratedFleet({ clusters, hpas, speed: 1, dataDir: path.join(dir, 'sim') });
+  buildForBench();
+  const bff = await startBff({
+    port,
+    kubeconfig: sim.kubeconfig,
+    dataDir: path.join(dir, 'bff'),
+    nodeArgs: ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`],
+  });
+  await waitForIndex(base, clusters * hpas);
+  await sleep(20_000);
+  for (const query of [
+    'autoscalers?limit=100',
+    'autoscalers?health=failing&limit=100',
+    'autoscalers?cluster=bench-002&sort=name&limit=100',
+    'autoscalers?q=svc-001&limit=100',
+    'triage',
+    'triage?cluster=bench-002',
+  ])
+    await getJson(`${base}/api/v1/${query}`);
+  // AUTOSCOPE_STATS_GC (set by startBff): a full collection first, so the snapshot below holds live objects only.
+  const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats`);
+  const n = stats.autoscalers;
+  const kib = (bytes: number) => `${(bytes / n / 1024).toFixed(2)} KiB`;
+  console.info(
+    `BFF after a full GC: heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB (${kib(stats.heapUsedBytes)} an autoscaler), RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB`,
+  );
+  const file = await snapshotWritten(bff, dir);
+  stopAll();
+  console.info(`heap snapshot: ${file} (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB)`);
+
+  const heap = HeapSnapshot.read(file);
+  const total = heap.totalSize();
+  const one = (names: string[]): number[] => heap.objectsWith(names).slice(0, 1);
+  const entries = heap.objectsWith(['dto', 'raw', 'related']);
+  const index = one(['entries', 'byCluster', 'pendingClusterWork']);
+  const indexField = (name: string): number[] => index.flatMap((v) => heap.properties(v).get(name) ?? []);
+  const recorder = one(['known', 'times', 'clusterStates']);
+  const informers = heap.objectsWith(['objects', 'indexCache', 'callbackCache']);
+  const parts: [string, number[]][] = [
+    ['DTOs (the index entries’ `dto`)', entries.flatMap((v) => heap.properties(v).get('dto') ?? [])],
+    ['raw objects (`raw`, shared with the informer caches)', entries.flatMap((v) => heap.properties(v).get('raw') ?? [])],
+    ['index entries themselves', entries],
+    ['index: the entries Map', indexField('entries')],
+    ['index: change journal (replaced DTOs)', indexField('journal')],
+    ['index: string pool', indexField('strings')],
+    ['history recorder', recorder],
+    ['informer caches (ListWatch: Maps, Events)', informers],
+  ];
+  console.info(`\nsnapshot: ${(total / 2 ** 20).toFixed(1)} MiB in ${heap.count} nodes; ${entries.length} index entries`);
+  console.info('retained, per autoscaler (what would be freed without it; strings two parts share count in neither):');
+  const found = parts.filter(([, set]) => set.length > 0);
+  for (const [name, set] of found) console.info(`  ${kib(heap.retained(set)).padStart(10)}  ${name}`);
+  for (const [name] of parts.filter(([, set]) => set.length === 0)) console.info(`  (not found in this snapshot: ${name})`);
+  const everything = heap.retained(found.flatMap(([, set]) => set));
+  console.info(`  ${kib(everything).padStart(10)}  all of the above together`);
+  console.info(
+    `  ${kib(total - everything).padStart(10)}  the rest (code, Next.js, module sources, kept views: mostly fixed, ${((total - everything) / 2 ** 20).toFixed(0)} MiB)`,
+  );
+  for (const [name, set] of found.slice(0, 2)) {
+    console.info(`\n${name}, by property path (bytes per autoscaler, objects per autoscaler):`);
+    for (const row of heap.composition(set, 12))
+      console.info(`  ${(row.bytes / n).toFixed(0).padStart(6)} B ${(row.count / n).toFixed(2).padStart(6)}  ${row.path}`);
+  }
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
