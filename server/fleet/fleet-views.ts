@@ -4,7 +4,7 @@ import type { ProblemTally } from '@/lib/triage';
 import { groupTallies, ProblemLedger } from '@/lib/triage';
 import type { DtoChange } from './change-journal';
 import type { FleetIndex } from './fleet-index';
-import { SortedBlocks } from './sorted-blocks';
+import { SortedBlocks } from '@/lib/collections/sorted-blocks';
 
 /** What the views read of the index. */
 export type ViewSource = Pick<

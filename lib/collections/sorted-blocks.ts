@@ -1,5 +1,3 @@
-import 'server-only';
-
 /**
  * A sorted sequence kept as a list of blocks of a few hundred items, so one insertion or removal moves at most a
  * block's worth of items instead of half of a 100,000-item array. Under churn a kept sort order takes every change of
@@ -68,13 +66,17 @@ export class SortedBlocks<T> {
     if (block.length >= 2 * this.blockSize) this.blocks.splice(b, 1, block.slice(0, this.blockSize), block.slice(this.blockSize));
   }
 
-  /** Removes this very item (found by its place in the order); false when it is not held. */
-  remove(item: T): boolean {
+  /**
+   * Removes this very item (found by its place in the order), or with `same` the held item at that place that `same`
+   * says is the one (a probe with the item's key); false when it is not held.
+   */
+  remove(item: T, same: (held: T, probe: T) => boolean = (held, probe) => held === probe): boolean {
     const b = this.blockFor(item);
     const block = this.blocks[b];
     if (!block) return false;
     const i = this.indexIn(block, item);
-    if (block[i] !== item) return false;
+    const held = block[i];
+    if (held === undefined || !same(held, item)) return false;
     block.splice(i, 1);
     this.count -= 1;
     if (block.length === 0) this.blocks.splice(b, 1);

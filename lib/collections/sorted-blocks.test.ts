@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SortedBlocks } from './sorted-blocks';
+import { SortedBlocks } from '@/lib/collections/sorted-blocks';
 
 /**
  * SortedBlocks against a plain sorted array, with blocks of 1 to 6 items so that every split, merge and walk across
@@ -72,5 +72,19 @@ describe('SortedBlocks', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+
+  it('removes by a probe with the same key when told how to recognise the held item, and only then', () => {
+    const held = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ key: id % 3, id }));
+    const blocks = new SortedBlocks(cmp, [...held].sort(cmp), 2);
+    const probe = { key: 2, id: 5 };
+    // Not the same object: the default (identity) finds nothing to remove.
+    expect(blocks.remove(probe)).toBe(false);
+    expect(blocks.remove(probe, (h, p) => h.id === p.id && h.key === p.key)).toBe(true);
+    expect(blocks.toArray().map((x) => x.id)).toEqual([3, 6, 1, 4, 7, 2]);
+    expect(blocks.size).toBe(6);
+    // A key no item has: nothing is removed whatever `same` says.
+    expect(blocks.remove({ key: 9, id: 1 }, () => true)).toBe(false);
+    expect(blocks.size).toBe(6);
   });
 });
