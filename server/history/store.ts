@@ -42,8 +42,9 @@ export interface AutoscopeStore {
 /**
  * The half of a store that does not depend on where rows go: the recorder's decisions, answered from memory,
  * and its writes queued per turn of the event loop. Everything one chunk of watch events (or one resync)
- * changed goes in one transaction right after, so a process killed without warning loses at most what it was
- * processing, not a quarter-second of what it had already seen (the reliability run's SIGKILL).
+ * changed is written right after (SQLite: in transactions of at most a few ms, one per turn, until none is left), so a
+ * process killed without warning loses at most what it was processing, not a quarter-second of what it had already
+ * seen (the reliability run's SIGKILL).
  */
 export abstract class RecordingStore {
   private readonly batch = new WriteBatch();
@@ -52,7 +53,12 @@ export abstract class RecordingStore {
 
   protected enqueue(write: HistoryWrite): void {
     this.batch.push(write);
-    this.flushTimer ??= setImmediate(() => void this.flush());
+    this.flushTimer ??= setImmediate(() => void this.flushSoon());
+  }
+
+  /** What the turn after new writes runs: `flush` unless a store writes in slices (`HistoryStore`). */
+  protected flushSoon(): Promise<void> {
+    return this.flush();
   }
 
   /** The queued writes, handed over once (the timer for them is cancelled). */
