@@ -19,6 +19,7 @@ import type { Change } from './store/postgres/change-stream';
 import { SharedHistory } from './store/postgres/shared-history';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
 import { ClusterWatcher } from './watch/cluster-watcher';
+import { IngestQueue } from './watch/ingest-queue';
 import { defaultThresholds } from './watch/reachability';
 
 /**
@@ -47,6 +48,10 @@ export class Autoscope {
   private stopped = false;
   private closed: Promise<void> = Promise.resolve();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** What the watchers report, applied in order in slices between requests (`IngestQueue`). */
+  private readonly ingest = new IngestQueue((error) => log.error('applying a watch event failed', { error: errorText(error) }));
+  /** The queue has been empty once since every cluster synced: from then on readiness no longer waits for it. */
+  private drainedOnce = false;
 
   constructor(
     readonly config: AutoscopeConfig,
@@ -111,27 +116,32 @@ export class Autoscope {
   }
 
   private readonly listener: ClusterWatcherListener = {
-    onObject: (cluster, resource, change, object) => {
-      this.index.apply(cluster, resource, change, object);
-      if (resource === 'karmadaClusters') this.syncMembers(cluster);
-    },
-    onResourceSynced: (cluster, resource, objects) => {
-      this.index.resync(cluster, resource, objects);
-      if (resource === 'karmadaClusters') this.syncMembers(cluster);
-    },
-    onState: (status) => {
-      this.logState(status);
-      this.publishStatus(status);
-      // Only an unreachable cluster's items are stale; a degraded one answers and its data is current.
-      this.index.setStale(status.name, status.state === 'unreachable');
-      // An outage is recorded from when the cluster last answered (`since`), not from when it was noticed.
-      const at = status.state === 'unreachable' && status.since ? status.since : new Date().toISOString();
-      this.history.recordClusterState(status.name, status.state, at, status.error);
-      this.bus.cluster(status);
-      // The first views are built as soon as the fleet is whole, not by the first request or probe.
-      if (!this.viewsBuilt && status.state !== 'syncing') this.isReady();
-    },
+    onObject: (cluster, resource, change, object) =>
+      this.ingest.push(() => {
+        this.index.apply(cluster, resource, change, object);
+        if (resource === 'karmadaClusters') this.syncMembers(cluster);
+      }),
+    onResourceSynced: (cluster, resource, objects) =>
+      this.ingest.push(() => {
+        this.index.resync(cluster, resource, objects);
+        if (resource === 'karmadaClusters') this.syncMembers(cluster);
+      }),
+    onState: (status) => this.ingest.push(() => this.applyState(status)),
   };
+
+  /** A cluster's new state, after what its watcher reported before it. */
+  private applyState(status: ClusterStatus): void {
+    this.logState(status);
+    this.publishStatus(status);
+    // Only an unreachable cluster's items are stale; a degraded one answers and its data is current.
+    this.index.setStale(status.name, status.state === 'unreachable');
+    // An outage is recorded from when the cluster last answered (`since`), not from when it was noticed.
+    const at = status.state === 'unreachable' && status.since ? status.since : new Date().toISOString();
+    this.history.recordClusterState(status.name, status.state, at, status.error);
+    this.bus.cluster(status);
+    // The first views are built as soon as the fleet is whole, not by the first request or probe.
+    if (!this.viewsBuilt && status.state !== 'syncing') this.isReady();
+  }
 
   private readonly loggedStates = new Map<string, string>();
 
@@ -341,6 +351,12 @@ export class Autoscope {
     const synced = [...this.watchers.values()].every(
       (w) => w.status().lastSyncAt !== null || w.status().state === 'unreachable' || w.status().state === 'forbidden',
     );
+    // Until the index has taken in what the watchers reported, it is not whole; once it has, churn waiting in the
+    // queue for a few ms does not make the process unready.
+    if (synced && !this.drainedOnce) {
+      if (this.ingest.pending > 0) return false;
+      this.drainedOnce = true;
+    }
     if (synced && !this.viewsBuilt) this.buildFirstViews();
     return synced;
   }
@@ -363,8 +379,10 @@ export class Autoscope {
     this.stopped = true;
     for (const close of [...this.streams]) close();
     for (const t of this.timers) clearInterval(t);
-    this.index.halt();
     for (const w of this.watchers.values()) w.stop();
+    // What the watches had handed over is applied (and its history written) before history closes.
+    this.ingest.drain();
+    this.index.halt();
     this.closed = this.shared ? this.shared.stop() : this.history.close();
     return this.closed;
   }
