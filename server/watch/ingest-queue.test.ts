@@ -36,6 +36,31 @@ describe('IngestQueue', () => {
     expect(done).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
+  it('a queue that has not emptied for a while catches up in longer slices, and goes back to short ones once empty', async () => {
+    const queue = new IngestQueue(() => undefined, 5, 20, 1000);
+    const perTurn = async (n: number): Promise<number[]> => {
+      let done = 0;
+      for (let i = 0; i < n; i++)
+        queue.push(() => {
+          busy(3);
+          done += 1;
+        });
+      const turns: number[] = [];
+      while (queue.pending > 0) {
+        const before = done;
+        await turn();
+        turns.push(done - before);
+      }
+      return turns;
+    };
+    const first = await perTurn(20);
+    // Short slices (two at most) until the queue is 20 ms behind, then one long slice takes the rest.
+    expect(first[0]).toBeLessThanOrEqual(2);
+    expect(Math.max(...first)).toBeGreaterThan(2);
+    // Emptied: a new burst starts with short slices again.
+    expect((await perTurn(4))[0]).toBeLessThanOrEqual(2);
+  });
+
   it('work added while a slice runs goes after what was waiting', async () => {
     const done: string[] = [];
     const queue = new IngestQueue(() => undefined, 50);

@@ -11,15 +11,22 @@ import { performance } from 'node:perf_hooks';
  * Everything a cluster's watcher reports — objects, finished lists, state changes — goes through the one queue, so a
  * state that follows a list is applied after the list's objects. Work that throws is logged by `onError` and the
  * queue goes on.
+ *
+ * A queue that has not emptied for `catchUpAfterMs` (a sync, a burst) runs slices of `catchUpSliceMs`: with 5 ms
+ * slices against a poll phase busy parsing fifty clusters' lists, a 100,000-HPA sync took 100 s instead of 40.
  */
 export class IngestQueue {
   private work: ((() => void) | undefined)[] = [];
   private next = 0;
   private scheduled = false;
+  /** When the queue last went from empty to not (null while empty). */
+  private busySince: number | null = null;
 
   constructor(
     private readonly onError: (error: unknown) => void,
     private readonly sliceMs = 5,
+    private readonly catchUpAfterMs = 100,
+    private readonly catchUpSliceMs = 50,
   ) {}
 
   /** How many pieces of work wait. */
@@ -28,6 +35,7 @@ export class IngestQueue {
   }
 
   push(work: () => void): void {
+    this.busySince ??= performance.now();
     this.work.push(work);
     this.schedule();
   }
@@ -45,7 +53,8 @@ export class IngestQueue {
 
   private readonly slice = (): void => {
     this.scheduled = false;
-    this.runFor(this.sliceMs);
+    const behind = this.busySince !== null && performance.now() - this.busySince >= this.catchUpAfterMs;
+    this.runFor(behind ? this.catchUpSliceMs : this.sliceMs);
     if (this.pending > 0) this.schedule();
   };
 
@@ -64,6 +73,7 @@ export class IngestQueue {
     if (this.next >= this.work.length) {
       this.work = [];
       this.next = 0;
+      this.busySince = null;
     } else if (this.next > 65_536) {
       // Long backlogs (a sync) are compacted now and then, not shifted per item.
       this.work = this.work.slice(this.next);
