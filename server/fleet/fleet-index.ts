@@ -116,6 +116,15 @@ function sameDto(stored: Autoscaler, mapped: Autoscaler): boolean {
 }
 
 /**
+ * `dto` holding `id`'s very string when its id is equal to it. The mapper makes a new id string each time, and the
+ * index's keys, history's key and every DTO version would each hold their own copy (~70 B apiece).
+ */
+function withIdString(dto: Autoscaler, id: string): Autoscaler {
+  if (dto.id === id) dto.id = id;
+  return dto;
+}
+
+/**
  * The in-memory index of every autoscaler in the fleet, keyed `cluster/kind/namespace/name`. Every object
  * goes through the `lib/` mappers into an `Autoscaler` DTO. Only what changed is recomputed: an HPA on
  * its own change; a cluster's MachineAutoscaler verdicts when any MachineAutoscaler, MachineSet,
@@ -470,11 +479,8 @@ export class FleetIndex {
     const now = this.nowIso();
     const before = this.context(id, cluster);
     const previous = this.entries.get(id);
-    // One copy of the id per autoscaler: the mapper makes a new string each time, and the index's keys, history's
-    // key and every DTO version would each hold their own (~70 B apiece).
     const canonicalId = previous?.dto.id ?? id;
-    let dto = map(before, now);
-    if (dto.id === canonicalId) dto.id = canonicalId;
+    let dto = withIdString(map(before, now), canonicalId);
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
@@ -482,10 +488,7 @@ export class FleetIndex {
     }
     this.history.observe(dto, now, raw.metadata.resourceVersion);
     const after = this.context(id, cluster);
-    if (!sameContext(after, before)) {
-      dto = map(after, now);
-      if (dto.id === canonicalId) dto.id = canonicalId;
-    }
+    if (!sameContext(after, before)) dto = withIdString(map(after, now), canonicalId);
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
@@ -534,7 +537,7 @@ export class FleetIndex {
     }
     const previous = this.entries.get(id);
     this.strings.internDeep(remote.raw);
-    if (remote.dto.id === id) remote.dto.id = previous?.dto.id ?? id;
+    withIdString(remote.dto, previous?.dto.id ?? id);
     if (previous && sameDto(previous.dto, remote.dto)) {
       previous.raw = remote.raw;
       previous.related = remote.related;
