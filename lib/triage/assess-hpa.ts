@@ -2,7 +2,7 @@ import { pairMetrics } from '@/lib/hpa/pair-metrics';
 import type { AutoscalerCondition, AutoscalerKind, AutoscalerTarget, Problem } from '@/lib/api/autoscaler';
 import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
 import type { Condition, HorizontalPodAutoscaler } from '@/lib/k8s/types';
-import { conditionMeaning, findMeaningRow } from '@/lib/triage/condition-meaning';
+import { conditionMeaning, findMeaningRow, SCALE_DOWN_STABILIZED_LONG_SECONDS } from '@/lib/triage/condition-meaning';
 import { NOT_EVALUATED_FAILING_SECONDS, REPLICAS_MISMATCH_SECONDS, severityForHealth } from '@/lib/triage/health-rules';
 import { hintFor } from '@/lib/triage/hints';
 import type { HintFacts } from '@/lib/triage/hints';
@@ -142,24 +142,40 @@ export function assessHpa(
 }
 
 /**
- * Whether `assessHpa` can answer differently for this object at a later instant with the same context. Three
- * rules read the clock: a condition whose meaning turns after it has held long (a `heldLong` exception, such as
- * ScaleDownStabilized held an hour), an HPA with conditions but no ScalingActive (not evaluated: failing after
- * a few sync periods, and its message counts the minutes), and desiredReplicas ≠ currentReplicas (a mismatch
- * becomes a problem after 15 minutes). Without any of them the assessment is the same at every later instant,
- * so the index's periodic re-map (FleetIndex.refreshAll) skips the object; `clock.test.ts` checks the claim.
+ * The earliest instant after `nowMs` at which `assessHpa` can answer differently for this object with the same
+ * context, or null when no later instant can. Three rules read the clock, each with a known edge:
+ * - a condition whose meaning turns once it has held long (a `heldLong` exception, such as ScaleDownStabilized
+ *   held an hour): `conditionSince` + that hour; once past it, the meaning stays;
+ * - conditions but no ScalingActive (not evaluated): failing from creation + NOT_EVALUATED_FAILING_SECONDS, and
+ *   then its message counts whole minutes since creation, so the next whole minute;
+ * - desiredReplicas ≠ currentReplicas: a problem from the mismatch's start + REPLICAS_MISMATCH_SECONDS; past it
+ *   the problem names the start, not the time held, and stays the same.
+ * The index's minute re-map (FleetIndex.refreshAll) re-maps an HPA only once its instant has come, instead of
+ * re-mapping every HPA a rule touches each minute; `clock.test.ts` checks that nothing moves before it.
+ * Seconds held are whole seconds rounded down (`secondsSince`), so "held ≥ T s" first holds at `since + T·1000` ms.
  */
-export function assessmentMovesWithClock(kind: AutoscalerKind, hpa: HorizontalPodAutoscaler): boolean {
+export function nextClockChange(kind: AutoscalerKind, hpa: HorizontalPodAutoscaler, context: MapperContext, nowMs: number): number | null {
   const raw = hpa.status?.conditions ?? [];
-  if (raw.length === 0) return false;
-  const { current, desired } = replicaCounts(hpa);
-  if (current !== desired) return true;
+  if (raw.length === 0 || Number.isNaN(nowMs)) return null;
+  let next = Number.POSITIVE_INFINITY;
+  const at = (since: string | null | undefined, seconds: number): void => {
+    const ms = since ? Date.parse(since) : Number.NaN;
+    if (!Number.isNaN(ms) && ms + seconds * 1000 > nowMs) next = Math.min(next, ms + seconds * 1000);
+  };
+  for (const c of raw) {
+    if (findMeaningRow(kind, { type: c.type, status: c.status, reason: c.reason || null })?.exception?.fact === 'heldLong')
+      at(context.conditionSince?.[c.type], SCALE_DOWN_STABILIZED_LONG_SECONDS);
+  }
   const ableToScale = findCondition(raw, 'AbleToScale');
   const earlyExit = ableToScale?.status === 'False' && EARLY_EXIT_REASONS.has(ableToScale.reason ?? '');
-  if (!findCondition(raw, 'ScalingActive') && !earlyExit) return true;
-  return raw.some(
-    (c) => findMeaningRow(kind, { type: c.type, status: c.status, reason: c.reason || null })?.exception?.fact === 'heldLong',
-  );
+  if (!findCondition(raw, 'ScalingActive') && !earlyExit) {
+    const created = hpa.metadata.creationTimestamp;
+    const age = secondsSince(created, nowMs);
+    if (age !== null) at(created, age < NOT_EVALUATED_FAILING_SECONDS ? NOT_EVALUATED_FAILING_SECONDS : (Math.floor(age / 60) + 1) * 60);
+  }
+  const { current, desired } = replicaCounts(hpa);
+  if (current !== desired) at(context.replicasMismatchSince ?? hpa.status?.lastScaleTime, REPLICAS_MISMATCH_SECONDS);
+  return next === Number.POSITIVE_INFINITY ? null : next;
 }
 
 export function targetOf(hpa: HorizontalPodAutoscaler, namespace: string): AutoscalerTarget {

@@ -189,6 +189,7 @@ describe('FleetIndex.refreshAll', () => {
   });
 
   it('re-maps only what a time-based rule can move, and ends where re-mapping every HPA ends', async () => {
+    const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([id, e]) => [id, e.dto]));
     for (const minutes of [1, 20, 24 * 60]) {
       const pass = rig();
       relist(pass.index, real);
@@ -199,11 +200,68 @@ describe('FleetIndex.refreshAll', () => {
       relist(all.index, real);
       all.tick(minutes * 60_000);
       for (const o of real) all.index.apply('prod', 'hpas', 'update', o);
-      const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([id, e]) => [id, e.dto]));
       expect(dtos(pass)).toEqual(dtos(all));
       void pass.history.close();
       void all.history.close();
     }
+  });
+
+  it('one pass after another, each at its minute: the instants noted after a re-map are right too', async () => {
+    const pass = rig();
+    const all = rig();
+    // Seen at 10:00:30, a mismatch becomes a problem at 10:15:30: the pass at 10:15:15 takes that minute's HPAs and
+    // must keep the not-yet-due ones for the next pass (10:15:45).
+    pass.tick(30_000);
+    all.tick(30_000);
+    relist(pass.index, real);
+    relist(all.index, real);
+    const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([id, e]) => [id, e.dto]));
+    for (const minutes of [1, 1, 12.25, 0.5, 0.5, 45, 15, 24 * 60, 1]) {
+      pass.tick(minutes * 60_000);
+      all.tick(minutes * 60_000);
+      await pass.index.refreshAll(3);
+      for (const o of real) all.index.apply('prod', 'hpas', 'update', o);
+      expect(dtos(pass), `after ${minutes} min`).toEqual(dtos(all));
+    }
+    void pass.history.close();
+    void all.history.close();
+  });
+
+  it('an HPA whose mismatch starts over and over: only its last instant counts, and what is queued stays bounded', async () => {
+    const target = structuredClone(real[0]) as unknown as HorizontalPodAutoscaler;
+    const id = idOf(target);
+    const status = target.status ?? {};
+    const desired = status.desiredReplicas ?? 1;
+    const version = (current: number) =>
+      ({ ...structuredClone(target), status: { ...status, currentReplicas: current } }) as unknown as KubeObject;
+    const flapped = () => {
+      const r = rig();
+      relist(r.index, real);
+      // Each new mismatch notes a new instant (its start + 15 min); the earlier ones stay queued until compacted.
+      for (let i = 0; i < 3_000; i++) {
+        r.tick(1_000);
+        r.index.apply('prod', 'hpas', 'update', version(i % 2 === 0 ? desired + 1 : desired));
+      }
+      r.index.apply('prod', 'hpas', 'update', version(desired + 1));
+      return r;
+    };
+    const pass = flapped();
+    const all = flapped();
+    const problemsOf = (r: ReturnType<typeof rig>) => r.index.entries.get(id)?.dto.problems.map((p) => p.code);
+    pass.tick(14 * 60_000);
+    await pass.index.refreshAll();
+    expect(problemsOf(pass)).not.toContain('ReplicasMismatch');
+    pass.tick(61_000);
+    await pass.index.refreshAll();
+    expect(problemsOf(pass)).toContain('ReplicasMismatch');
+    // And every other HPA ends as a re-map of all of them would leave it (the compaction kept their instants).
+    all.tick(15 * 60_000 + 1_000);
+    for (const o of real.slice(1)) all.index.apply('prod', 'hpas', 'update', o);
+    all.index.apply('prod', 'hpas', 'update', version(desired + 1));
+    const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([key, e]) => [key, e.dto]));
+    expect(dtos(pass)).toEqual(dtos(all));
+    void pass.history.close();
+    void all.history.close();
   });
 
   it('stops between slices once halted', async () => {

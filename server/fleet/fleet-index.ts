@@ -19,7 +19,7 @@ import {
 } from '@/lib/machine';
 import type { FederatedHPAObject, KarmadaClusterObject, MapperContext, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage';
 import { indexFederationObjects, toEventFiling, toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
-import { assessmentMovesWithClock } from '@/lib/triage/assess-hpa';
+import { nextClockChange } from '@/lib/triage/assess-hpa';
 import { withStale } from '@/lib/triage/autoscaler-base';
 import type { AutoscopeStore } from '../history/store';
 import { errorText, log } from '../log';
@@ -140,6 +140,15 @@ export class FleetIndex {
   /** The time-based re-map pass under way (`refreshAll`), and whether the process is stopping. */
   private refreshing: Promise<void> | null = null;
   private halted = false;
+  /** Per HPA a clock rule can still move: the instant (epoch ms) its DTO can next change with nothing else (`nextClockChange`). */
+  private readonly clockDue = new Map<string, number>();
+  /**
+   * The same ids by the minute their instant falls in, for the minute's re-map to take what is due without looking
+   * at the rest. An id whose instant moved stays in its old minute too and is skipped there; `clockQueued` counts
+   * what the minutes hold, and they are rebuilt from `clockDue` once that is more than twice what is due.
+   */
+  private clockMinutes = new Map<number, string[]>();
+  private clockQueued = 0;
   /** Per cluster: its ResourceBindings and PropagationPolicies indexed, and its member clusters, until one changes. */
   private readonly federationLookups = new Map<
     string,
@@ -296,13 +305,15 @@ export class FleetIndex {
   }
 
   /**
-   * Re-maps every autoscaler a time-based rule can move (mismatch ≥ 15 min, stabilization held long, not evaluated
-   * yet: `assessmentMovesWithClock`); the others would map to the DTO they have.
-   * In slices of at most `slice` HPAs and SLICE_MS, each in its own event-loop turn: one pass over 250,000 autoscalers is ~10 s of
-   * mapping, which in one piece held every request that long (a 16.8 s triage p99 in the bench). Each HPA is
-   * re-mapped from the object its entry holds at that moment (the latest the watch applied), never from a copy
-   * taken at the start of the pass, so a pass cannot bring back an older version. A pass still running when the
-   * next is due is not started twice; `halt()` ends it.
+   * Re-maps each HPA whose DTO the clock alone has moved since it was mapped (a mismatch held 15 minutes, a
+   * stabilization held an hour, a not-evaluated HPA's next minute: `nextClockChange`, noted per HPA as it is
+   * mapped), then each cluster's MachineAutoscaler and FederatedHPA verdicts. The others would map to the DTO they
+   * have: re-mapping every HPA a clock rule touched was ~2.5 s of CPU a minute at 100,000 simulated HPAs
+   * (docs/performance.md), now it is the few whose instant came.
+   * In slices of at most `slice` HPAs and SLICE_MS, each in its own event-loop turn, so requests wait at most about
+   * that long. Each HPA is re-mapped from the object its entry holds at that moment (the latest the watch applied),
+   * never from a copy taken at the start of the pass, so a pass cannot bring back an older version. A pass still
+   * running when the next is due is not started twice; `halt()` ends it.
    */
   refreshAll(slice = 500): Promise<void> {
     this.refreshing ??= this.refreshInSlices(slice).finally(() => {
@@ -322,27 +333,80 @@ export class FleetIndex {
   }
 
   private async refreshInSlices(slice: number): Promise<void> {
+    const due = this.takeDueMinutes(this.clock().getTime());
+    for (let i = 0; i < due.length;) {
+      if (this.isHalted()) return;
+      // A slice ends after `slice` HPAs or SLICE_MS, whichever comes first.
+      const end = Math.min(due.length, i + slice);
+      const deadline = performance.now() + SLICE_MS;
+      for (; i < end && performance.now() < deadline; i++) this.refreshIfDue(due[i] as string);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     for (const cluster of [...this.byCluster.keys()]) {
       if (this.isHalted()) return;
       if (!this.sources(cluster)) continue;
-      const ids = this.idsOf(cluster, 'HorizontalPodAutoscaler');
-      for (let i = 0; i < ids.length;) {
-        if (this.isHalted() || !this.sources(cluster)) break;
-        // A slice ends after `slice` HPAs or SLICE_MS, whichever comes first: requests wait at most about that long.
-        const end = Math.min(ids.length, i + slice);
-        const deadline = performance.now() + SLICE_MS;
-        for (; i < end && performance.now() < deadline; i++) {
-          const entry = this.entries.get(ids[i] as string);
-          // Only an HPA a time-based rule can still move is re-mapped: at 100,000 HPAs the whole pass was a seventh of the CPU.
-          if (entry && assessmentMovesWithClock('HorizontalPodAutoscaler', entry.raw as HorizontalPodAutoscaler))
-            this.upsertHpa(cluster, entry.raw as HorizontalPodAutoscaler);
-        }
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      if (this.isHalted() || !this.sources(cluster)) continue;
       this.recomputeMachine(cluster);
       this.recomputeFederation(cluster);
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** The ids noted in every minute up to `nowMs`'s, those minutes emptied (an id may come twice: it is re-mapped once). */
+  private takeDueMinutes(nowMs: number): string[] {
+    const due: string[] = [];
+    for (const [minute, ids] of this.clockMinutes) {
+      if (minute * 60_000 > nowMs) continue;
+      for (const id of ids) due.push(id);
+      this.clockMinutes.delete(minute);
+      this.clockQueued -= ids.length;
+    }
+    return due;
+  }
+
+  /** Re-maps an HPA whose noted instant has come (from the object its entry holds now); one noted later goes back in its minute. */
+  private refreshIfDue(id: string): void {
+    const at = this.clockDue.get(id);
+    const entry = this.entries.get(id);
+    if (at === undefined || !entry || entry.dto.kind !== 'HorizontalPodAutoscaler' || !this.sources(entry.dto.cluster)) {
+      this.clockDue.delete(id);
+      return;
+    }
+    if (at > this.clock().getTime()) {
+      this.queueClock(id, at);
+      return;
+    }
+    this.clockDue.delete(id);
+    this.upsertHpa(entry.dto.cluster, entry.raw as HorizontalPodAutoscaler);
+  }
+
+  /** Notes when the clock alone can next move an HPA's DTO (mapped now with `context`); never: forgets it. */
+  private noteClock(id: string, hpa: HorizontalPodAutoscaler, context: MapperContext, nowMs: number): void {
+    const at = nextClockChange('HorizontalPodAutoscaler', hpa, context, nowMs);
+    if (at === null) {
+      this.clockDue.delete(id);
+      return;
+    }
+    if (this.clockDue.get(id) === at) return;
+    this.clockDue.set(id, at);
+    this.queueClock(id, at);
+  }
+
+  private queueClock(id: string, at: number): void {
+    if (this.clockQueued > 2 * this.clockDue.size + 1024) {
+      // Mostly ids whose instant has moved since: keep one per id that is still due.
+      this.clockMinutes = new Map();
+      this.clockQueued = 0;
+      for (const [other, otherAt] of this.clockDue) if (other !== id) this.queueMinute(other, otherAt);
+    }
+    this.queueMinute(id, at);
+  }
+
+  private queueMinute(id: string, at: number): void {
+    const minute = Math.floor(at / 60_000);
+    const ids = this.clockMinutes.get(minute);
+    if (ids) ids.push(id);
+    else this.clockMinutes.set(minute, [id]);
+    this.clockQueued += 1;
   }
 
   private idsOf(cluster: string, kind: AutoscalerKind): string[] {
@@ -375,7 +439,9 @@ export class FleetIndex {
 
   private upsertHpa(cluster: string, hpa: HorizontalPodAutoscaler): void {
     const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', hpa.metadata);
-    this.put(id, cluster, (ctx, now) => toHpaAutoscaler(cluster, hpa, ctx, now), hpa, NOTHING_RELATED);
+    const at = this.clock();
+    const context = this.put(id, cluster, (ctx, now) => toHpaAutoscaler(cluster, hpa, ctx, now), hpa, NOTHING_RELATED, at);
+    this.noteClock(id, hpa, context, at.getTime());
   }
 
   private recomputeMachine(cluster: string): void {
@@ -471,20 +537,22 @@ export class FleetIndex {
     map: (context: MapperContext, now: string) => Autoscaler,
     raw: KubeObject,
     related: RelatedObjects,
-  ): void {
-    // The informer's object, in place (values unchanged): its strings first, so the DTO mapped from it shares them.
-    this.strings.internDeep(raw);
     // One reading of the clock per object: mapped, observed and re-mapped at the same instant (in a Next.js
     // server each reading goes through its Date wrapper; three a put were ~1 s of a 100,000-HPA sync).
-    const now = this.nowIso();
-    const before = this.context(id, cluster);
+    clock: Date = this.clock(),
+  ): MapperContext {
     const previous = this.entries.get(id);
+    // The informer's object, in place (values unchanged): its strings first, so the DTO mapped from it shares them.
+    // Not again for the object the entry already holds (the minute's re-map): walking it was half of that pass.
+    if (previous?.raw !== raw) this.strings.internDeep(raw);
+    const now = clock.toISOString();
+    const before = this.context(id, cluster);
     const canonicalId = previous?.dto.id ?? id;
     let dto = withIdString(map(before, now), canonicalId);
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
-      return;
+      return before;
     }
     this.history.observe(dto, now, raw.metadata.resourceVersion);
     const after = this.context(id, cluster);
@@ -492,7 +560,7 @@ export class FleetIndex {
     if (previous && sameDto(previous.dto, dto)) {
       previous.raw = raw;
       previous.related = related;
-      return;
+      return after;
     }
     if (!previous) this.idOrder = null;
     this.strings.internDeep(dto);
@@ -506,6 +574,7 @@ export class FleetIndex {
     ids.add(id);
     this.publisher?.(cluster, id, { dto, raw, related });
     this.onChanged([id]);
+    return after;
   }
 
   private remove(id: string): void {
@@ -520,6 +589,7 @@ export class FleetIndex {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     this.entries.delete(id);
+    this.clockDue.delete(id);
     this.idOrder = null;
     this.byCluster.get(entry.dto.cluster)?.delete(id);
     this.changed(entry.dto.cluster, entry.dto, null);
