@@ -108,7 +108,7 @@ export function assessHpa(
     const age = secondsSince(created, nowMs);
     const stuck = age !== null && age >= NOT_EVALUATED_FAILING_SECONDS;
     const message = stuck
-      ? `no ScalingActive condition ${Math.floor(age / 60)} min after creation: the controller reads the scale but never computed a replica count from the metrics`
+      ? `no ScalingActive condition since creation (${created}): the controller reads the scale but never computed a replica count from the metrics`
       : 'not evaluated yet: no ScalingActive condition, so the controller has not computed a replica count from the metrics';
     const { title, hint } = hintFor('ScalingNotEvaluated', hintFacts(message));
     problems.push({ code: 'ScalingNotEvaluated', severity: stuck ? 'error' : 'unknown', title, message, since: created, hint });
@@ -146,8 +146,8 @@ export function assessHpa(
  * context, or null when no later instant can. Three rules read the clock, each with a known edge:
  * - a condition whose meaning turns once it has held long (a `heldLong` exception, such as ScaleDownStabilized
  *   held an hour): `conditionSince` + that hour; once past it, the meaning stays;
- * - conditions but no ScalingActive (not evaluated): failing from creation + NOT_EVALUATED_FAILING_SECONDS, and
- *   then its message counts whole minutes since creation, so the next whole minute;
+ * - conditions but no ScalingActive (not evaluated): failing from creation + NOT_EVALUATED_FAILING_SECONDS; the
+ *   message names the creation time, not the minutes since (which made the DTO change every minute);
  * - desiredReplicas ≠ currentReplicas: a problem from the mismatch's start + REPLICAS_MISMATCH_SECONDS; past it
  *   the problem names the start, not the time held, and stays the same.
  * The index's minute re-map (FleetIndex.refreshAll) re-maps an HPA only once its instant has come, instead of
@@ -169,9 +169,7 @@ export function nextClockChange(kind: AutoscalerKind, hpa: HorizontalPodAutoscal
   const ableToScale = findCondition(raw, 'AbleToScale');
   const earlyExit = ableToScale?.status === 'False' && EARLY_EXIT_REASONS.has(ableToScale.reason ?? '');
   if (!findCondition(raw, 'ScalingActive') && !earlyExit) {
-    const created = hpa.metadata.creationTimestamp;
-    const age = secondsSince(created, nowMs);
-    if (age !== null) at(created, age < NOT_EVALUATED_FAILING_SECONDS ? NOT_EVALUATED_FAILING_SECONDS : (Math.floor(age / 60) + 1) * 60);
+    at(hpa.metadata.creationTimestamp, NOT_EVALUATED_FAILING_SECONDS);
   }
   const { current, desired } = replicaCounts(hpa);
   if (current !== desired) at(context.replicasMismatchSince ?? hpa.status?.lastScaleTime, REPLICAS_MISMATCH_SECONDS);

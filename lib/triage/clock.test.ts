@@ -132,11 +132,15 @@ describe('nextClockChange: an HPA maps the same until the instant it names', () 
     const held = { ...FRESH, conditionSince: { AbleToScale: NOW } };
     expect(nextClockChange('HorizontalPodAutoscaler', stabilized, held, NOW_MS)).toBe(NOW_MS + 3600_000);
     expect(nextClockChange('HorizontalPodAutoscaler', stabilized, FRESH, NOW_MS)).toBeNull();
-    // Not evaluated (no ScalingActive): failing a minute after creation, then its message counts whole minutes.
+    // Not evaluated (no ScalingActive): failing a minute after creation, and from then on the same (the message
+    // names the creation time; it counted the minutes once, and every such HPA changed every minute).
     stabilized.metadata.creationTimestamp = at(-30_000);
     stabilized.status.conditions = stabilized.status.conditions?.slice(0, 1).map((c) => ({ ...c, reason: 'ReadyForNewScale' }));
     expect(nextClockChange('HorizontalPodAutoscaler', stabilized, FRESH, NOW_MS)).toBe(NOW_MS + 30_000);
-    expect(nextClockChange('HorizontalPodAutoscaler', stabilized, FRESH, NOW_MS + 100_000)).toBe(NOW_MS + 150_000);
+    expect(nextClockChange('HorizontalPodAutoscaler', stabilized, FRESH, NOW_MS + 30_000)).toBeNull();
+    const stuck = JSON.stringify(toHpaAutoscaler(EU, stabilized, FRESH, at(30_000)));
+    expect(stuck).toContain('ScalingNotEvaluated');
+    expect(JSON.stringify(toHpaAutoscaler(EU, stabilized, FRESH, at(3 * 86_400_000)))).toBe(stuck);
     // No conditions: nothing was decided, and nothing reads the clock.
     stabilized.status.conditions = [];
     expect(nextClockChange('HorizontalPodAutoscaler', stabilized, held, NOW_MS)).toBeNull();
