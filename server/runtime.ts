@@ -80,7 +80,12 @@ export class Autoscope {
       });
       this.history = this.shared.store;
     } else {
-      this.history = new HistoryStore({ dataDir: config.dataDir, retentionDays: config.retentionDays, onWrite: observeHistoryWrite });
+      this.history = new HistoryStore({
+        dataDir: config.dataDir,
+        retentionDays: config.retentionDays,
+        onWrite: observeHistoryWrite,
+        checkpointThread: true,
+      });
     }
     this.index = new FleetIndex(
       this.history,

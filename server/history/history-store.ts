@@ -8,7 +8,10 @@ import type { SegmentStartRow, TransitionRowRead } from './read-model';
 import type { HistoryWrite, RecorderSnapshot } from './recorder';
 import type { AutoscopeStore } from './store';
 import { RecordingStore } from './store';
+import { errorText, log } from '../log';
 import { SqliteFile } from '../store/sqlite';
+import type { WalCheckpointer } from '../store/wal-checkpointer';
+import { startWalCheckpointer } from '../store/wal-checkpointer';
 
 /** Versioned migrations, applied in order, each once (the `schema_migrations` table remembers). */
 const migrations: string[] = [
@@ -56,6 +59,11 @@ export interface HistoryStoreOptions {
   retentionDays: number;
   /** Told how long each write (one transaction of queued changes) took, in seconds; the metrics listen. */
   onWrite?: (seconds: number) => void;
+  /**
+   * Checkpoint the write-ahead log from a thread of its own (`startWalCheckpointer`) instead of on the commit that
+   * fills it: the running server does; tests that open hundreds of stores do not need a thread each.
+   */
+  checkpointThread?: boolean;
 }
 
 /**
@@ -78,7 +86,20 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
     this.db.pragma('synchronous = NORMAL');
     this.migrate();
     this.recorder.restore(this.snapshot());
+    if (options.checkpointThread) {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = startWalCheckpointer(path.join(options.dataDir, 'history.db'), {
+        onError: (error) => {
+          // Back to SQLite's own checkpoints on commit: slower requests, but a log that never stops growing is worse.
+          log.warn('history: the WAL checkpoint thread failed; checkpointing on commit', { error: errorText(error) });
+          this.db.pragma('wal_autocheckpoint = 1000');
+        },
+      });
+    }
   }
+
+  /** The thread checkpointing the write-ahead log, when `checkpointThread` asked for one. */
+  readonly checkpointer: WalCheckpointer | null = null;
 
   private migrate(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
@@ -155,8 +176,12 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
 
   close(): Promise<void> {
     this.flushNow();
-    this.db.close();
-    return Promise.resolve();
+    if (!this.checkpointer) {
+      this.db.close();
+      return Promise.resolve();
+    }
+    // Its last checkpoint copies what was just written; then the writer closes (and, the last connection, removes the log).
+    return this.checkpointer.stop().then(() => this.db.close());
   }
 
   private write(w: HistoryWrite): void {

@@ -1,0 +1,111 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Checkpoints a SQLite database's write-ahead log from a thread of its own, so the event loop never waits on it.
+ *
+ * In WAL mode with `synchronous = NORMAL` a commit only appends to the log; the checkpoint that copies the log back
+ * into the database is where SQLite calls fsync (the log's, then the database's). By default the connection that
+ * commits runs it, once the log passes 1,000 pages: on this project's bench machine one took 50–230 ms of blocked
+ * event loop, and history commits (a few ms each) had a p99 of ~75 ms; without the fsyncs the p99 was ~15 ms
+ * (docs/performance.md). Here the writing connection turns its automatic checkpoints off and a worker thread, with
+ * its own connection, runs a PASSIVE checkpoint every `intervalMs`: it copies what no reader still needs and never
+ * blocks the writer, and once the log is copied whole the writer's next commit starts it over, so it stays small.
+ * Durability is unchanged: NORMAL never promised a commit survives a power loss before its checkpoint.
+ *
+ * The thread runs the script below from a string (`eval`), so the bundler leaves it alone; it loads better-sqlite3 as
+ * the server does (an external package, resolved from the working directory). Its one statement is compiled once and
+ * kept: better-sqlite3 12 on Node ≥ 24.19 aborts when a statement is collected outside a JavaScript context
+ * (docs/toolchain.md, trap 16), so nothing of it becomes garbage before the thread ends.
+ */
+const script = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require('better-sqlite3');
+const db = new Database(workerData.file);
+db.prepare('PRAGMA busy_timeout = 0').run();
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const run = () => {
+  try {
+    const r = checkpoint.get();
+    parentPort.postMessage({ type: 'checkpoint', busy: r.busy, log: r.log, checkpointed: r.checkpointed });
+  } catch (error) {
+    parentPort.postMessage({ type: 'error', message: String(error && error.message || error) });
+  }
+};
+const timer = setInterval(run, workerData.intervalMs);
+parentPort.on('message', (m) => {
+  if (m !== 'stop') return;
+  clearInterval(timer);
+  run();
+  db.close();
+  parentPort.postMessage({ type: 'stopped' });
+  parentPort.close();
+});
+parentPort.postMessage({ type: 'started' });
+`;
+
+export interface CheckpointResult {
+  /** The log's size in pages, and how many of them are now in the database. */
+  log: number;
+  checkpointed: number;
+}
+
+export interface WalCheckpointer {
+  /** Resolves once the thread has opened the database (rejects when it could not start). */
+  readonly started: Promise<void>;
+  /** A last checkpoint, then the thread's connection is closed and the thread ends. */
+  stop(): Promise<void>;
+}
+
+export interface WalCheckpointerOptions {
+  intervalMs?: number;
+  /** Told of every checkpoint the thread ran (tests and metrics listen). */
+  onCheckpoint?: (result: CheckpointResult) => void;
+  /** Told when the thread fails: the caller turns the connection's own checkpoints back on. */
+  onError?: (error: Error) => void;
+}
+
+export function startWalCheckpointer(file: string, options: WalCheckpointerOptions = {}): WalCheckpointer {
+  const worker = new Worker(script, { eval: true, workerData: { file, intervalMs: options.intervalMs ?? 500 } });
+  // The thread must not keep a process alive that has nothing else to do.
+  worker.unref();
+  let failed: Error | null = null;
+  let resolveStarted: () => void = () => {};
+  let rejectStarted: (error: Error) => void = () => {};
+  const started = new Promise<void>((resolve, reject) => {
+    resolveStarted = resolve;
+    rejectStarted = reject;
+  });
+  // A start that fails is reported through onError; an unobserved `started` must not become an unhandled rejection.
+  started.catch(() => {});
+  let stopped: (() => void) | null = null;
+  let stopping: Promise<void> | null = null;
+  const fail = (error: Error): void => {
+    if (failed) return;
+    failed = error;
+    rejectStarted(error);
+    options.onError?.(error);
+  };
+  worker.on('message', (m: { type: string; log?: number; checkpointed?: number; message?: string }) => {
+    if (m.type === 'started') resolveStarted();
+    else if (m.type === 'checkpoint') options.onCheckpoint?.({ log: m.log ?? 0, checkpointed: m.checkpointed ?? 0 });
+    else if (m.type === 'error') fail(new Error(`WAL checkpoint failed: ${m.message ?? 'unknown error'}`));
+    else if (m.type === 'stopped') stopped?.();
+  });
+  worker.on('error', (error) => fail(error));
+  worker.on('exit', (code) => {
+    stopped?.();
+    if (code !== 0 && !stopping) fail(new Error(`the WAL checkpoint thread exited with code ${code}`));
+  });
+  return {
+    started,
+    stop(): Promise<void> {
+      stopping ??= failed
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            stopped = resolve;
+            worker.postMessage('stop');
+          });
+      return stopping;
+    },
+  };
+}
