@@ -46,11 +46,12 @@ describe('startWalCheckpointer', () => {
     for (let round = 0; round < 10; round++) {
       write(1024);
       const seen = checkpoints.length;
-      // A whole log copied: the writer's next commit starts it over from the beginning.
-      await until(() => checkpoints.slice(seen).some((r) => r.log > 0 && r.checkpointed === r.log), 'a complete checkpoint');
+      // A whole log copied: the writer's next commit starts it over from the beginning. Two of them, since the first
+      // reported after the write may have run before it.
+      await until(() => checkpoints.slice(seen).filter((r) => r.log > 0 && r.checkpointed === r.log).length >= 2, 'complete checkpoints');
     }
-    // Ten MiB written; the log holds about one round's, not all of it.
-    expect(walBytes()).toBeLessThan(3 * 1024 * 1024);
+    // Ten MiB written (in 10 rounds of 1 MiB); the log file holds a round's or two, not all of them.
+    expect(walBytes()).toBeLessThan(4 * 1024 * 1024);
     await checkpointer.stop();
     expect((db.statement('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(10 * 1024);
     db.close();
