@@ -36,6 +36,8 @@ const layerPolicy = {
     { from: { element: { type: 'bench' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
     // The in-process view benchmark times the data structures the routes read (run with --conditions=react-server).
     { from: { file: { path: 'bench/{views,memory}.ts' } }, allow: { to: { file: { path: 'server/fleet/**' } } } },
+    // The commit benchmark times the history's SQLite file with and without its checkpoint thread.
+    { from: { file: { path: 'bench/sqlite-commit.ts' } }, allow: { to: { file: { path: 'server/store/{sqlite,wal-checkpointer}.ts' } } } },
     // The fleet benchmark can run the BFF on a throwaway PostgreSQL, started as the tests start one, and reads event streams as they do.
     { from: { file: { path: 'bench/fleet.ts' } }, allow: { to: { file: { path: 'test/support/{postgres,sse}.ts' } } } },
     // The browser benchmark finds Chromium as the e2e tests do.
