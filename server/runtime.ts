@@ -14,7 +14,7 @@ import { fleetViews } from './fleet/fleet-views';
 import { HistoryStore } from './history/history-store';
 import type { AutoscopeStore } from './history/store';
 import { errorText, log } from './log';
-import { observeHistoryWrite } from './metrics/registry';
+import { observeHistoryWrite, observeWalCheckpoint } from './metrics/registry';
 import type { Change } from './store/postgres/change-stream';
 import { SharedHistory } from './store/postgres/shared-history';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
@@ -85,6 +85,7 @@ export class Autoscope {
         retentionDays: config.retentionDays,
         onWrite: observeHistoryWrite,
         checkpointThread: true,
+        onCheckpoint: observeWalCheckpoint,
       });
     }
     this.index = new FleetIndex(

@@ -64,6 +64,8 @@ export interface HistoryStoreOptions {
    * fills it: the running server does; tests that open hundreds of stores do not need a thread each.
    */
   checkpointThread?: boolean;
+  /** Told of each checkpoint that thread runs; the metrics count them. */
+  onCheckpoint?: () => void;
 }
 
 /**
@@ -89,6 +91,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
     if (options.checkpointThread) {
       this.db.pragma('wal_autocheckpoint = 0');
       this.checkpointer = startWalCheckpointer(path.join(options.dataDir, 'history.db'), {
+        ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
         onError: (error) => {
           // Back to SQLite's own checkpoints on commit: slower requests, but a log that never stops growing is worse.
           log.warn('history: the WAL checkpoint thread failed; checkpointing on commit', { error: errorText(error) });

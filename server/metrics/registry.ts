@@ -1,18 +1,19 @@
 import 'server-only';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import packageJson from '@/package.json';
 
 /**
  * Autoscope's Prometheus registry (docs/operations.md lists every metric). Next bundles this module
  * separately into each route and into instrumentation.ts, so the registry and its metrics live on
  * `globalThis`: every copy records into the one registry the metrics endpoint serves. Only the two
- * latencies — API requests and history writes — are observed where they happen; everything else is read
- * from the running instance when Prometheus scrapes (./collectors.ts).
+ * latencies — API requests and history writes — and the history's WAL checkpoints are observed where they
+ * happen; everything else is read from the running instance when Prometheus scrapes (./collectors.ts).
  */
 export interface AutoscopeMetrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   historyWriteDuration: Histogram;
+  historyWalCheckpoints: Counter;
 }
 
 const globalKey = Symbol.for('autoscope.metrics');
@@ -27,6 +28,11 @@ export function getMetrics(): AutoscopeMetrics {
 /** Records one history write (a transaction of queued changes) that took `seconds`. */
 export function observeHistoryWrite(seconds: number): void {
   getMetrics().historyWriteDuration.observe(seconds);
+}
+
+/** Counts one checkpoint of the SQLite history's write-ahead log, run by its thread. */
+export function observeWalCheckpoint(): void {
+  getMetrics().historyWalCheckpoints.inc();
 }
 
 /** A registry with the process metrics, build info and the two latency histograms. */
@@ -59,5 +65,11 @@ export function createMetrics(): AutoscopeMetrics {
     registers: [registry],
   });
 
-  return { registry, httpRequestDuration, historyWriteDuration };
+  const historyWalCheckpoints = new Counter({
+    name: 'autoscope_history_wal_checkpoints_total',
+    help: "Checkpoints of the SQLite history's write-ahead log, run by its own thread (none on PostgreSQL).",
+    registers: [registry],
+  });
+
+  return { registry, httpRequestDuration, historyWriteDuration, historyWalCheckpoints };
 }

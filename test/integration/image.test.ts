@@ -228,6 +228,12 @@ describe('the standalone server on a read-only copy, as an unprivileged user', (
       30_000,
     );
     expect(text).toMatch(/^autoscope_cluster_state\{cluster="prod-eu-west-1",state="synced"\} 1$/m);
+    // The history's write-ahead log is checkpointed by its own thread in the standalone build too (not the fallback).
+    await until(
+      async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text(),
+      (t) => /^autoscope_history_wal_checkpoints_total [1-9]/m.test(t),
+      30_000,
+    );
     expect(text).toMatch(
       /^autoscope_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/autoscalers",status="200"\} [1-9]/m,
     );
