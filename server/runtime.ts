@@ -295,6 +295,21 @@ export class Autoscope {
     }
   }
 
+  /** No cluster has finished a first sync yet (and there is at least one): what every read answers 503 to. */
+  nothingSyncedYet(): boolean {
+    let clusters = 0;
+    for (const w of this.watchers.values()) {
+      if (!w.awaitingFirstSync()) return false;
+      clusters += 1;
+    }
+    for (const [name, remote] of this.remoteStatuses) {
+      if (this.watchers.has(name)) continue;
+      if (remote.lastSyncAt !== null || remote.state !== 'syncing') return false;
+      clusters += 1;
+    }
+    return clusters > 0;
+  }
+
   clusterStatuses(): ClusterStatus[] {
     const statuses = [...this.watchers.values()].map((w) => w.status());
     for (const [name, remote] of this.remoteStatuses) if (!this.watchers.has(name)) statuses.push(ClusterStatusSchema.parse(remote));

@@ -9,8 +9,7 @@ import type { Autoscope } from '../runtime';
 
 /** Nothing to answer yet: no cluster has finished a first sync (503, so a client retries). */
 export function requireSynced(app: Autoscope): void {
-  const statuses = app.clusterStatuses();
-  if (statuses.length > 0 && statuses.every((s) => s.lastSyncAt === null && s.state === 'syncing')) {
+  if (app.nothingSyncedYet()) {
     throw new AppError('not_ready', 'no cluster has finished its first sync yet; try again in a few seconds');
   }
 }

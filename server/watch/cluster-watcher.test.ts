@@ -82,6 +82,22 @@ async function synced() {
 }
 
 describe('ClusterWatcher with the fleet index and history', () => {
+  it('awaits its first sync until it has one, and never again; its status dates the last answer as it moves', async () => {
+    const r = rig();
+    expect(r.watcher.awaitingFirstSync()).toBe(true);
+    r.watcher.start();
+    await settle(40);
+    expect(r.watcher.awaitingFirstSync()).toBe(false);
+    const first = r.watcher.status().lastAnsweredAt;
+    expect(first).toBe('2026-11-23T10:00:00.000Z');
+    r.cluster.listFailures = [500];
+    r.cluster.cut();
+    await r.advance(1_000);
+    // Degraded, later answered again: still not awaiting a first sync; the last answer's time has moved with it.
+    expect(r.watcher.awaitingFirstSync()).toBe(false);
+    expect(r.watcher.status().lastAnsweredAt).toBe('2026-11-23T10:00:01.000Z');
+  });
+
   it('a watch cut: nothing deleted, nothing recorded twice, every since kept, the state stays synced', async () => {
     const r = await synced();
     const before = await r.snapshot();

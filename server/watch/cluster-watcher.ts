@@ -76,9 +76,18 @@ export class ClusterWatcher {
     return new Date(ms).toISOString();
   }
 
+  /** `lastAnsweredAt` as the status says it, made again only when it moves (every list response carries every status). */
+  private answeredIso: { ms: number; iso: string } | null = null;
+
+  /** Nothing synced yet: still in its first sync (what `requireSynced` asks of every cluster, per request). */
+  awaitingFirstSync(): boolean {
+    return this.lastSyncAt === null && this.state === 'syncing';
+  }
+
   status(): ClusterStatus {
     const now = this.clock();
     const answered = this.reachability.lastAnsweredAt;
+    if (answered !== null && this.answeredIso?.ms !== answered) this.answeredIso = { ms: answered, iso: this.iso(answered) };
     return {
       name: this.name,
       state: this.state,
@@ -86,7 +95,7 @@ export class ClusterWatcher {
       since: this.since,
       error: this.error,
       errorRate: Math.round(this.reachability.errorRate(now) * 1000) / 1000,
-      lastAnsweredAt: answered === null ? null : this.iso(answered),
+      lastAnsweredAt: answered === null ? null : (this.answeredIso?.iso ?? null),
     };
   }
 

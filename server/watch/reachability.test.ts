@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Reachability } from './reachability';
 
@@ -6,6 +7,44 @@ const refused = { answered: false, refused: true, message: 'connect ECONNREFUSED
 const answered500 = { answered: true, refused: false, message: '500 Internal Server Error' };
 
 describe('Reachability', () => {
+  it('the error rate is failed ÷ all requests of the window, kept as a count (any order of answers, failures, times)', () => {
+    const step = fc.record({ dt: fc.integer({ min: 0, max: 40_000 }), ok: fc.boolean(), readAt: fc.integer({ min: 0, max: 70_000 }) });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        // Answered failures never add up to an outage here (which would clear the window: the next test).
+        const r = new Reachability({ unreachableAfterMs: 10_000, failingAfterMs: Number.POSITIVE_INFINITY, windowMs: 60_000 });
+        const seen: { at: number; ok: boolean }[] = [];
+        let now = t0;
+        for (const s of steps) {
+          now += s.dt;
+          if (s.ok) r.answered(now, 'request');
+          else r.failed(now, answered500);
+          seen.push({ at: now, ok: s.ok });
+          // A read at a later instant prunes too; what it answers must match counting the window by hand.
+          const at = now + s.readAt;
+          const window = seen.filter((o) => o.at >= at - 60_000);
+          const expected = window.length === 0 ? 0 : window.filter((o) => !o.ok).length / window.length;
+          if (r.errorRate(at) !== expected) return false;
+          now = Math.max(now, at);
+        }
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the first answer after an outage starts the error rate over: the outage’s failures are not a degraded cluster’s', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    for (let i = 1; i <= 5; i++) r.failed(t0 + i * 8_000, answered500);
+    expect(r.errorRate(t0 + 40_000)).toBeCloseTo(5 / 6);
+    expect(r.verdict(t0 + 40_000)).toBe('unreachable');
+    r.answered(t0 + 41_000, 'request');
+    expect(r.errorRate(t0 + 41_000)).toBe(0);
+    r.failed(t0 + 42_000, answered500);
+    expect(r.errorRate(t0 + 42_000)).toBe(0.5);
+  });
+
   it('a refused connection is unreachable at once, and a stream cut reported after it does not undo that', () => {
     const r = new Reachability();
     r.answered(t0, 'request');

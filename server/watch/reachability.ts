@@ -29,6 +29,8 @@ export interface FailureReport {
  */
 export class Reachability {
   private outcomes: { at: number; ok: boolean }[] = [];
+  /** How many of `outcomes` failed: every list and triage response reads the rate of every cluster (`errorRate`). */
+  private failures = 0;
   lastAnsweredAt: number | null = null;
   /** The last successful request. */
   lastOkAt: number | null = null;
@@ -53,7 +55,10 @@ export class Reachability {
    */
   answered(now: number, kind: 'request' | 'event' | 'cut'): void {
     // The failures of an outage that just ended are the outage's, not a degraded cluster's.
-    if (kind !== 'cut' && this.verdict(now) === 'unreachable') this.outcomes = [];
+    if (kind !== 'cut' && this.verdict(now) === 'unreachable') {
+      this.outcomes = [];
+      this.failures = 0;
+    }
     this.lastAnsweredAt = now;
     this.lastServedAt = now;
     this.silentSince = null;
@@ -101,17 +106,18 @@ export class Reachability {
   errorRate(now: number): number {
     this.prune(now);
     if (this.outcomes.length === 0) return 0;
-    return this.outcomes.filter((o) => !o.ok).length / this.outcomes.length;
+    return this.failures / this.outcomes.length;
   }
 
   /** Whether the verdict can change with time alone (a pending failure, errors still in the window). */
   pending(now: number): boolean {
     this.prune(now);
-    return this.silentSince !== null || this.failingSince !== null || this.outcomes.some((o) => !o.ok);
+    return this.silentSince !== null || this.failingSince !== null || this.failures > 0;
   }
 
   private record(now: number, ok: boolean): void {
     this.outcomes.push({ at: now, ok });
+    if (!ok) this.failures += 1;
     this.prune(now);
   }
 
@@ -119,8 +125,10 @@ export class Reachability {
     const cutoff = now - this.thresholds.windowMs;
     let drop = 0;
     while (drop < this.outcomes.length && (this.outcomes[drop]?.at ?? 0) < cutoff) drop += 1;
-    if (drop) this.outcomes.splice(0, drop);
     // A burst of requests cannot grow the window without bound.
-    if (this.outcomes.length > 10_000) this.outcomes.splice(0, this.outcomes.length - 10_000);
+    drop = Math.max(drop, this.outcomes.length - 10_000);
+    if (drop <= 0) return;
+    for (let i = 0; i < drop; i++) if (!this.outcomes[i]?.ok) this.failures -= 1;
+    this.outcomes.splice(0, drop);
   }
 }
