@@ -33,11 +33,22 @@ describe('jsonWithRows', () => {
     expect(preparedBody(Response.json({ items: [] }))).toBeUndefined();
   });
 
-  it('serializes a stored DTO once and reuses its text', () => {
+  it('serializes a stored DTO once and reuses its bytes, each row in an allocation of its own', () => {
     const dto = fleet()[0] as Autoscaler;
     const first = rowJson(dto);
     expect(rowJson(dto)).toBe(first);
-    expect(rowJson({ ...dto })).toBe(first);
-    expect(first).toBe(JSON.stringify(dto));
+    // Another object (another version) is serialized afresh, to the same bytes when it holds the same.
+    const copy = rowJson({ ...dto });
+    expect(copy).not.toBe(first);
+    expect(copy.equals(first)).toBe(true);
+    expect(first.toString('utf8')).toBe(JSON.stringify(dto));
+    // Not a slice of Node's shared pool: a cached row keeps only its own bytes alive.
+    expect(first.byteOffset).toBe(0);
+    expect(first.buffer.byteLength).toBe(first.length);
+  });
+
+  it('encodes rows with characters beyond ASCII as UTF-8', () => {
+    const dto = { ...(fleet()[0] as Autoscaler), name: 'café-€-𝄞' };
+    expect(rowJson(dto).toString('utf8')).toBe(JSON.stringify(dto));
   });
 });
