@@ -5,7 +5,7 @@ import { constants, gzip } from 'node:zlib';
 import { NextRequest } from 'next/server';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 import { errorText, log } from '../log';
-import { listAutoscalersGet, triageGet } from './fleet-reads';
+import { listAutoscalersPrepared, triageGet } from './fleet-reads';
 import { preparedBody } from './row-json';
 
 /**
@@ -23,7 +23,7 @@ import { preparedBody } from './row-json';
 type RouteHandler = (req: NextRequest, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
 
 const routes = new Map<string, RouteHandler>([
-  ['/api/v1/autoscalers', listAutoscalersGet],
+  ['/api/v1/autoscalers', listAutoscalersPrepared],
   ['/api/v1/triage', triageGet],
 ]);
 

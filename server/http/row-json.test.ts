@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Autoscaler } from '@/lib/api';
 import { fleet } from '@/lib/triage/__fixtures__/fleet';
-import { jsonWithRows, preparedBody, rowJson } from './row-json';
+import { jsonWithRows, preparedBody, rowJson, withPreparedBody } from './row-json';
 
 describe('jsonWithRows', () => {
   it('answers the JSON that Response.json would, for any rows and fields beside them', async () => {
@@ -18,9 +18,13 @@ describe('jsonWithRows', () => {
           const value = { items, ...rest };
           const res = jsonWithRows(value);
           expect(res.headers.get('content-type')).toBe('application/json');
-          // What the fast path writes without reading the stream is what the stream holds.
+          // The fast path writes the prepared bytes; anyone else gets a response with those bytes as its body.
           const prepared = preparedBody(res)?.toString('utf8');
-          const text = await res.text();
+          const real = withPreparedBody(res);
+          expect(real.status).toBe(200);
+          expect(real.headers.get('content-type')).toBe('application/json');
+          expect(real.headers.get('cache-control')).toBe('no-store');
+          const text = await real.text();
           expect(prepared).toBe(text);
           expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
         },
@@ -29,8 +33,10 @@ describe('jsonWithRows', () => {
     );
   });
 
-  it('has no prepared body for a response it did not make', () => {
-    expect(preparedBody(Response.json({ items: [] }))).toBeUndefined();
+  it('has no prepared body for a response it did not make, and leaves such a response as it is', () => {
+    const other = Response.json({ items: [] });
+    expect(preparedBody(other)).toBeUndefined();
+    expect(withPreparedBody(other)).toBe(other);
   });
 
   it('serializes a stored DTO once and reuses its bytes, each row in an allocation of its own', () => {
