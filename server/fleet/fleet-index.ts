@@ -306,8 +306,8 @@ export class FleetIndex {
 
   /**
    * Re-maps each HPA whose DTO the clock alone has moved since it was mapped (a mismatch held 15 minutes, a
-   * stabilization held an hour, a not-evaluated HPA's next minute: `nextClockChange`, noted per HPA as it is
-   * mapped), then each cluster's MachineAutoscaler and FederatedHPA verdicts. The others would map to the DTO they
+   * stabilization held an hour, a not-evaluated HPA failing a minute after creation: `nextClockChange`, noted per
+   * HPA as it is mapped), then each cluster's MachineAutoscaler and FederatedHPA verdicts. The others would map to the DTO they
    * have: re-mapping every HPA a clock rule touched was ~2.5 s of CPU a minute at 100,000 simulated HPAs
    * (docs/performance.md), now it is the few whose instant came.
    * In slices of at most `slice` HPAs and SLICE_MS, each in its own event-loop turn, so requests wait at most about
