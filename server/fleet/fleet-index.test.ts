@@ -209,8 +209,8 @@ describe('FleetIndex.refreshAll', () => {
   it('one pass after another, each at its minute: the instants noted after a re-map are right too', async () => {
     const pass = rig();
     const all = rig();
-    // Seen at 10:00:30, a mismatch becomes a problem at 10:15:30: the pass at 10:15:15 takes that minute's HPAs and
-    // must keep the not-yet-due ones for the next pass (10:15:45).
+    // Seen at 10:00:30, a mismatch becomes a problem at 10:15:30: the pass at 10:15:15 must leave it for the next
+    // pass (10:15:45), which must not miss it.
     pass.tick(30_000);
     all.tick(30_000);
     relist(pass.index, real);
@@ -227,7 +227,7 @@ describe('FleetIndex.refreshAll', () => {
     void all.history.close();
   });
 
-  it('an HPA whose mismatch starts over and over: only its last instant counts, and what is queued stays bounded', async () => {
+  it('an HPA whose mismatch starts over and over: only its last instant counts, and every other HPA keeps its own', async () => {
     const target = structuredClone(real[0]) as unknown as HorizontalPodAutoscaler;
     const id = idOf(target);
     const status = target.status ?? {};
@@ -237,7 +237,7 @@ describe('FleetIndex.refreshAll', () => {
     const flapped = () => {
       const r = rig();
       relist(r.index, real);
-      // Each new mismatch notes a new instant (its start + 15 min); the earlier ones stay queued until compacted.
+      // Each new mismatch notes a new instant (its start + 15 min) in place of the one before.
       for (let i = 0; i < 3_000; i++) {
         r.tick(1_000);
         r.index.apply('prod', 'hpas', 'update', version(i % 2 === 0 ? desired + 1 : desired));
@@ -254,7 +254,7 @@ describe('FleetIndex.refreshAll', () => {
     pass.tick(61_000);
     await pass.index.refreshAll();
     expect(problemsOf(pass)).toContain('ReplicasMismatch');
-    // And every other HPA ends as a re-map of all of them would leave it (the compaction kept their instants).
+    // And every other HPA ends as a re-map of all of them would leave it.
     all.tick(15 * 60_000 + 1_000);
     for (const o of real.slice(1)) all.index.apply('prod', 'hpas', 'update', o);
     all.index.apply('prod', 'hpas', 'update', version(desired + 1));

@@ -140,15 +140,11 @@ export class FleetIndex {
   /** The time-based re-map pass under way (`refreshAll`), and whether the process is stopping. */
   private refreshing: Promise<void> | null = null;
   private halted = false;
-  /** Per HPA a clock rule can still move: the instant (epoch ms) its DTO can next change with nothing else (`nextClockChange`). */
-  private readonly clockDue = new Map<string, number>();
   /**
-   * The same ids by the minute their instant falls in, for the minute's re-map to take what is due without looking
-   * at the rest. An id whose instant moved stays in its old minute too and is skipped there; `clockQueued` counts
-   * what the minutes hold, and they are rebuilt from `clockDue` once that is more than twice what is due.
+   * Per HPA a clock rule can still move: the instant (epoch ms) its DTO can next change with nothing else
+   * (`nextClockChange`). The minute's re-map walks it (in slices: 2–16 ms at 50,000 entries) and re-maps what is due.
    */
-  private clockMinutes = new Map<number, string[]>();
-  private clockQueued = 0;
+  private readonly clockDue = new Map<string, number>();
   /** Per cluster: its ResourceBindings and PropagationPolicies indexed, and its member clusters, until one changes. */
   private readonly federationLookups = new Map<
     string,
@@ -333,13 +329,29 @@ export class FleetIndex {
   }
 
   private async refreshInSlices(slice: number): Promise<void> {
-    const due = this.takeDueMinutes(this.clock().getTime());
-    for (let i = 0; i < due.length;) {
+    const nowMs = this.clock().getTime();
+    // A Map's iterator survives changes between slices: an id re-noted meanwhile comes again later, with an instant
+    // after `nowMs`, and is passed over.
+    const noted = this.clockDue.entries();
+    for (let done = false; !done;) {
       if (this.isHalted()) return;
-      // A slice ends after `slice` HPAs or SLICE_MS, whichever comes first.
-      const end = Math.min(due.length, i + slice);
+      // A slice ends after `slice` re-mapped HPAs or SLICE_MS, whichever comes first.
       const deadline = performance.now() + SLICE_MS;
-      for (; i < end && performance.now() < deadline; i++) this.refreshIfDue(due[i] as string);
+      let mapped = 0;
+      let seen = 0;
+      while (mapped < slice) {
+        const next = noted.next();
+        if (next.done) {
+          done = true;
+          break;
+        }
+        const [id, at] = next.value;
+        if (at <= nowMs) {
+          this.refreshIfDue(id, nowMs);
+          mapped += 1;
+          if (performance.now() >= deadline) break;
+        } else if ((++seen & 255) === 0 && performance.now() >= deadline) break;
+      }
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     for (const cluster of [...this.byCluster.keys()]) {
@@ -351,31 +363,16 @@ export class FleetIndex {
     }
   }
 
-  /** The ids noted in every minute up to `nowMs`'s, those minutes emptied (an id may come twice: it is re-mapped once). */
-  private takeDueMinutes(nowMs: number): string[] {
-    const due: string[] = [];
-    for (const [minute, ids] of this.clockMinutes) {
-      if (minute * 60_000 > nowMs) continue;
-      for (const id of ids) due.push(id);
-      this.clockMinutes.delete(minute);
-      this.clockQueued -= ids.length;
-    }
-    return due;
-  }
-
-  /** Re-maps an HPA whose noted instant has come (from the object its entry holds now); one noted later goes back in its minute. */
-  private refreshIfDue(id: string): void {
+  /**
+   * Re-maps an HPA whose noted instant had come when the pass began (`nowMs`), from the object its entry holds now.
+   * Since then a watch event may have re-mapped it (and noted a later instant, or none): then there is nothing to do.
+   */
+  private refreshIfDue(id: string, nowMs: number): void {
     const at = this.clockDue.get(id);
-    const entry = this.entries.get(id);
-    if (at === undefined || !entry || entry.dto.kind !== 'HorizontalPodAutoscaler' || !this.sources(entry.dto.cluster)) {
-      this.clockDue.delete(id);
-      return;
-    }
-    if (at > this.clock().getTime()) {
-      this.queueClock(id, at);
-      return;
-    }
+    if (at === undefined || at > nowMs) return;
     this.clockDue.delete(id);
+    const entry = this.entries.get(id);
+    if (!entry || entry.dto.kind !== 'HorizontalPodAutoscaler' || !this.sources(entry.dto.cluster)) return;
     this.upsertHpa(entry.dto.cluster, entry.raw as HorizontalPodAutoscaler);
   }
 
@@ -386,27 +383,7 @@ export class FleetIndex {
       this.clockDue.delete(id);
       return;
     }
-    if (this.clockDue.get(id) === at) return;
     this.clockDue.set(id, at);
-    this.queueClock(id, at);
-  }
-
-  private queueClock(id: string, at: number): void {
-    if (this.clockQueued > 2 * this.clockDue.size + 1024) {
-      // Mostly ids whose instant has moved since: keep one per id that is still due.
-      this.clockMinutes = new Map();
-      this.clockQueued = 0;
-      for (const [other, otherAt] of this.clockDue) if (other !== id) this.queueMinute(other, otherAt);
-    }
-    this.queueMinute(id, at);
-  }
-
-  private queueMinute(id: string, at: number): void {
-    const minute = Math.floor(at / 60_000);
-    const ids = this.clockMinutes.get(minute);
-    if (ids) ids.push(id);
-    else this.clockMinutes.set(minute, [id]);
-    this.clockQueued += 1;
   }
 
   private idsOf(cluster: string, kind: AutoscalerKind): string[] {
