@@ -85,6 +85,8 @@ export function startWalCheckpointer(file: string, options: WalCheckpointerOptio
     failed = error;
     rejectStarted(error);
     options.onError?.(error);
+    // The caller checkpoints on commit from now on: a thread still running beside that would only hold a connection.
+    void worker.terminate();
   };
   worker.on('message', (m: { type: string; log?: number; checkpointed?: number; message?: string }) => {
     if (m.type === 'started') resolveStarted();
