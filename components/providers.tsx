@@ -2,6 +2,7 @@
 
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
+import { isSigningOut } from './access/signing-out';
 import { ApiError, isRetryable } from './api/fetch-json';
 import { apiPaths } from './api/paths';
 import { FleetStream } from './stream/fleet-stream';
@@ -13,10 +14,10 @@ export function Providers({ children }: { children: React.ReactNode }): React.JS
     () =>
       new QueryClient({
         // A 401 means the session lapsed (idle or absolute timeout, signed out elsewhere): sign in again and
-        // come back to this very URL.
+        // come back to this very URL — unless this page is signing out, whose own navigation must win.
         queryCache: new QueryCache({
           onError: (error) => {
-            if (error instanceof ApiError && error.status === 401 && !window.location.pathname.startsWith('/auth/'))
+            if (error instanceof ApiError && error.status === 401 && !isSigningOut() && !window.location.pathname.startsWith('/auth/'))
               window.location.assign(apiPaths.signIn(`${window.location.pathname}${window.location.search}`));
           },
         }),

@@ -96,8 +96,19 @@ test('sign-out ends the session here and at the provider; the API then answers 4
   expect(clusters.clusters.map((c) => c.name)).toContain('ocp-prod-east');
   expect(clusters.clusters.some((c) => c.name.startsWith('prod-'))).toBe(false);
 
+  // The session ends when the server takes the POST; the browser follows the answer a moment later. Hold the
+  // answer for 4 s after the server has it while the page goes on asking the API (the live stream's events
+  // refetch the list): the 401s in that window must not send the page to sign in again over the sign-out.
+  let answered = false;
+  await page.route('**/auth/logout', async (route) => {
+    const response = await route.fetch({ maxRedirects: 0 });
+    await new Promise((r) => setTimeout(r, 4_000));
+    answered = true;
+    await route.fulfill({ response });
+  });
   await page.getByRole('button', { name: 'Sign out' }).click();
   // The provider's end-session page asks to confirm, then comes back.
+  await expect.poll(() => answered).toBe(true);
   await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${providerPort}/`));
   await page.getByRole('button', { name: /yes/i }).click();
   await expect(page).toHaveURL(`${app}/auth/signed-out`);

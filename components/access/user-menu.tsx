@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { meQuery } from '../queries/keys';
+import { markSigningOut } from './signing-out';
 
 /**
  * The signed-in person in the header: name, groups, and sign-out (a POST, so a link elsewhere cannot sign
@@ -22,7 +23,7 @@ export function UserMenu(): React.JSX.Element | null {
         </span>
       ) : null}
       {data.signOutPath ? (
-        <form method="post" action={data.signOutPath}>
+        <form method="post" action={data.signOutPath} onSubmit={markSigningOut}>
           <button type="submit" className="sign-out">
             Sign out
           </button>
