@@ -59,6 +59,30 @@ describe('compareWithTruth (rows matched to writes by resourceVersion)', () => {
     expect(c).toMatchObject({ total: 4, recorded: 1, unobservable: 3, missing: [] });
   });
 
+  it('a transition lost in flight at a kill is counted apart, and a flip back behind it is not missing', () => {
+    // Seen at 10; 20 reached a process only just before it was killed; 30 returns… to something else, recorded;
+    // then the same with 30 lost too and 40 back to what Autoscope held.
+    const lost = (x: Transition) => x.rv === '20';
+    const c = compareWithTruth({
+      truthBy: new Map([[key, truth]]),
+      recordedBy: new Map([[key, [row(12, 'ReadyForNewScale'), row(31, 'ScaleDownStabilized'), row(41, 'ReadyForNewScale')]]]),
+      due: () => true,
+      unobservableState: () => false,
+      lostInFlight: lost,
+    });
+    expect(c).toMatchObject({ total: 4, recorded: 3, unobservable: 0, lostInFlight: 1, missing: [] });
+    const both = compareWithTruth({
+      truthBy: new Map([[key, truth]]),
+      recordedBy: new Map([[key, [row(12, 'ReadyForNewScale')]]]),
+      due: () => true,
+      unobservableState: () => false,
+      lostInFlight: (x) => x.rv === '20' || x.rv === '30',
+    });
+    expect(both).toMatchObject({ total: 4, recorded: 1, unobservable: 1, lostInFlight: 2, missing: [] });
+    // Without the proof, the same transitions are missing.
+    expect(compare([row(12, 'ReadyForNewScale')]).missing.map((m) => m.rv)).toEqual(['20', '30', '40']);
+  });
+
   it('a row whose state the object did not have at its version is inconsistent', () => {
     const c = compare([row(12, 'ReadyForNewScale'), row(22, 'ScaleDownStabilized')]);
     expect(c.inconsistent).toHaveLength(1);

@@ -17,6 +17,8 @@ export interface Comparison {
   total: number;
   recorded: number;
   unobservable: number;
+  /** Not recorded: served to a process only in the moments before it was killed (see `lostInFlight`). */
+  lostInFlight: number;
   missing: { id: string; type: string; status: string; reason: string; at: string; rv?: string }[];
   /** Rows whose state is not the one in effect at the object version they were seen in: never right. */
   inconsistent: { id: string; type: string; status: string; reason: string; at: string; resourceVersion: string | null; truth: string }[];
@@ -31,6 +33,12 @@ export interface CompareInput {
   due: (t: Transition) => boolean;
   /** Proof that the state `t` began, lasting until `next`, was never served to Autoscope. */
   unobservableState: (t: Transition, next: Transition | undefined) => boolean;
+  /**
+   * Proof that the state `t` began, lasting until `next`, reached a process only just before it was killed
+   * (still in the socket, the ingest queue or an uncommitted write when it died) and was replaced before any
+   * other answer showed it: lost with the process, counted apart from both the unobservable and the missing.
+   */
+  lostInFlight?: (t: Transition, next: Transition | undefined) => boolean;
 }
 
 /**
@@ -43,10 +51,11 @@ export interface CompareInput {
  *
  * A transition no row records counts as unobservable when `unobservableState` proves it was never served,
  * or when it returned, behind such a state, to the state Autoscope already held (a flip and back that no
- * answer showed). Everything else is missing.
+ * answer showed). A transition whose state reached only a process killed moments later counts as lost in
+ * flight when `lostInFlight` proves it. Everything else is missing.
  */
 export function compareWithTruth(input: CompareInput): Comparison {
-  const out: Comparison = { total: 0, recorded: 0, unobservable: 0, missing: [], inconsistent: [] };
+  const out: Comparison = { total: 0, recorded: 0, unobservable: 0, lostInFlight: 0, missing: [], inconsistent: [] };
   for (const [key, list] of input.truthBy) {
     const [id = '', type = ''] = key.split('|');
     const mine = (input.recordedBy.get(key) ?? []).filter((r) => r.reason !== 'Deleted');
@@ -93,6 +102,9 @@ export function compareWithTruth(input: CompareInput): Comparison {
       if (input.unobservableState(t, list[i + 1]) || flipBack) {
         decision[k] = 'unseen';
         out.unobservable += 1;
+      } else if (input.lostInFlight?.(t, list[i + 1])) {
+        decision[k] = 'unseen';
+        out.lostInFlight += 1;
       } else {
         decision[k] = 'missing';
         out.missing.push({ id, type, status: t.status, reason: t.reason, at: t.at, rv: t.rv });

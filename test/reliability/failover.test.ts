@@ -23,7 +23,7 @@ describe('failover between replicas sharing PostgreSQL', () => {
     });
     console.info(
       `failover: owners before ${JSON.stringify(f.ownersBefore)}; takeover ${f.takeoverMs} ms; ` +
-        `${f.recorded} recorded + ${f.unobservable} unobservable of ${f.total}; ${f.missing.length} missing; ` +
+        `${f.recorded} recorded + ${f.unobservable} unobservable + ${f.lostInFlight} lost in flight of ${f.total}; ${f.missing.length} missing; ` +
         `${f.inconsistent.length} inconsistent; ${f.duplicateSegments} duplicates; ${f.doubleOwnedPolls} double-owned polls; ` +
         `${f.incompleteAnswers}/${f.survivorAnswers} incomplete survivor answers; ${f.streamedAfterTakeover} streamed changes after takeover`,
     );
@@ -40,7 +40,7 @@ describe('failover between replicas sharing PostgreSQL', () => {
     expect(f.total).toBeGreaterThan(50);
     expect(f.missing, JSON.stringify(f.missing.slice(0, 10))).toEqual([]);
     expect(f.inconsistent, JSON.stringify(f.inconsistent.slice(0, 10))).toEqual([]);
-    expect(f.recorded + f.unobservable).toBe(f.total);
+    expect(f.recorded + f.unobservable + f.lostInFlight).toBe(f.total);
     expect(f.duplicateSegments, `killed at ${f.killAt}: ${JSON.stringify(f.duplicates.slice(0, 5))}`).toBe(0);
   }, 300_000);
 });

@@ -9,7 +9,7 @@ import { startPostgres } from '@/test/support/postgres';
 import { readEventStream } from '@/test/support/sse';
 import type { Comparison, RecordedRow } from './compare';
 import { startBff } from './harness';
-import { judgeHistory, timeRequestLog } from './judge';
+import { inFlightSecond, judgeHistory, resourceVersions, timeRequestLog } from './judge';
 
 export interface FailoverOptions {
   clusters: number;
@@ -164,7 +164,10 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
     streamAbort.signal,
   ).catch(() => undefined);
 
-  await sleep(options.killAfterMs);
+  const clusterNames = world.options.scenario.clusters.map((c) => c.name);
+  await sleep(options.killAfterMs - inFlightSecond);
+  const rvBefore = resourceVersions(world, clusterNames);
+  await sleep(inFlightSecond);
   const before = await leases();
   const ownersBefore: Record<string, string[]> = {};
   for (const r of before) {
@@ -172,8 +175,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
     ownersBefore[name] = [...(ownersBefore[name] ?? []), r.cluster];
   }
   const victimClusters = new Set(ownersBefore[names[victim] ?? ''] ?? []);
-  const rvAt = new Map<string, number>();
-  for (const c of world.options.scenario.clusters) rvAt.set(c.name, Number(world.fleet.cluster(c.name).store.resourceVersion));
+  const rvAt = resourceVersions(world, clusterNames);
   const killAt = Date.now();
   log(`SIGKILL ${names[victim]} holding ${[...victimClusters].join(', ')}`);
   processes[victim]?.kill('SIGKILL');
@@ -216,12 +218,13 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
     endedAt,
     rows,
     stoppedAt,
-    kills: [{ at: killAt, clusters: (c) => victimClusters.has(c), rvAt }],
+    kills: [{ at: killAt, clusters: (c) => victimClusters.has(c), rvAt, rvBefore }],
   });
   return {
     total: judged.total,
     recorded: judged.recorded,
     unobservable: judged.unobservable,
+    lostInFlight: judged.lostInFlight,
     missing: judged.missing,
     inconsistent: judged.inconsistent,
     duplicateSegments: judged.duplicateSegments,

@@ -16,12 +16,27 @@ export function timeRequestLog(world: World): WeakMap<object, number> {
   return endedAt;
 }
 
-/** A process killed with SIGKILL: when, which clusters' streams it held then, and each cluster's resourceVersion at that moment. */
+/**
+ * A process killed with SIGKILL: when, which clusters' streams it held then, each cluster's resourceVersion at
+ * that moment, and a second before it (`inFlightSecond` apart): what the simulator wrote into a stream in the
+ * last moments may have been in the socket, the ingest queue or an uncommitted write when the process died.
+ */
 export interface Kill {
   at: number;
   /** The clusters whose streams open at `at` were this process' (all of them when one process watched everything). */
   clusters: (cluster: string) => boolean;
   rvAt: ReadonlyMap<string, number>;
+  rvBefore: ReadonlyMap<string, number>;
+}
+
+/** How long before a kill what a process was sent may have been lost with it. */
+export const inFlightSecond = 1_000;
+
+/** Each cluster's resourceVersion in the simulator now. */
+export function resourceVersions(world: World, clusters: Iterable<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of clusters) out.set(c, Number(world.fleet.cluster(c).store.resourceVersion));
+  return out;
 }
 
 export interface Judgement extends Comparison {
@@ -98,32 +113,38 @@ export function judgeHistory(input: {
    * does — a cluster down or failing while its watch window moved on (410, relist), a process killed — it was
    * never served to any Autoscope process, and cannot have been recorded.
    */
-  const servedRanges = new Map<string, [number, number][]>();
-  for (const e of requestLog) {
-    if (e.status !== 200 || e.method !== 'GET' || !e.rv) continue;
-    const key = `${e.cluster}|${e.path}`;
-    const ranges = servedRanges.get(key) ?? [];
-    // A stream of a killed process still open at the kill: what the simulator wrote into it after the
-    // process died was never read.
-    let cut = Infinity;
-    for (const k of input.kills) {
-      if (Date.parse(e.at) < k.at && (endedAt.get(e) ?? Infinity) >= k.at && k.clusters(e.cluster))
-        cut = Math.min(cut, k.rvAt.get(e.cluster) ?? Infinity);
+  const servedRangesUpTo = (cutOf: (k: Kill) => ReadonlyMap<string, number>): Map<string, [number, number][]> => {
+    const servedRanges = new Map<string, [number, number][]>();
+    for (const e of requestLog) {
+      if (e.status !== 200 || e.method !== 'GET' || !e.rv) continue;
+      const key = `${e.cluster}|${e.path}`;
+      const ranges = servedRanges.get(key) ?? [];
+      // A stream of a killed process still open at the kill: what the simulator wrote into it after the
+      // process died was never read.
+      let cut = Infinity;
+      for (const k of input.kills) {
+        if (Date.parse(e.at) < k.at && (endedAt.get(e) ?? Infinity) >= k.at && k.clusters(e.cluster))
+          cut = Math.min(cut, cutOf(k).get(e.cluster) ?? Infinity);
+      }
+      ranges.push(e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Math.min(Number(e.rv), cut)] : [Number(e.rv), Number(e.rv)]);
+      servedRanges.set(key, ranges);
     }
-    ranges.push(e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Math.min(Number(e.rv), cut)] : [Number(e.rv), Number(e.rv)]);
-    servedRanges.set(key, ranges);
-  }
-  const unobservableState = (t: Transition, next: Transition | undefined): boolean => {
+    return servedRanges;
+  };
+  const neverServed = (servedRanges: Map<string, [number, number][]>) => (t: Transition, next: Transition | undefined) => {
     if (!next) return false;
     const ranges = servedRanges.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? [];
     const [from, to] = [Number(t.rv), Number(next.rv)];
     return !ranges.some(([a, b]) => a < to && b >= from);
   };
+  // What a killed process was sent in its last second and no other answer showed: lost with it (in the
+  // socket, the ingest queue, an uncommitted write), reported on its own.
   const comparison = compareWithTruth({
     truthBy,
     recordedBy,
     due: (t) => t.at < horizon && Number(t.rv) <= (servedRv.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? 0),
-    unobservableState,
+    unobservableState: neverServed(servedRangesUpTo((k) => k.rvAt)),
+    lostInFlight: neverServed(servedRangesUpTo((k) => k.rvBefore)),
   });
   let duplicateSegments = 0;
   const duplicates: [RecordedRow, RecordedRow][] = [];
