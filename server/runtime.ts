@@ -86,6 +86,7 @@ export class Autoscope {
         onWrite: observeHistoryWrite,
         checkpointThread: true,
         onCheckpoint: observeWalCheckpoint,
+        writerThread: true,
       });
     }
     this.index = new FleetIndex(

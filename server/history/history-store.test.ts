@@ -22,13 +22,15 @@ interface Backend {
   reopen(store: AutoscopeStore): Promise<AutoscopeStore>;
 }
 
-const sqliteStore = (dir: string): HistoryStore => new HistoryStore({ dataDir: dir, retentionDays: 30 });
+const sqliteStore = (dir: string, writerThread = false): HistoryStore =>
+  new HistoryStore({ dataDir: dir, retentionDays: 30, writerThread });
 const sqliteDirs = new WeakMap<AutoscopeStore, string>();
-const sqlite: Backend = {
-  name: 'SQLite',
+/** SQLite writing on the event loop (what tests use) or from its writer thread (what the server runs). */
+const sqliteBackend = (name: string, writerThread: boolean): Backend => ({
+  name,
   open() {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
-    const s = sqliteStore(dir);
+    const s = sqliteStore(dir, writerThread);
     sqliteDirs.set(s, dir);
     return Promise.resolve(s);
   },
@@ -36,11 +38,13 @@ const sqlite: Backend = {
     const dir = sqliteDirs.get(store);
     if (!dir) throw new Error('not a store this backend opened');
     await store.close();
-    const s = sqliteStore(dir);
+    const s = sqliteStore(dir, writerThread);
     sqliteDirs.set(s, dir);
     return s;
   },
-};
+});
+const sqlite = sqliteBackend('SQLite', false);
+const sqliteWriterThread = sqliteBackend('SQLite with its writer thread', true);
 
 let server: TestPostgres | undefined;
 const pools: pg.Pool[] = [];
@@ -87,7 +91,7 @@ const postgres: Backend = {
   },
 };
 
-const backends = [sqlite, postgres];
+const backends = [sqlite, sqliteWriterThread, postgres];
 
 beforeAll(async () => {
   server = await startPostgres();
@@ -448,6 +452,53 @@ describe.each(backends)('history on $name', (backend) => {
       { start: '2026-11-22T10:01:00.000Z', end: '2026-11-22T10:03:00.000Z', state: 'unreachable' },
     ]);
     await s.close();
+  });
+});
+
+/** The i-th of many autoscalers, its one condition with `reason`. */
+const web = (i: number, reason: string): Autoscaler =>
+  hpa([{ reason, lastTransitionTime: '2026-11-25T10:00:00Z' }], {
+    id: `prod/HorizontalPodAutoscaler/shop/web-${i}`,
+    name: `web-${i}`,
+    uid: `uid-${i}`,
+  });
+
+/** 200 autoscalers seen, then each one's reason changed: 400 transitions, queued over two turns. */
+async function record(store: HistoryStore): Promise<void> {
+  for (let i = 0; i < 200; i++) store.observe(web(i, 'ValidMetricFound'), '2026-11-25T10:00:00.000Z', '1');
+  await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 200; i++) store.observe(web(i, 'SucceededGetScale'), '2026-11-25T10:01:00.000Z', '2');
+}
+
+describe('HistoryStore with its writer thread', () => {
+  it('writes from the thread (timed there), reads wait for what was queued before them, and close() ends it', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'history-writer-'));
+    const timings: number[] = [];
+    const store = new HistoryStore({ dataDir, retentionDays: 30, writerThread: true, onWrite: (s) => timings.push(s) });
+    await record(store);
+    // Read at once: the second turn's writes were only queued, and the read must see them.
+    expect(await store.countTransitions(web(7, '').id)).toBe(2);
+    expect(store.writingOnThread).toBe(true);
+    expect(timings.length).toBeGreaterThanOrEqual(2);
+    const latest = await store.latestTransitions(5);
+    expect(latest[0]?.reason).toBe('SucceededGetScale');
+    await store.close();
+    const reopened = new HistoryStore({ dataDir, retentionDays: 30 });
+    expect(await reopened.countTransitions(web(199, '').id)).toBe(2);
+    await reopened.close();
+  });
+
+  it('when the thread fails, what it had not committed is written on the event loop: nothing lost, nothing twice', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'history-writer-'));
+    // A connection that may not write: the thread's first batch fails.
+    const store = new HistoryStore({ dataDir, retentionDays: 30, writerThread: true, writerPragmas: ['query_only = 1'] });
+    await record(store);
+    for (let i = 0; i < 200; i += 37) expect(await store.countTransitions(web(i, '').id)).toBe(2);
+    expect(store.writingOnThread).toBe(false);
+    // Later writes go on, on the event loop.
+    store.observe(web(3, 'ValidMetricFound'), '2026-11-25T10:02:00.000Z', '3');
+    expect(await store.countTransitions(web(3, '').id)).toBe(3);
+    await store.close();
   });
 });
 

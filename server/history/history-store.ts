@@ -10,6 +10,8 @@ import type { AutoscopeStore } from './store';
 import { RecordingStore } from './store';
 import { errorText, log } from '../log';
 import { SqliteFile } from '../store/sqlite';
+import type { SqliteWriter } from '../store/sqlite-writer';
+import { startSqliteWriter } from '../store/sqlite-writer';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import { startWalCheckpointer } from '../store/wal-checkpointer';
 
@@ -54,6 +56,110 @@ const migrations: string[] = [
 /** The longest one background write holds the event loop (ms), about one watch chunk's mapping. */
 const WRITE_SLICE_MS = 5;
 
+/** Pruning what left the retention window: (table) rows of objects deleted before the cutoff. */
+const deletedBefore = 'SELECT id FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?';
+
+/**
+ * Every statement a write runs, by name; a write is encoded as the statement's index and its parameters
+ * (`encode`), which either connection runs: the writer thread's (`writerThread`) or this one.
+ */
+const statementSql = {
+  object: `INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
+             ON CONFLICT(id) DO UPDATE SET uid = excluded.uid, first_seen = excluded.first_seen, deleted_at = NULL`,
+  deleted: 'UPDATE objects SET deleted_at = ? WHERE id = ?',
+  transition: `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable, resource_version)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  message:
+    'UPDATE condition_transitions SET message = ? WHERE seq = (SELECT MAX(seq) FROM condition_transitions WHERE id = ? AND type = ?)',
+  sample: 'INSERT INTO replica_samples (id, at, current, desired, min, max) VALUES (?, ?, ?, ?, ?, ?)',
+  event: `INSERT INTO events (uid, id, type, reason, message, count, first_seen, last_seen, source, regarding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT(uid) DO UPDATE SET count = excluded.count, last_seen = excluded.last_seen, message = excluded.message`,
+  clusterState: 'INSERT INTO cluster_states (cluster, state, at, error) VALUES (?, ?, ?, ?)',
+  // Retention (`prune`), in this order, in one transaction. An object deleted before the window leaves no trace.
+  pruneDeletedTransitions: `DELETE FROM condition_transitions WHERE id IN (${deletedBefore})`,
+  pruneDeletedSamples: `DELETE FROM replica_samples WHERE id IN (${deletedBefore})`,
+  pruneDeletedEvents: `DELETE FROM events WHERE id IN (${deletedBefore})`,
+  pruneDeletedObjects: 'DELETE FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?',
+  // Keep the latest transition of each (id, type): it is the open segment's start.
+  pruneTransitions:
+    'DELETE FROM condition_transitions WHERE at < ? AND seq NOT IN (SELECT MAX(seq) FROM condition_transitions GROUP BY id, type)',
+  // Keep the latest sample of each id: a quiet autoscaler's replicas at the window's start.
+  pruneSamples: 'DELETE FROM replica_samples WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM replica_samples GROUP BY id)',
+  pruneEvents: 'DELETE FROM events WHERE last_seen < ?',
+  // Keep each cluster's latest state: an outage that began before the window is still drawn as a gap.
+  pruneClusterStates: 'DELETE FROM cluster_states WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM cluster_states GROUP BY cluster)',
+} as const;
+type StatementName = keyof typeof statementSql;
+const statementNames = Object.keys(statementSql) as StatementName[];
+const statementList: readonly string[] = statementNames.map((name) => statementSql[name]);
+const op = Object.fromEntries(statementNames.map((name, i) => [name, i])) as Record<StatementName, number>;
+
+/** A write as either connection runs it: which statement, with which parameters. */
+type Encoded = [op: number, args: unknown[]];
+
+/** The statements one write runs (none for the shared stores' `current` and `status`: one process holds the whole index). */
+function encode(w: HistoryWrite): Encoded | null {
+  switch (w.op) {
+    case 'object': {
+      const o = w.row;
+      return [op.object, [o.id, o.cluster, o.kind, o.namespace, o.name, o.uid, o.firstSeen]];
+    }
+    case 'deleted':
+      return [op.deleted, [w.at, w.id]];
+    case 'transition': {
+      const r = w.row;
+      return [
+        op.transition,
+        [
+          r.id,
+          r.cluster,
+          r.kind,
+          r.namespace,
+          r.name,
+          r.uid,
+          r.type,
+          r.status,
+          r.reason,
+          r.message,
+          r.at,
+          r.reasonSince,
+          r.prevStatus,
+          r.prevReason,
+          r.notable ? 1 : 0,
+          r.resourceVersion,
+        ],
+      ];
+    }
+    case 'message':
+      return [op.message, [w.message, w.id, w.type]];
+    case 'sample':
+      return [op.sample, [w.id, w.at, w.sample.current, w.sample.desired, w.sample.min, w.sample.max]];
+    case 'event': {
+      const e = w.event;
+      return [op.event, [e.uid, w.id, e.type, e.reason, e.message, e.count, e.firstSeen, e.lastSeen, e.source, e.regarding]];
+    }
+    case 'clusterState':
+      return [op.clusterState, [w.cluster, w.state, w.at, w.error]];
+    case 'current':
+    case 'status':
+      return null;
+  }
+}
+
+/** Retention's statements for a cutoff, in the order they run. */
+function pruneStatements(cutoff: string): Encoded[] {
+  return [
+    [op.pruneDeletedTransitions, [cutoff]],
+    [op.pruneDeletedSamples, [cutoff]],
+    [op.pruneDeletedEvents, [cutoff]],
+    [op.pruneDeletedObjects, [cutoff]],
+    [op.pruneTransitions, [cutoff]],
+    [op.pruneSamples, [cutoff]],
+    [op.pruneEvents, [cutoff]],
+    [op.pruneClusterStates, [cutoff]],
+  ];
+}
+
 export interface HistoryStoreOptions {
   dataDir: string;
   retentionDays: number;
@@ -66,6 +172,14 @@ export interface HistoryStoreOptions {
   checkpointThread?: boolean;
   /** Told of each checkpoint that thread runs; the metrics count them. */
   onCheckpoint?: () => void;
+  /**
+   * Write from a thread of its own (`startSqliteWriter`) instead of on the event loop: the running server does;
+   * reads then wait for what was queued before them to be committed. Tests that open hundreds of stores need no
+   * thread each (the behavioural suite runs with and without one).
+   */
+  writerThread?: boolean;
+  /** More settings for the writer thread's connection, after its own (tests: `query_only = 1` makes it fail). */
+  writerPragmas?: string[];
 }
 
 /**
@@ -77,8 +191,15 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
   /** Its statements are compiled once (server/store/sqlite.ts): compiling one per write was about half of the history's cost (11% of a 100,000-HPA sync). */
   private readonly db: SqliteFile;
   /** Writes taken from the queue, `written` of them stored: what a slice (`flushSoon`) left for the next. */
-  private backlog: HistoryWrite[] = [];
+  private backlog: Encoded[] = [];
   private written = 0;
+  /** The thread writing, when `writerThread` asked for one and it has not failed. */
+  private writer: SqliteWriter | null = null;
+  /** Batches posted to the writer thread and not yet committed, in order (written here if the thread fails). */
+  private posted: { id: number; writes: Encoded[]; done: () => void }[] = [];
+  private lastPosted = 0;
+  /** Resolves once the last batch posted is committed. */
+  private committed: Promise<void> = Promise.resolve();
 
   constructor(readonly options: HistoryStoreOptions) {
     super();
@@ -96,9 +217,49 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
           // Back to SQLite's own checkpoints on commit: slower requests, but a log that never stops growing is worse.
           log.warn('history: the WAL checkpoint thread failed; checkpointing on commit', { error: errorText(error) });
           this.db.pragma('wal_autocheckpoint = 1000');
+          this.writer?.pragma('wal_autocheckpoint = 1000');
         },
       });
     }
+    if (options.writerThread) {
+      const file = path.join(options.dataDir, 'history.db');
+      this.writer = startSqliteWriter(file, {
+        sql: statementList,
+        // The connection that commits runs SQLite's automatic checkpoints, unless the checkpoint thread does.
+        // An operator's sqlite3 shell holding a lock makes the thread wait a little, not fail at once.
+        pragmas: [
+          'synchronous = NORMAL',
+          'busy_timeout = 5000',
+          ...(this.checkpointer ? ['wal_autocheckpoint = 0'] : []),
+          ...(options.writerPragmas ?? []),
+        ],
+        onWritten: (id, seconds) => this.onWritten(id, seconds),
+        onError: (error) => this.onWriterFailed(error),
+      });
+    }
+  }
+
+  /** Whether writes go to the writer thread (false without one, or once it failed). */
+  get writingOnThread(): boolean {
+    return this.writer !== null;
+  }
+
+  /** Batches up to `id` are committed (the thread commits them in order). */
+  private onWritten(id: number, seconds: number): void {
+    this.options.onWrite?.(seconds);
+    while (this.posted.length > 0 && (this.posted[0]?.id ?? Infinity) <= id) this.posted.shift()?.done();
+  }
+
+  /** The thread failed: what it had not committed is written here, and from now on every write is. */
+  private onWriterFailed(error: Error): void {
+    if (!this.writer) return;
+    log.warn('history: the writer thread failed; writing on the event loop', { error: errorText(error) });
+    this.writer = null;
+    const unwritten = this.posted;
+    this.posted = [];
+    for (const batch of unwritten) this.backlog.push(...batch.writes);
+    this.flushNow();
+    for (const batch of unwritten) batch.done();
   }
 
   /** The thread checkpointing the write-ahead log, when `checkpointThread` asked for one. */
@@ -143,19 +304,53 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
     this.writeQueued(Number.POSITIVE_INFINITY);
   }
 
+  /** The queued writes, encoded. */
+  private takeEncoded(): Encoded[] {
+    const out: Encoded[] = [];
+    for (const w of this.takeQueued()) {
+      const e = encode(w);
+      if (e) out.push(e);
+    }
+    return out;
+  }
+
+  /** Hands what is queued to the writer thread (when there is one): resolves once it is committed. */
+  private postQueued(writer: SqliteWriter): Promise<void> {
+    const writes = this.takeEncoded();
+    return writes.length === 0 ? this.committed : this.postBatch(writer, writes);
+  }
+
+  /** Posts one batch (one transaction on the thread): resolves once it is committed. */
+  private postBatch(writer: SqliteWriter, writes: Encoded[]): Promise<void> {
+    const id = ++this.lastPosted;
+    this.committed = new Promise<void>((done) => this.posted.push({ id, writes, done }));
+    const ops = new Array<number>(writes.length);
+    const args = new Array<unknown[]>(writes.length);
+    for (let i = 0; i < writes.length; i++) [ops[i], args[i]] = writes[i] as Encoded;
+    writer.post(id, ops, args);
+    return this.committed;
+  }
+
+  /** Everything queued so far stored, wherever it is written: what every read waits for. */
+  private settled(): Promise<void> {
+    if (this.writer) return this.postQueued(this.writer);
+    this.flushNow();
+    return Promise.resolve();
+  }
+
   /**
    * Writes queued changes in order, in one transaction, until `budgetMs` has passed; false when some are left (in
    * `backlog`, written first next time). A sync or a burst of churn queues thousands of rows in one turn (~10 µs
    * each): written whole, they held the event loop for tens of ms, and every request waited behind them.
    */
   private writeQueued(budgetMs: number): boolean {
-    const queued = this.takeQueued();
-    for (const w of queued) this.backlog.push(w);
+    for (const e of this.takeEncoded()) this.backlog.push(e);
     if (this.written >= this.backlog.length) return true;
     const started = performance.now();
     this.db.transaction(() => {
       while (this.written < this.backlog.length) {
-        this.write(this.backlog[this.written++] as HistoryWrite);
+        const [index, args] = this.backlog[this.written++] as Encoded;
+        this.db.statement(statementList[index] as string).run(args);
         if ((this.written & 63) === 0 && performance.now() - started > budgetMs) break;
       }
     });
@@ -168,104 +363,28 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
 
   /** The turn after new writes: a slice of at most `WRITE_SLICE_MS`, and another turn for the rest. */
   protected override flushSoon(): Promise<void> {
+    if (this.writer) return this.postQueued(this.writer).then(() => undefined);
     if (!this.writeQueued(WRITE_SLICE_MS)) setImmediate(() => void this.flushSoon());
     return Promise.resolve();
   }
 
   flush(): Promise<void> {
-    this.flushNow();
-    return Promise.resolve();
+    return this.settled();
   }
 
-  close(): Promise<void> {
-    this.flushNow();
-    if (!this.checkpointer) {
-      this.db.close();
-      return Promise.resolve();
-    }
-    // Its last checkpoint copies what was just written; then the writer closes (and, the last connection, removes the log).
-    return this.checkpointer.stop().then(() => this.db.close());
-  }
-
-  private write(w: HistoryWrite): void {
-    switch (w.op) {
-      case 'object': {
-        const o = w.row;
-        this.db
-          .statement(
-            `INSERT INTO objects (id, cluster, kind, namespace, name, uid, first_seen, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
-             ON CONFLICT(id) DO UPDATE SET uid = excluded.uid, first_seen = excluded.first_seen, deleted_at = NULL`,
-          )
-          .run(o.id, o.cluster, o.kind, o.namespace, o.name, o.uid, o.firstSeen);
-        return;
-      }
-      case 'deleted':
-        this.db.statement('UPDATE objects SET deleted_at = ? WHERE id = ?').run(w.at, w.id);
-        return;
-      case 'transition': {
-        const r = w.row;
-        this.db
-          .statement(
-            `INSERT INTO condition_transitions (id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable, resource_version)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            r.id,
-            r.cluster,
-            r.kind,
-            r.namespace,
-            r.name,
-            r.uid,
-            r.type,
-            r.status,
-            r.reason,
-            r.message,
-            r.at,
-            r.reasonSince,
-            r.prevStatus,
-            r.prevReason,
-            r.notable ? 1 : 0,
-            r.resourceVersion,
-          );
-        return;
-      }
-      case 'message':
-        this.db
-          .statement(
-            'UPDATE condition_transitions SET message = ? WHERE seq = (SELECT MAX(seq) FROM condition_transitions WHERE id = ? AND type = ?)',
-          )
-          .run(w.message, w.id, w.type);
-        return;
-      case 'sample':
-        this.db
-          .statement('INSERT INTO replica_samples (id, at, current, desired, min, max) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(w.id, w.at, w.sample.current, w.sample.desired, w.sample.min, w.sample.max);
-        return;
-      case 'event': {
-        const e = w.event;
-        this.db
-          .statement(
-            `INSERT INTO events (uid, id, type, reason, message, count, first_seen, last_seen, source, regarding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT(uid) DO UPDATE SET count = excluded.count, last_seen = excluded.last_seen, message = excluded.message`,
-          )
-          .run(e.uid, w.id, e.type, e.reason, e.message, e.count, e.firstSeen, e.lastSeen, e.source, e.regarding);
-        return;
-      }
-      case 'clusterState':
-        this.db
-          .statement('INSERT INTO cluster_states (cluster, state, at, error) VALUES (?, ?, ?, ?)')
-          .run(w.cluster, w.state, w.at, w.error);
-        return;
-      case 'current':
-      case 'status':
-        // One process holds the whole index: nobody follows it.
-        return;
-    }
+  async close(): Promise<void> {
+    await this.settled();
+    await this.writer?.stop();
+    this.writer = null;
+    // The checkpoint thread's last checkpoint copies what was just written; then this connection closes (and, the
+    // last one, removes the log).
+    await this.checkpointer?.stop();
+    this.db.close();
   }
 
   /** Condition segments, replica samples, events and cluster gaps of one autoscaler inside [from, to]. */
-  history(id: string, kind: AutoscalerKind, from: string, to: string): Promise<Omit<HistoryResponse, 'id' | 'from' | 'to'>> {
-    this.flushNow();
+  async history(id: string, kind: AutoscalerKind, from: string, to: string): Promise<Omit<HistoryResponse, 'id' | 'from' | 'to'>> {
+    await this.settled();
     const rows = this.db
       .statement('SELECT type, status, reason, message, at FROM condition_transitions WHERE id = ? ORDER BY type, at, seq')
       .all(id) as SegmentStartRow[];
@@ -292,15 +411,16 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
         }[])
       : [];
     const gaps = clusterGaps(states, from, to);
-    return Promise.resolve({ firstSeen: this.firstSeen(id), conditions, replicas, events, gaps });
+    return { firstSeen: this.firstSeen(id), conditions, replicas, events, gaps };
   }
 
-  events(id: string, limit: number, from?: string, to?: string): Promise<EventDto[]> {
-    return Promise.resolve(this.eventsNow(id, limit, from, to));
+  async events(id: string, limit: number, from?: string, to?: string): Promise<EventDto[]> {
+    await this.settled();
+    return this.eventsNow(id, limit, from, to);
   }
 
+  /** Reads what is stored: the caller has waited for what was queued (`settled`). */
   private eventsNow(id: string, limit: number, from?: string, to?: string): EventDto[] {
-    this.flushNow();
     const rows = this.db
       .statement(
         `SELECT uid, type, reason, message, count, first_seen AS firstSeen, last_seen AS lastSeen, source, regarding FROM events
@@ -314,8 +434,8 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
    * The newest transitions across the fleet (or one cluster), each with the state it replaced. `notableOnly`
    * keeps status flips, changes of meaning and first sights, and drops the routine reason churn.
    */
-  latestTransitions(limit: number, cluster?: string, notableOnly = false): Promise<Transition[]> {
-    this.flushNow();
+  async latestTransitions(limit: number, cluster?: string, notableOnly = false): Promise<Transition[]> {
+    await this.settled();
     const rows = this.db
       .statement(
         `SELECT id, cluster, kind, namespace, name, type, status, reason, message, at, prev_status AS prevStatus, prev_reason AS prevReason, notable
@@ -323,41 +443,23 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
          WHERE ${notableOnly ? 'notable = 1 AND ' : ''}reason IS NOT 'Deleted' AND (? IS NULL OR cluster = ?) ORDER BY at DESC, seq DESC LIMIT ?`,
       )
       .all(cluster ?? null, cluster ?? null, limit) as TransitionRowRead[];
-    return Promise.resolve(toTransitions(rows));
+    return toTransitions(rows);
   }
 
-  /** Drops history older than the retention window. */
-  prune(now: Date): Promise<void> {
+  /** Drops history older than the retention window (after everything queued before, on the connection that writes). */
+  async prune(now: Date): Promise<void> {
     const cutoff = new Date(now.getTime() - this.options.retentionDays * 24 * 3600_000).toISOString();
-    this.flushNow();
+    await this.settled();
+    const statements = pruneStatements(cutoff);
+    if (this.writer) return this.postBatch(this.writer, statements);
     this.db.transaction(() => {
-      // An object deleted before the window leaves no trace.
-      const gone = 'SELECT id FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?';
-      for (const table of ['condition_transitions', 'replica_samples', 'events'])
-        this.db.statement(`DELETE FROM ${table} WHERE id IN (${gone})`).run(cutoff);
-      this.db.statement('DELETE FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(cutoff);
-      // Keep the latest transition of each (id, type): it is the open segment's start.
-      this.db
-        .statement(
-          'DELETE FROM condition_transitions WHERE at < ? AND seq NOT IN (SELECT MAX(seq) FROM condition_transitions GROUP BY id, type)',
-        )
-        .run(cutoff);
-      // Keep the latest sample of each id: a quiet autoscaler's replicas at the window's start.
-      this.db
-        .statement('DELETE FROM replica_samples WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM replica_samples GROUP BY id)')
-        .run(cutoff);
-      this.db.statement('DELETE FROM events WHERE last_seen < ?').run(cutoff);
-      // Keep each cluster's latest state: an outage that began before the window is still drawn as a gap.
-      this.db
-        .statement('DELETE FROM cluster_states WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM cluster_states GROUP BY cluster)')
-        .run(cutoff);
+      for (const [index, args] of statements) this.db.statement(statementList[index] as string).run(args);
     });
-    return Promise.resolve();
   }
 
   /** For tests: how many transitions are stored for an id. */
-  countTransitions(id: string): Promise<number> {
-    this.flushNow();
-    return Promise.resolve((this.db.statement('SELECT COUNT(*) AS n FROM condition_transitions WHERE id = ?').get(id) as { n: number }).n);
+  async countTransitions(id: string): Promise<number> {
+    await this.settled();
+    return (this.db.statement('SELECT COUNT(*) AS n FROM condition_transitions WHERE id = ?').get(id) as { n: number }).n;
   }
 }

@@ -135,6 +135,17 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
       this.set(app ? databaseBytes(app.config.dataDir) : 0);
     },
   });
+
+  new Gauge({
+    name: 'autoscope_history_writer_thread',
+    help: 'Whether the SQLite history is written by its own thread: 1, or 0 after it failed and writes went back to the event loop (and on PostgreSQL).',
+    registers: [registry],
+    collect() {
+      // Read from the instance, not by class: each bundle has its own copy of HistoryStore.
+      const history = instance()?.history as { writingOnThread?: boolean } | undefined;
+      this.set(history?.writingOnThread ? 1 : 0);
+    },
+  });
 }
 
 function databaseBytes(dataDir: string): number {

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { startSqliteThread } from './sqlite-thread';
 
 /**
  * Checkpoints a SQLite database's write-ahead log from a thread of its own, so the event loop never waits on it.
@@ -66,49 +66,15 @@ export interface WalCheckpointerOptions {
 }
 
 export function startWalCheckpointer(file: string, options: WalCheckpointerOptions = {}): WalCheckpointer {
-  const worker = new Worker(script, { eval: true, workerData: { file, intervalMs: options.intervalMs ?? 500 } });
-  // The thread must not keep a process alive that has nothing else to do.
-  worker.unref();
-  let failed: Error | null = null;
-  let resolveStarted: () => void = () => {};
-  let rejectStarted: (error: Error) => void = () => {};
-  const started = new Promise<void>((resolve, reject) => {
-    resolveStarted = resolve;
-    rejectStarted = reject;
-  });
-  // A start that fails is reported through onError; an unobserved `started` must not become an unhandled rejection.
-  started.catch(() => {});
-  let stopped: (() => void) | null = null;
-  let stopping: Promise<void> | null = null;
-  const fail = (error: Error): void => {
-    if (failed) return;
-    failed = error;
-    rejectStarted(error);
-    options.onError?.(error);
-    // The caller checkpoints on commit from now on: a thread still running beside that would only hold a connection.
-    void worker.terminate();
-  };
-  worker.on('message', (m: { type: string; log?: number; checkpointed?: number; message?: string }) => {
-    if (m.type === 'started') resolveStarted();
-    else if (m.type === 'checkpoint') options.onCheckpoint?.({ log: m.log ?? 0, checkpointed: m.checkpointed ?? 0 });
-    else if (m.type === 'error') fail(new Error(`WAL checkpoint failed: ${m.message ?? 'unknown error'}`));
-    else if (m.type === 'stopped') stopped?.();
-  });
-  worker.on('error', (error) => fail(error));
-  worker.on('exit', (code) => {
-    stopped?.();
-    if (code !== 0 && !stopping) fail(new Error(`the WAL checkpoint thread exited with code ${code}`));
-  });
-  return {
-    started,
-    stop(): Promise<void> {
-      stopping ??= failed
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            stopped = resolve;
-            worker.postMessage('stop');
-          });
-      return stopping;
+  const thread = startSqliteThread(script, {
+    name: 'WAL checkpoint',
+    workerData: { file, intervalMs: options.intervalMs ?? 500 },
+    stopMessage: 'stop',
+    onMessage: (m) => {
+      if (m.type === 'checkpoint') options.onCheckpoint?.({ log: Number(m.log ?? 0), checkpointed: Number(m.checkpointed ?? 0) });
     },
-  };
+    // The caller checkpoints on commit from now on: the thread, terminated, no longer holds a connection.
+    onError: (error) => options.onError?.(error),
+  });
+  return { started: thread.started, stop: () => thread.stop() };
 }

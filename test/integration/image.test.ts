@@ -237,6 +237,8 @@ describe('the standalone server on a read-only copy, as an unprivileged user', (
     expect(text).toMatch(
       /^autoscope_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/autoscalers",status="200"\} [1-9]/m,
     );
+    // …and written by its own thread (the gauge is 0 once writes fell back to the event loop).
+    expect(text).toMatch(/^autoscope_history_writer_thread 1$/m);
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).not.toBe(200);
   });
 

@@ -1,0 +1,91 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The life of a thread that works on a SQLite database beside the event loop (the WAL checkpointer, the history
+ * writer): started from a script in a string (`eval`, so the bundler leaves it alone — docs/toolchain.md, trap 18),
+ * unreferenced so it never keeps an idle process alive, and ended in one of two ways: asked to stop (the script
+ * finishes its work, closes its connection and answers `stopped`), or failed — an `error` message, an uncaught throw,
+ * or an exit nobody asked for — which is reported once, after which the thread is terminated and takes no more work.
+ *
+ * The script answers `{ type: 'started' }` once its connection is open and `{ type: 'error', message }` on a failure;
+ * every other message goes to `onMessage`. It is sent `stopMessage` when asked to stop.
+ */
+export interface SqliteThreadOptions {
+  /** Names the thread in errors: "the <name> thread exited with code 1". */
+  name: string;
+  workerData: unknown;
+  stopMessage: unknown;
+  onMessage: (message: ThreadMessage) => void;
+  /** Told once when the thread fails. */
+  onError: (error: Error) => void;
+}
+
+export interface ThreadMessage {
+  type: string;
+  message?: string;
+  [key: string]: unknown;
+}
+
+export interface SqliteThread {
+  /** Resolves once the thread has opened the database (rejects when it could not start). */
+  readonly started: Promise<void>;
+  /** Whether the thread has failed (it takes no more messages then). */
+  readonly failed: boolean;
+  /** Posts a message unless the thread has failed. */
+  post(message: unknown): void;
+  /** Asks the thread to finish and resolves once it has (at once if it failed). */
+  stop(): Promise<void>;
+}
+
+export function startSqliteThread(script: string, options: SqliteThreadOptions): SqliteThread {
+  const worker = new Worker(script, { eval: true, workerData: options.workerData });
+  worker.unref();
+  let failure: Error | null = null;
+  let resolveStarted: () => void = () => {};
+  let rejectStarted: (error: Error) => void = () => {};
+  const started = new Promise<void>((resolve, reject) => {
+    resolveStarted = resolve;
+    rejectStarted = reject;
+  });
+  // A start that fails is reported through onError; an unobserved `started` must not become an unhandled rejection.
+  started.catch(() => {});
+  let stopped: (() => void) | null = null;
+  let stopping: Promise<void> | null = null;
+  const fail = (error: Error): void => {
+    if (failure) return;
+    failure = error;
+    rejectStarted(error);
+    stopped?.();
+    void worker.terminate();
+    options.onError(error);
+  };
+  worker.on('message', (m: ThreadMessage) => {
+    if (m.type === 'started') resolveStarted();
+    else if (m.type === 'stopped') stopped?.();
+    else if (m.type === 'error') fail(new Error(`${options.name}: ${m.message ?? 'unknown error'}`));
+    else options.onMessage(m);
+  });
+  worker.on('error', (error) => fail(error));
+  worker.on('exit', (code) => {
+    stopped?.();
+    if (!stopping) fail(new Error(`the ${options.name} thread exited with code ${code}`));
+  });
+  return {
+    started,
+    get failed() {
+      return failure !== null;
+    },
+    post(message) {
+      if (!failure) worker.postMessage(message);
+    },
+    stop(): Promise<void> {
+      stopping ??= failure
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            stopped = resolve;
+            worker.postMessage(options.stopMessage);
+          });
+      return stopping;
+    },
+  };
+}

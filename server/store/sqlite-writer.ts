@@ -1,0 +1,122 @@
+import { startSqliteThread } from './sqlite-thread';
+
+/**
+ * Runs a SQLite database's writes on a thread of its own, so the event loop never waits on them.
+ *
+ * History writes were ~4–5% of the request thread under churn and ~9 s of it during a 100,000-HPA sync
+ * (docs/performance.md): each row is an insert into indexed tables, ~10–20 µs. Here the caller encodes each write as
+ * the index of one of a fixed set of statements plus its parameters (`sql[op]`, `args`), posts a batch, and the
+ * thread runs the batch in one transaction on its own connection and says when it is committed. Batches are
+ * committed in the order they were posted, so the last one acknowledged means every earlier one is stored too.
+ * What the caller still does: decide the writes, encode them (an array of primitives, cheap to copy to a thread), and
+ * read — in WAL mode its own connection reads what the thread committed, and never blocks the writer.
+ *
+ * The thread runs the script below from a string (`eval`), so the bundler leaves it alone; it loads better-sqlite3
+ * as the server does (an external package, resolved from the working directory), as the WAL checkpoint thread does.
+ * Every statement is compiled once and kept for the life of the thread: better-sqlite3 12 on Node ≥ 24.19 aborts
+ * when a statement is collected outside a JavaScript context (docs/toolchain.md, trap 16).
+ */
+const script = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
+const Database = require('better-sqlite3');
+let db;
+let statements;
+let begin, commit, rollback;
+// After a failure nothing more is written: the caller writes every batch not acknowledged itself, in order.
+let failed = false;
+const kept = [];
+const report = (error) => {
+  failed = true;
+  parentPort.postMessage({ type: 'error', message: String((error && error.message) || error) });
+};
+const pragma = (setting) => {
+  const s = db.prepare('PRAGMA ' + setting);
+  kept.push(s);
+  if (s.reader) s.get();
+  else s.run();
+};
+try {
+  db = new Database(workerData.file);
+  for (const p of workerData.pragmas) pragma(p);
+  statements = workerData.sql.map((sql) => db.prepare(sql));
+  begin = db.prepare('BEGIN');
+  commit = db.prepare('COMMIT');
+  rollback = db.prepare('ROLLBACK');
+} catch (error) {
+  report(error);
+  throw error;
+}
+parentPort.on('message', (m) => {
+  if (m.type === 'stop') {
+    db.close();
+    parentPort.postMessage({ type: 'stopped' });
+    parentPort.close();
+    return;
+  }
+  if (failed) return;
+  if (m.type === 'pragma') {
+    try {
+      pragma(m.setting);
+    } catch (error) {
+      report(error);
+    }
+    return;
+  }
+  const started = performance.now();
+  try {
+    begin.run();
+    const ops = m.ops;
+    const args = m.args;
+    for (let i = 0; i < ops.length; i++) statements[ops[i]].run(args[i]);
+    commit.run();
+    parentPort.postMessage({ type: 'written', id: m.id, seconds: (performance.now() - started) / 1000 });
+  } catch (error) {
+    try {
+      if (db.inTransaction) rollback.run();
+    } catch {}
+    report(error);
+  }
+});
+parentPort.postMessage({ type: 'started' });
+`;
+
+export interface SqliteWriterOptions {
+  /** The statements a batch may run, by index. */
+  sql: readonly string[];
+  /** Settings of the thread's connection, each as `PRAGMA <setting>` (synchronous, busy_timeout, …). */
+  pragmas: readonly string[];
+  /** Told how long each batch's transaction took, in seconds, once committed. */
+  onWritten: (id: number, seconds: number) => void;
+  /** Told once when the thread fails: batches posted and not acknowledged were not committed. */
+  onError: (error: Error) => void;
+}
+
+export interface SqliteWriter {
+  /** Resolves once the thread has opened the database (rejects when it could not start). */
+  readonly started: Promise<void>;
+  /** Posts a batch: `sql[ops[i]]` run with `args[i]`, in one transaction, after every batch posted before. */
+  post(id: number, ops: number[], args: unknown[][]): void;
+  /** A setting changed on the thread's connection (after the batches already posted). */
+  pragma(setting: string): void;
+  /** Once the batches posted are written, the thread's connection is closed and the thread ends. */
+  stop(): Promise<void>;
+}
+
+export function startSqliteWriter(file: string, options: SqliteWriterOptions): SqliteWriter {
+  const thread = startSqliteThread(script, {
+    name: 'history writer',
+    workerData: { file, sql: options.sql, pragmas: options.pragmas },
+    stopMessage: { type: 'stop' },
+    onMessage: (m) => {
+      if (m.type === 'written') options.onWritten(Number(m.id ?? 0), Number(m.seconds ?? 0));
+    },
+    onError: options.onError,
+  });
+  return {
+    started: thread.started,
+    post: (id, ops, args) => thread.post({ type: 'write', id, ops, args }),
+    pragma: (setting) => thread.post({ type: 'pragma', setting }),
+    stop: () => thread.stop(),
+  };
+}
