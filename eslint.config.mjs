@@ -129,13 +129,19 @@ export default tseslint.config(
     },
   },
   {
-    // better-sqlite3 only through SqliteFile, which never lets a statement become garbage (docs/toolchain.md, trap 16).
+    // better-sqlite3 only through SqliteFile, which never lets a statement become garbage (docs/toolchain.md, trap 16);
+    // links only through components/ui/link.tsx, which prefetches on intent, not on sight (docs/performance.md).
     files: ['**/*.{ts,tsx,mjs,js}'],
-    ignores: ['server/store/sqlite.ts'],
+    ignores: ['server/store/sqlite.ts', 'components/ui/link.tsx'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'better-sqlite3', message: 'Open SQLite through server/store/sqlite.ts (docs/toolchain.md, trap 16).' }] },
+        {
+          paths: [
+            { name: 'better-sqlite3', message: 'Open SQLite through server/store/sqlite.ts (docs/toolchain.md, trap 16).' },
+            { name: 'next/link', message: 'Use components/ui/link.tsx: it prefetches on intent, not every link in view.' },
+          ],
+        },
       ],
     },
   },

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { Link } from './ui/link';
 import { usePathname } from 'next/navigation';
 import { UserMenu } from './access/user-menu';
 import { useStreamState } from './stream/fleet-stream';

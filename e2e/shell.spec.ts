@@ -41,3 +41,24 @@ test('the app shell navigates and switches theme, and the API answers JSON', asy
 
   expect(errors).toEqual([]);
 });
+
+test('links prefetch their page when reached for, not when they come into view', async ({ page }) => {
+  // Each prefetch of a dynamic page is a server render on the BFF's request thread (components/ui/link.tsx).
+  const prefetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.headers()['next-router-prefetch']) prefetched.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/');
+  const shell = new AppShellPage(page);
+  // The Overview is full of links (a tile per cluster, the top problems, the feed): once it shows its data, and a
+  // second later, none of them has been fetched.
+  await expect(page.getByTestId('cluster-tile').first()).toBeVisible();
+  await page.waitForTimeout(1_000);
+  expect(prefetched).toEqual([]);
+
+  const prefetch = page.waitForRequest((r) => !!r.headers()['next-router-prefetch'] && new URL(r.url()).pathname === '/diagnose');
+  await shell.navLink('Diagnose').hover();
+  await prefetch;
+  await shell.navLink('Diagnose').click();
+  await expect(page).toHaveURL(/\/diagnose$/);
+});

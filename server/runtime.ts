@@ -86,7 +86,7 @@ export class Autoscope {
         onWrite: observeHistoryWrite,
         checkpointThread: true,
         onCheckpoint: observeWalCheckpoint,
-        writerThread: true,
+        writerThread: process.env.AB_WRITER !== '0',
       });
     }
     this.index = new FleetIndex(

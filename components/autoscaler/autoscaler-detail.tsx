@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { ApiError } from '../api/fetch-json';
 import type { AutoscalerRef } from '../api/paths';
 import { previewHref } from '../api/paths';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import type { Autoscaler, ProblemSeverity } from '@/lib/api';
 import { healthForSeverity } from '@/lib/triage/health-rules';
 import { ConditionChip, HealthBadge } from '../ui/health';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import type { Autoscaler, FederationPlacement, Health } from '@/lib/api';
 import { previewHref } from '../api/paths';
 import styles from './panels.module.css';

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import type { AutoscalerKind, ClusterState, ClusterSummary, Health } from '@/lib/api';
 import { ClockText, SinceText } from '../ui/time-zone';
 import { triageHref } from '../triage/triage-href';

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import type { ClusterSummary, Health } from '@/lib/api';
 import { healthLabel } from '../ui/health';
 import { ClockText } from '../ui/time-zone';

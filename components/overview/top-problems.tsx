@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { triageQuery } from '../queries/keys';
 import { HealthBadge } from '../ui/health';
 import { QueryError, Skeleton } from '../ui/query-state';

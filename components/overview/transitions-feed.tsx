@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { useEffect, useState } from 'react';
 import { autoscalerHref } from '../api/paths';
 import { transitionsQuery } from '../queries/keys';

@@ -1,7 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseAutoscalerId } from '@/lib/api';
 import { ApiError } from '../api/fetch-json';

@@ -1,7 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { useMemo, useRef } from 'react';
 import { z } from 'zod';
 import type { HpaPreviewResponse } from '@/lib/api';

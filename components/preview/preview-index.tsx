@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import type { Autoscaler } from '@/lib/api';
 import { previewHref } from '../api/paths';
 import { autoscalerListQuery } from '../queries/keys';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { useRouter } from 'next/navigation';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Autoscaler, Problem } from '@/lib/api';

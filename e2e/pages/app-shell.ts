@@ -10,7 +10,7 @@ export class AppShellPage {
     this.themeToggle = page.getByRole('button', { name: /Switch to (light|dark) theme/ });
   }
 
-  navLink(name: 'Overview' | 'Triage' | 'Previews'): Locator {
+  navLink(name: 'Overview' | 'Triage' | 'Autoscalers' | 'Previews' | 'Diagnose'): Locator {
     return this.nav.getByRole('link', { name });
   }
 
