@@ -86,7 +86,7 @@ export class Autoscope {
         onWrite: observeHistoryWrite,
         checkpointThread: true,
         onCheckpoint: observeWalCheckpoint,
-        writerThread: process.env.AB_WRITER !== '0',
+        writerThread: true,
       });
     }
     this.index = new FleetIndex(
