@@ -94,7 +94,7 @@ export async function startBff(options: { port: number; kubeconfig: string; data
   const bff = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
-    // AUTOSCOPE_STATS_GC: /api/v1/stats collects garbage first, so the heap figure is live objects only.
+    // AUTOSCOPE_STATS_GC: /api/v1/stats?gc=1 collects garbage first, so a heap figure is live objects only.
     env: {
       ...process.env,
       KUBECONFIG: options.kubeconfig,

@@ -56,8 +56,8 @@ async function main(): Promise<void> {
     'triage?cluster=bench-002',
   ])
     await getJson(`${base}/api/v1/${query}`);
-  // AUTOSCOPE_STATS_GC (set by startBff): a full collection first, so the snapshot below holds live objects only.
-  const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats`);
+  // gc=1 (allowed by AUTOSCOPE_STATS_GC, set by startBff): a full collection first, so the snapshot holds live objects only.
+  const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats?gc=1`);
   const n = stats.autoscalers;
   const kib = (bytes: number) => `${(bytes / n / 1024).toFixed(2)} KiB`;
   console.info(

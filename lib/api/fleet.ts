@@ -300,6 +300,14 @@ export const AutoscalerPathSchema = z.object({
 });
 export type AutoscalerPath = z.infer<typeof AutoscalerPathSchema>;
 
+/**
+ * `gc=1`: run a full garbage collection before reading memory, so the heap figure counts live objects only. Only a
+ * server started with AUTOSCOPE_STATS_GC=1 (the benchmarks) accepts it: a full collection of a large heap stops the
+ * process for up to a second.
+ */
+export const StatsQuerySchema = z.object({ gc: z.literal('1', { error: 'must be 1 (or left out)' }).optional() });
+export type StatsQuery = z.infer<typeof StatsQuerySchema>;
+
 /** Process figures for operators and the benchmark (no object data, no credentials). */
 export const StatsResponseSchema = z.object({
   autoscalers: z.number().int(),

@@ -1,19 +1,25 @@
 import 'server-only';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { StatsResponse } from '@/lib/api';
+import type { StatsQuery, StatsResponse } from '@/lib/api';
 import { canSeeAutoscaler, canSeeCluster } from '@/lib/access';
 import type { Viewer } from '../access/access';
+import { AppError } from '../http/app-error';
 import type { Autoscope } from '../runtime';
 
 let fullGc: (() => void) | null | undefined;
 
 /**
- * With AUTOSCOPE_STATS_GC=1 (the fleet benchmark sets it) a full collection runs before memory is read, so
- * heapUsed counts live objects, not whatever garbage the last requests left. Never on by default.
+ * A full collection before memory is read, so heapUsed counts live objects, not whatever garbage the last requests
+ * left: asked for with `gc=1`, and only allowed when AUTOSCOPE_STATS_GC=1 (the benchmarks). It used to run on every
+ * read; the fleet benchmark polls stats four times a second while the index syncs, and those collections of a
+ * growing heap (up to 0.7 s each at 100,000 autoscalers) were 25 of a 66-second sync.
  */
 function collectGarbage(): void {
-  if (process.env.AUTOSCOPE_STATS_GC !== '1') return;
+  if (process.env.AUTOSCOPE_STATS_GC !== '1')
+    throw new AppError('bad_request', 'gc=1 is for benchmarks: the server must be started with AUTOSCOPE_STATS_GC=1', {
+      issues: [{ path: 'gc', message: 'needs AUTOSCOPE_STATS_GC=1' }],
+    });
   if (fullGc === undefined) {
     v8.setFlagsFromString('--expose-gc');
     fullGc = vm.runInNewContext('typeof gc === "function" ? gc : null') as (() => void) | null;
@@ -22,8 +28,8 @@ function collectGarbage(): void {
 }
 
 /** Process figures for the benchmark and operators: index size (what the viewer may see of it), subscribers, memory, uptime. */
-export function stats(app: Autoscope, viewer: Viewer): StatsResponse {
-  collectGarbage();
+export function stats(app: Autoscope, viewer: Viewer, query: StatsQuery = {}): StatsResponse {
+  if (query.gc) collectGarbage();
   const memory = process.memoryUsage();
   const { scope } = viewer;
   let autoscalers = app.index.entries.size;

@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { NextRequest } from 'next/server';
@@ -13,6 +14,7 @@ import {
   HistoryResponseSchema,
   HpaPreviewResponseSchema,
   InitialAssignmentPreviewSchema,
+  StatsResponseSchema,
   TransitionsResponseSchema,
   TriageResponseSchema,
 } from '@/lib/api';
@@ -30,6 +32,7 @@ import * as streamRoute from '@/app/api/v1/stream/route';
 import * as previewHpaRoute from '@/app/api/v1/preview/hpa/route';
 import * as previewFedRoute from '@/app/api/v1/preview/federation/[operation]/route';
 import * as readyRoute from '@/app/api/readyz/route';
+import * as statsRoute from '@/app/api/v1/stats/route';
 import { loadConnections } from '@/server/clusters/connections';
 import { checkRequest, loadRules } from '../rbac-authorizer';
 import { Autoscope, installAutoscope } from '@/server/runtime';
@@ -189,6 +192,40 @@ describe('API v1 against the simulated fleet', () => {
       const err = errorOf(res.json);
       expect(err.code).toBe('bad_request');
       expect(err.issues?.map((i) => i.path.split('.')[0])).toContain(field);
+    }
+  });
+
+  it('stats: counts and memory; a full GC only on request, and only where a benchmark allowed it', async () => {
+    const plain = await call(statsRoute.GET, '/api/v1/stats');
+    expect(plain.status).toBe(200);
+    expect(StatsResponseSchema.parse(plain.json).autoscalers).toBe(app.index.entries.size);
+    // Without AUTOSCOPE_STATS_GC a request for a collection is refused: it would stop the process for up to a second.
+    vi.stubEnv('AUTOSCOPE_STATS_GC', undefined);
+    const refused = await call(statsRoute.GET, '/api/v1/stats?gc=1');
+    expect(refused.status).toBe(400);
+    expect(errorOf(refused.json)).toMatchObject({ code: 'bad_request', issues: [{ path: 'gc' }] });
+    const bad = await call(statsRoute.GET, '/api/v1/stats?gc=yes');
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad.json).issues?.map((i) => i.path)).toEqual(['gc']);
+    vi.stubEnv('AUTOSCOPE_STATS_GC', '1');
+    const majors: unknown[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(e);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    try {
+      const collected = await call(statsRoute.GET, '/api/v1/stats?gc=1');
+      expect(collected.status).toBe(200);
+      expect(StatsResponseSchema.parse(collected.json).heapUsedBytes).toBeGreaterThan(0);
+      await until(
+        () => majors.length,
+        (n) => n > 0,
+        5_000,
+      );
+    } finally {
+      observer.disconnect();
+      vi.unstubAllEnvs();
     }
   });
 
