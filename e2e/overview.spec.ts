@@ -84,9 +84,14 @@ test.describe('Overview', () => {
     // ending did, once). Only then — the API no longer has the group — does the test take the top problem again.
     for (let attempt = 1; ; attempt++) {
       await overview.goto();
-      const link = overview.topProblems.first().getByRole('link').first();
-      const title = (await link.textContent()) ?? '';
-      await link.click();
+      // Title and address read together: the live overview can reorder its top problems between two reads, and a
+      // locator resolved twice would then take its title from one problem and click another.
+      const [title, href] = await overview.topProblems
+        .first()
+        .getByRole('link')
+        .first()
+        .evaluate((a) => [a.textContent, a.getAttribute('href') ?? '']);
+      await page.locator(`a[href="${href}"]`).first().click();
       await expect(page).toHaveURL(/\/triage\?group=/);
       const key = new URL(page.url()).searchParams.get('group') ?? '';
       try {
