@@ -10,7 +10,7 @@ import type { AutoscopeStore } from './store';
 import { RecordingStore } from './store';
 import { errorText, log } from '../log';
 import { SqliteFile } from '../store/sqlite';
-import type { SqliteWriter } from '../store/sqlite-writer';
+import type { SqliteWrite, SqliteWriter } from '../store/sqlite-writer';
 import { startSqliteWriter } from '../store/sqlite-writer';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import { startWalCheckpointer } from '../store/wal-checkpointer';
@@ -95,7 +95,7 @@ const statementList: readonly string[] = statementNames.map((name) => statementS
 const op = Object.fromEntries(statementNames.map((name, i) => [name, i])) as Record<StatementName, number>;
 
 /** A write as either connection runs it: which statement, with which parameters. */
-type Encoded = [op: number, args: unknown[]];
+type Encoded = SqliteWrite;
 
 /** The statements one write runs (none for the shared stores' `current` and `status`: one process holds the whole index). */
 function encode(w: HistoryWrite): Encoded | null {
@@ -324,10 +324,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
   private postBatch(writer: SqliteWriter, writes: Encoded[]): Promise<void> {
     const id = ++this.lastPosted;
     this.committed = new Promise<void>((done) => this.posted.push({ id, writes, done }));
-    const ops = new Array<number>(writes.length);
-    const args = new Array<unknown[]>(writes.length);
-    for (let i = 0; i < writes.length; i++) [ops[i], args[i]] = writes[i] as Encoded;
-    writer.post(id, ops, args);
+    writer.post(id, writes);
     return this.committed;
   }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteFile } from './sqlite';
+import type { SqliteWrite } from './sqlite-writer';
 import { startSqliteWriter } from './sqlite-writer';
 
 const until = async (done: () => boolean, what: string): Promise<void> => {
@@ -36,13 +37,9 @@ describe('startSqliteWriter', () => {
     });
     await writer.started;
     for (let batch = 1; batch <= 20; batch++) {
-      const ops: number[] = [];
-      const args: unknown[][] = [];
-      for (let i = 0; i < 100; i++) {
-        ops.push(0, 1);
-        args.push([batch * 1000 + i, 'first'], [`batch ${batch}`, batch * 1000 + i]);
-      }
-      writer.post(batch, ops, args);
+      const writes: SqliteWrite[] = [];
+      for (let i = 0; i < 100; i++) writes.push([0, [batch * 1000 + i, 'first']], [1, [`batch ${batch}`, batch * 1000 + i]]);
+      writer.post(batch, writes);
     }
     await until(() => written.length === 20, 'twenty batches');
     expect(written).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
@@ -63,17 +60,13 @@ describe('startSqliteWriter', () => {
       onWritten: (id) => written.push(id),
       onError: (e) => errors.push(e),
     });
-    writer.post(1, [0], [[1, 'a']]);
+    writer.post(1, [[0, [1, 'a']]]);
     // The second row repeats the first one's key: the batch fails, and its first row must not stay.
-    writer.post(
-      2,
-      [0, 0],
-      [
-        [2, 'b'],
-        [1, 'again'],
-      ],
-    );
-    writer.post(3, [0], [[3, 'c']]);
+    writer.post(2, [
+      [0, [2, 'b']],
+      [0, [1, 'again']],
+    ]);
+    writer.post(3, [[0, [3, 'c']]]);
     await until(() => errors.length > 0, 'the failure');
     await new Promise((r) => setTimeout(r, 100));
     expect(written).toEqual([1]);

@@ -66,9 +66,7 @@ parentPort.on('message', (m) => {
   const started = performance.now();
   try {
     begin.run();
-    const ops = m.ops;
-    const args = m.args;
-    for (let i = 0; i < ops.length; i++) statements[ops[i]].run(args[i]);
+    for (const [op, args] of m.writes) statements[op].run(args);
     commit.run();
     parentPort.postMessage({ type: 'written', id: m.id, seconds: (performance.now() - started) / 1000 });
   } catch (error) {
@@ -80,6 +78,9 @@ parentPort.on('message', (m) => {
 });
 parentPort.postMessage({ type: 'started' });
 `;
+
+/** One write: the index of a statement in `SqliteWriterOptions.sql`, and its parameters. */
+export type SqliteWrite = readonly [op: number, args: readonly unknown[]];
 
 export interface SqliteWriterOptions {
   /** The statements a batch may run, by index. */
@@ -95,8 +96,8 @@ export interface SqliteWriterOptions {
 export interface SqliteWriter {
   /** Resolves once the thread has opened the database (rejects when it could not start). */
   readonly started: Promise<void>;
-  /** Posts a batch: `sql[ops[i]]` run with `args[i]`, in one transaction, after every batch posted before. */
-  post(id: number, ops: number[], args: unknown[][]): void;
+  /** Posts a batch: each `[op, args]` is `sql[op]` run with `args`, all in one transaction, after every batch posted before. */
+  post(id: number, writes: readonly SqliteWrite[]): void;
   /** A setting changed on the thread's connection (after the batches already posted). */
   pragma(setting: string): void;
   /** Once the batches posted are written, the thread's connection is closed and the thread ends. */
@@ -115,7 +116,7 @@ export function startSqliteWriter(file: string, options: SqliteWriterOptions): S
   });
   return {
     started: thread.started,
-    post: (id, ops, args) => thread.post({ type: 'write', id, ops, args }),
+    post: (id, writes) => thread.post({ type: 'write', id, writes }),
     pragma: (setting) => thread.post({ type: 'pragma', setting }),
     stop: () => thread.stop(),
   };
