@@ -73,7 +73,11 @@ export class Autoscope {
           const connection = byName.get(cluster);
           if (connection && !this.stopped) this.addCluster(connection);
         },
-        released: (cluster) => this.removeCluster(cluster),
+        released: (cluster) => {
+          this.removeCluster(cluster);
+          // What the cluster's watches delivered is recorded now, while its lease still accepts the writes.
+          this.ingest.drain();
+        },
         loadRemote: (current) => this.loadRemote(current),
         applyRemote: (changes) => this.applyRemote(changes),
         onWrite: observeHistoryWrite,

@@ -30,6 +30,8 @@ export interface FailoverFigures extends Comparison {
   killAt: string;
   /** Top-level clusters by owner just before the kill (the victim's name first). */
   ownersBefore: Record<string, string[]>;
+  /** Leases handed over between live replicas after the last one started (its share, and any the first two still moved). */
+  handoffs: number;
   /** Polls where a lease table row showed a cluster owned by more than one replica or by none (after the start). */
   doubleOwnedPolls: number;
   /** From the SIGKILL until every cluster the victim held was owned, and watched, by a survivor. */
@@ -66,7 +68,8 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const names = Array.from({ length: options.replicas }, (_, i) => `replica-${i + 1}`);
   const port = (i: number): number => options.basePort + i;
-  const processes: (ChildProcess | null)[] = names.map((name, i) =>
+  let handoffs = 0;
+  const start = (name: string, i: number): ChildProcess =>
     startBff(
       {
         KUBECONFIG: world.fleet.kubeconfigPath,
@@ -76,9 +79,14 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
         AUTOSCOPE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `failover-${name}-`)),
         PORT: String(port(i)),
       },
-      (line) => log(`[${name}] ${line}`),
-    ),
-  );
+      (line) => {
+        if (line.includes('"cluster lease released"') && line.includes('"reason":"handoff"')) handoffs += 1;
+        log(`[${name}] ${line}`);
+      },
+    );
+  // The last replica joins once the others hold every cluster, so leases are handed over to it in the run (and the
+  // history of the handed-over clusters is judged too); it is the one killed.
+  const processes: (ChildProcess | null)[] = names.map((name, i) => (i < names.length - 1 ? start(name, i) : null));
   const fleetSize = options.clusters * options.hpasPerCluster;
   const get = async (i: number, url: string): Promise<unknown> => {
     try {
@@ -123,11 +131,22 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
     const rows = await leases();
     return rows.length === options.clusters && rows.every((r) => r.live && replicaOf(r.owner) !== null);
   };
-  if ((await waitFor(allOwned, 90_000)) === null) throw new Error('the replicas did not take every lease in 90 s');
-  for (let i = 0; i < names.length; i++)
-    if ((await waitFor(whole(i), 90_000)) === null)
-      throw new Error(`${names[i]} did not serve the whole fleet in 90 s (${lastIncomplete})`);
-  log('every replica ready and serving the whole fleet');
+  const ready = async (count: number): Promise<void> => {
+    if ((await waitFor(allOwned, 90_000)) === null) throw new Error('the replicas did not take every lease in 90 s');
+    for (let i = 0; i < count; i++)
+      if ((await waitFor(whole(i), 90_000)) === null)
+        throw new Error(`${names[i]} did not serve the whole fleet in 90 s (${lastIncomplete})`);
+  };
+  await ready(names.length - 1);
+  const last = names.length - 1;
+  handoffs = 0; // from here on, what the first replicas hand the last one
+  processes[last] = start(names[last] ?? '', last);
+  const share = Math.floor(options.clusters / names.length);
+  const joined = async (): Promise<boolean> =>
+    (await allOwned()) && (await leases()).filter((r) => replicaOf(r.owner) === names[last]).length >= share;
+  if ((await waitFor(joined, 90_000)) === null) throw new Error(`${names[last]} was not handed its share in 90 s`);
+  await ready(names.length);
+  log(`every replica ready and serving the whole fleet; ${handoffs} leases handed over to ${names[last]}`);
 
   // Watch the lease table and the survivors' answers from now to the end.
   const figures = { doubleOwnedPolls: 0, survivorAnswers: 0, incompleteAnswers: 0 };
@@ -231,6 +250,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
     duplicates: judged.duplicates,
     killAt: new Date(killAt).toISOString(),
     ownersBefore,
+    handoffs,
     doubleOwnedPolls: figures.doubleOwnedPolls,
     takeoverMs,
     survivorAnswers: figures.survivorAnswers,

@@ -4,6 +4,8 @@ import type { ClientBase, Pool, PoolConfig } from 'pg';
 import { inTransaction } from './transaction';
 
 export const CHANGE_CHANNEL = 'autoscope_changes';
+/** Notified when a replica frees a lease (a handoff, a clean stop), so its next owner takes it now, not next round. */
+export const LEASE_CHANNEL = 'autoscope_leases';
 
 /** One entry of the change stream: what happened to one id of one cluster. */
 export interface Change {
@@ -67,6 +69,8 @@ export interface ChangeFollowerOptions {
   onChanges(changes: Change[]): void | Promise<void>;
   /** The stream was pruned past what this follower applied: reload the current state, then `resetTo(seq)`. */
   onBehindHorizon(): void | Promise<void>;
+  /** A lease was freed (LEASE_CHANNEL): the ownership round runs at once. */
+  onLeaseFreed?(): void;
   /** A safety net besides NOTIFY (which is lost while disconnected); the reconnect also reads what was missed. */
   pollMs?: number;
   batchSize?: number;
@@ -109,7 +113,10 @@ export class ChangeFollower {
 
   private async listen(): Promise<void> {
     const client = new pg.Client(this.options.connection);
-    client.on('notification', () => void this.pull());
+    client.on('notification', (message) => {
+      if (message.channel === LEASE_CHANNEL) this.options.onLeaseFreed?.();
+      else void this.pull();
+    });
     const lost = (error?: unknown): void => {
       if (this.listener !== client) return;
       this.listener = null;
@@ -121,6 +128,7 @@ export class ChangeFollower {
     client.on('end', () => lost());
     await client.connect();
     await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    if (this.options.onLeaseFreed) await client.query(`LISTEN ${LEASE_CHANNEL}`);
     this.listener = client;
     this.backoffMs = 250;
   }

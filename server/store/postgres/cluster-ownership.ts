@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Pool } from 'pg';
 import { assignClusters } from '@/lib/sharding/assign-clusters';
+import { LEASE_CHANNEL } from './change-stream';
 
 export type ReleaseReason = 'handoff' | 'lost' | 'stopped';
 
@@ -15,8 +16,12 @@ export interface ClusterOwnershipOptions {
   renewMs: number;
   /** Start watching `cluster`; every write for it carries `fence`. */
   onAcquire(cluster: string, fence: number): void;
-  /** Stop watching and writing `cluster` (its fence is no longer accepted, or is about to be released). */
-  onRelease(cluster: string, reason: ReleaseReason): void;
+  /**
+   * Stop watching `cluster` (its fence is no longer accepted, or is about to be released). On a handoff the lease
+   * is freed only once what this returns settles (at most `renewMs`), and `fenceOf` still answers until then: what
+   * was recorded under the lease is written before the next owner reads the cluster back.
+   */
+  onRelease(cluster: string, reason: ReleaseReason): void | Promise<void>;
   onError?(error: unknown): void;
 }
 
@@ -39,8 +44,11 @@ interface LeaseRow {
  */
 export class ClusterOwnership {
   private readonly owned = new Map<string, { fence: number; renewedAt: number }>();
+  /** Clusters being handed back: no longer watched, their lease still held while what was recorded is written. */
+  private readonly releasing = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  private again: Promise<void> | null = null;
   private stopped = false;
 
   constructor(private readonly options: ClusterOwnershipOptions) {}
@@ -48,6 +56,16 @@ export class ClusterOwnership {
   /** cluster → fence token, for the clusters this replica owns now. */
   ownedClusters(): ReadonlyMap<string, number> {
     return new Map([...this.owned].map(([c, o]) => [c, o.fence]));
+  }
+
+  /** The token writes for `cluster` carry: owned, or being handed back; undefined when not this replica's. */
+  fenceOf(cluster: string): number | undefined {
+    return this.owned.get(cluster)?.fence ?? this.releasing.get(cluster);
+  }
+
+  /** A release that frees nothing (the lease is gone, or freed in one statement after): its outcome is only reported. */
+  private release(cluster: string, reason: 'lost' | 'stopped'): void {
+    Promise.resolve(this.options.onRelease(cluster, reason)).catch((error: unknown) => this.options.onError?.(error));
   }
 
   /** A method, not the field: stop() may flip it while a round awaits the database. */
@@ -62,9 +80,19 @@ export class ClusterOwnership {
     this.timer = setInterval(() => void this.tick(), this.options.renewMs);
   }
 
-  /** One round: heartbeat, rebalance, renew, acquire. Rounds never overlap. */
+  /**
+   * One round: heartbeat, rebalance, renew, acquire. Rounds never overlap; a call during a round runs one more
+   * after it (a lease freed while the round read the table is taken then, not a period later).
+   */
   tick(): Promise<void> {
-    this.ticking ??= this.round()
+    if (this.ticking) {
+      this.again ??= this.ticking.then(() => {
+        this.again = null;
+        return this.tick();
+      });
+      return this.again;
+    }
+    this.ticking = this.round()
       .catch((error: unknown) => {
         this.options.onError?.(error);
         this.expireUnrenewed();
@@ -80,7 +108,7 @@ export class ClusterOwnership {
     for (const [cluster, o] of this.owned) {
       if (now - o.renewedAt < this.options.leaseMs) continue;
       this.owned.delete(cluster);
-      this.options.onRelease(cluster, 'lost');
+      this.release(cluster, 'lost');
     }
   }
 
@@ -108,15 +136,24 @@ export class ClusterOwnership {
     for (const l of leases) if (l.live && l.owner !== null) current[l.cluster] = l.owner;
     const desired = assignClusters({ clusters, replicas: live, current });
 
-    // Hand back what is assigned elsewhere now: stop writing first, then free the lease for the new owner.
+    // Hand back what is assigned elsewhere now: stop watching, write what was recorded under the lease (a write
+    // dropped here would be a transition the next owner's list no longer shows), then free it for the new owner.
+    // The wait is bounded: a write that cannot commit by then is refused by the fence once the lease is freed.
     for (const [cluster, o] of [...this.owned]) {
       if (desired[cluster] === me) continue;
       this.owned.delete(cluster);
-      this.options.onRelease(cluster, 'handoff');
-      await pool.query(
-        `UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE cluster = $1 AND owner = $2 AND fence = $3`,
-        [cluster, me, o.fence],
-      );
+      this.releasing.set(cluster, o.fence);
+      try {
+        await settledWithin(this.options.onRelease(cluster, 'handoff'), this.options.renewMs, (error) => this.options.onError?.(error));
+        await pool.query(
+          `WITH freed AS (UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE cluster = $1 AND owner = $2 AND fence = $3
+             RETURNING cluster)
+           SELECT pg_notify('${LEASE_CHANNEL}', cluster) FROM freed`,
+          [cluster, me, o.fence],
+        );
+      } finally {
+        this.releasing.delete(cluster);
+      }
     }
 
     // Renew the rest in one statement; a lease missing from the answer was lost (expired and taken, or expired).
@@ -141,7 +178,7 @@ export class ClusterOwnership {
           continue;
         }
         this.owned.delete(cluster);
-        this.options.onRelease(cluster, 'lost');
+        this.release(cluster, 'lost');
       }
     }
 
@@ -175,12 +212,29 @@ export class ClusterOwnership {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.ticking;
+    await (this.again ?? this.ticking);
     const { pool, replicaId: me } = this.options;
     const mine = [...this.owned];
     this.owned.clear();
-    for (const [cluster] of mine) this.options.onRelease(cluster, 'stopped');
-    await pool.query(`UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE owner = $1`, [me]);
+    for (const [cluster] of mine) this.release(cluster, 'stopped');
+    await pool.query(
+      `WITH freed AS (UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE owner = $1 RETURNING cluster)
+       SELECT pg_notify('${LEASE_CHANNEL}', cluster) FROM freed`,
+      [me],
+    );
     await pool.query('DELETE FROM replicas WHERE id = $1', [me]);
   }
+}
+
+/** Waits for `work` (a rejection is reported, not thrown) or `ms`, whichever comes first. */
+async function settledWithin(work: void | Promise<void>, ms: number, onError?: (error: unknown) => void): Promise<void> {
+  if (!work) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    work.catch((error: unknown) => onError?.(error)),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }

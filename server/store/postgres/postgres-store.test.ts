@@ -204,7 +204,12 @@ interface Replica {
   releases: { cluster: string; reason: ReleaseReason }[];
 }
 
-function replica(pool: pg.Pool, id: string, leaseMs: number): Replica {
+function replica(
+  pool: pg.Pool,
+  id: string,
+  leaseMs: number,
+  options: { renewMs?: number; onRelease?: (cluster: string, reason: ReleaseReason) => Promise<void> } = {},
+): Replica {
   const watching = new Map<string, number>();
   const releases: Replica['releases'] = [];
   const ownership = new ClusterOwnership({
@@ -212,11 +217,12 @@ function replica(pool: pg.Pool, id: string, leaseMs: number): Replica {
     replicaId: id,
     clusters,
     leaseMs,
-    renewMs: 3_600_000, // the test drives the rounds
+    renewMs: options.renewMs ?? 3_600_000, // the test drives the rounds
     onAcquire: (cluster, fence) => watching.set(cluster, fence),
     onRelease: (cluster, reason) => {
       watching.delete(cluster);
       releases.push({ cluster, reason });
+      return options.onRelease?.(cluster, reason);
     },
   });
   return { id, ownership, watching, releases };
@@ -270,6 +276,81 @@ describe('cluster ownership', () => {
     expect(r2.watching.size).toBe(0);
     expect(r2.releases.map((x) => x.cluster).sort()).toEqual(r2Had);
     for (const r of rs) await r.ownership.stop();
+  });
+
+  it('a handoff frees the lease only after what was recorded under it is written, its token accepted until then', async () => {
+    const { pool } = await freshDatabase();
+    const written: { cluster: string; fence: number | undefined; leaseOwner: string | null }[] = [];
+    const r1: Replica = replica(pool, 'r1', 60_000, {
+      // As SharedHistory does: the watch is stopped, then the history queued for the cluster is written.
+      onRelease: async (cluster, reason) => {
+        if (reason !== 'handoff') return;
+        await new Promise((r) => setTimeout(r, 100));
+        const fence = r1.ownership.fenceOf(cluster);
+        written.push({ cluster, fence, leaseOwner: (await owners(pool))[cluster] ?? null });
+        await insertState(pool, cluster, fence ?? -1);
+      },
+    });
+    await r1.ownership.start(); // alone: takes every cluster
+    const fences = new Map(r1.watching);
+    const r2 = replica(pool, 'r2', 60_000);
+    await r2.ownership.start(); // everything is leased: takes nothing yet
+    expect(r2.watching.size).toBe(0);
+    await r1.ownership.tick(); // hands back r2's share
+    expect(written.length).toBe(5);
+    for (const w of written) {
+      expect(w.fence).toBe(fences.get(w.cluster)); // the write carried the handed-back lease's token, and was accepted
+      expect(w.leaseOwner).toBe('r1'); // the lease was still held while it was written
+      expect(r1.ownership.fenceOf(w.cluster)).toBeUndefined();
+    }
+    await r2.ownership.tick();
+    expect([...r2.watching.keys()].sort()).toEqual(written.map((w) => w.cluster).sort());
+    const states = await pool.query<{ cluster: string; fence: number }>('SELECT cluster, fence::int AS fence FROM cluster_states');
+    expect(states.rows.sort((a, b) => a.cluster.localeCompare(b.cluster))).toEqual(
+      written.map((w) => ({ cluster: w.cluster, fence: w.fence })).sort((a, b) => a.cluster.localeCompare(b.cluster)),
+    );
+    for (const r of [r1, r2]) await r.ownership.stop();
+  });
+
+  it('a handoff whose writes do not settle frees the lease after one renewal period anyway', async () => {
+    const { pool } = await freshDatabase();
+    const renewMs = 400;
+    const r1 = replica(pool, 'r1', 60_000, { renewMs, onRelease: () => new Promise<void>(() => undefined) });
+    await r1.ownership.start();
+    const r2 = replica(pool, 'r2', 60_000);
+    await r2.ownership.start();
+    const started = Date.now();
+    await r1.ownership.tick(); // five handoffs, one after another, each waiting out the bound
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(5 * renewMs - 50);
+    await r2.ownership.tick();
+    expect(r2.watching.size).toBe(5);
+    for (const r of [r1, r2]) await r.ownership.stop();
+  });
+
+  it('a freed lease wakes the replica it is assigned to through NOTIFY, which takes it without waiting a round', async () => {
+    const { url, pool } = await freshDatabase();
+    const r1 = replica(pool, 'r1', 60_000);
+    await r1.ownership.start(); // alone: takes every cluster
+    const r2 = replica(pool, 'r2', 60_000); // no timer rounds: only the notification can make it take anything
+    await r2.ownership.start();
+    const follower = new ChangeFollower({
+      connection: { connectionString: url },
+      pool,
+      fromSeq: 0,
+      pollMs: 3_600_000,
+      onChanges: () => undefined,
+      onBehindHorizon: () => undefined,
+      onLeaseFreed: () => void r2.ownership.tick(),
+    });
+    await follower.start();
+    expect(r2.watching.size).toBe(0);
+    await r1.ownership.tick(); // hands back r2's share
+    await until(() => r2.watching.size === 5, 5_000);
+    await r1.ownership.stop(); // a clean stop frees the rest: r2 takes them the same way
+    await until(() => r2.watching.size === 10, 5_000);
+    await follower.stop();
+    await r2.ownership.stop();
   });
 
   it('a joining replica takes only its share, handed over by the others without waiting for expiry', async () => {

@@ -19,7 +19,10 @@ export interface SharedHistoryOptions {
   leaseOf(cluster: string): string;
   /** This process owns `cluster` now and has read back its history: start watching it. */
   acquired(cluster: string): void;
-  /** This process no longer owns `cluster`: stop watching it and its members now. */
+  /**
+   * This process no longer owns `cluster`: stop watching it and its members now, and apply (record) what their
+   * watches already delivered.
+   */
   released(cluster: string): void;
   /**
    * What the owners of the other clusters published, as of one point of the change stream: the index takes it
@@ -62,9 +65,12 @@ export class SharedHistory {
       leaseMs: options.leaseMs ?? 15_000,
       renewMs: options.renewMs ?? 5_000,
       onAcquire: (cluster) => void this.adopt(cluster),
-      onRelease: (cluster, reason) => {
+      onRelease: async (cluster, reason) => {
         log.info('cluster lease released', { cluster, reason });
         this.options.released(cluster);
+        // Handing over: what this process recorded of the cluster is committed under its lease before the lease is
+        // freed, so the next owner reads it back instead of losing what its first list no longer shows.
+        if (reason === 'handoff') await this.store.flush();
         this.store.forget(cluster);
       },
       onError: (error) => log.warn('cluster leases not renewed', { error: errorText(error) }),
@@ -72,7 +78,7 @@ export class SharedHistory {
     this.store = new PostgresStore({
       pool: this.pool,
       retentionDays: options.retentionDays,
-      fenceOf: (cluster) => this.ownership.ownedClusters().get(options.leaseOf(cluster)),
+      fenceOf: (cluster) => this.ownership.fenceOf(options.leaseOf(cluster)),
       onWrite: (seconds) => options.onWrite?.(seconds),
       onFenced: (cluster) => log.warn('history write refused: the cluster lease moved to another replica', { cluster }),
       onError: (error) => log.warn('history write failed; retrying', { error: errorText(error) }),
@@ -93,6 +99,9 @@ export class SharedHistory {
         this.options.loadRemote(again);
         follower.resetTo(again.seq);
       },
+      // A lease freed by another replica (a handoff, a clean stop) is taken by its next owner at once: until then
+      // nobody watches the cluster.
+      onLeaseFreed: () => void this.ownership.tick(),
       pollMs: 2_000,
       onError: (error) => log.warn('change stream interrupted; resuming', { error: errorText(error) }),
     });
