@@ -98,6 +98,7 @@ export class Autoscope {
       (cluster) => this.watchers.get(cluster),
       (ids) => this.bus.changed(ids),
     );
+    this.index.sharedOnArrival = true;
     // On SQLite every cluster is watched at once; on PostgreSQL each one once its lease is taken, and what this
     // process sees of its own clusters is published for the replicas that follow them.
     if (this.shared) {
@@ -169,6 +170,7 @@ export class Autoscope {
   private addCluster(connection: ClusterConnection): void {
     if (this.watchers.has(connection.name)) return;
     const watcher = new ClusterWatcher(connection, this.listener, {
+      informer: { arrived: (object) => this.index.shareStrings(object) },
       thresholds: { ...defaultThresholds, unreachableAfterMs: this.config.unreachableAfterMs ?? defaultThresholds.unreachableAfterMs },
     });
     this.watchers.set(connection.name, watcher);

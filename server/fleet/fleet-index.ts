@@ -163,6 +163,11 @@ export class FleetIndex {
    * PostgreSQL publish it for the others (docs/scale-out.md). Entries applied with `applyRemote` are not told.
    */
   publisher: ((cluster: string, id: string, entry: RemoteEntry | null) => void) | null = null;
+  /**
+   * The informers share each object's strings as it arrives (`shareStrings`, while the copies it replaces are still
+   * young garbage), so `apply` does not walk them again. Off, the index shares them itself when it stores them.
+   */
+  sharedOnArrival = false;
 
   constructor(
     private readonly history: AutoscopeStore,
@@ -170,6 +175,17 @@ export class FleetIndex {
     private readonly onChanged: (ids: string[]) => void,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * Replaces, in place, the repeated strings of an object an informer just received by the index's shared copies.
+   * Done as the object arrives (a list page, a watch event), the strings it replaces die in the young generation;
+   * done later, when the ingest queue applied the object, they had often been copied by scavenges and promoted with
+   * it (a 100,000-HPA sync, A/B: 6.1 s of scavenges instead of 6.9–8.2 s, and 554–596 MiB of old space committed
+   * after it instead of 623–678 MiB).
+   */
+  shareStrings(object: KubeObject): void {
+    this.strings.internDeep(object);
+  }
 
   /** Bumped on every change to an entry: a view computed at one version holds until the next. */
   get version(): number {
@@ -521,7 +537,7 @@ export class FleetIndex {
     const previous = this.entries.get(id);
     // The informer's object, in place (values unchanged): its strings first, so the DTO mapped from it shares them.
     // Not again for the object the entry already holds (the minute's re-map): walking it was half of that pass.
-    if (previous?.raw !== raw) this.strings.internDeep(raw);
+    if (previous?.raw !== raw && !this.sharedOnArrival) this.strings.internDeep(raw);
     const now = clock.toISOString();
     const before = this.context(id, cluster);
     const canonicalId = previous?.dto.id ?? id;
@@ -611,7 +627,7 @@ export class FleetIndex {
   private recordEvent(cluster: string, object: KubeObject): void {
     // The informer caches this very object: its repeated strings (components, kinds, reasons, times) shared, as an
     // autoscaler's are (at 20,000 HPAs the simulator's ~9,400 cached Events each held their own copies).
-    this.strings.internDeep(object);
+    if (!this.sharedOnArrival) this.strings.internDeep(object);
     const { event, autoscalerId, machineSet } = toEventFiling(cluster, object);
     if (autoscalerId) this.history.recordEvent(autoscalerId, event);
     else if (machineSet) {

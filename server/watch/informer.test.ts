@@ -11,7 +11,7 @@ if (!hpas) throw new Error('hpas resource missing');
 const path = '/apis/autoscaling/v2/horizontalpodautoscalers';
 const real = (fixture as { items: HorizontalPodAutoscaler[] }).items;
 
-function harness(cluster = new FakeCluster()) {
+function harness(cluster = new FakeCluster(), arrived?: (o: KubeObject) => void) {
   const seen = {
     synced: [] as string[][],
     added: [] as string[],
@@ -33,7 +33,7 @@ function harness(cluster = new FakeCluster()) {
       onError: (e) => seen.errors.push(e),
       onAnswered: () => (seen.answered += 1),
     },
-    { watch: cluster.watch, delay: () => 0 },
+    { watch: cluster.watch, delay: () => 0, ...(arrived ? { arrived } : {}) },
   );
   return { cluster, informer, seen, names: (): string[] => informer.objects().map(name).sort() };
 }
@@ -58,6 +58,33 @@ describe('ResourceInformer', () => {
     expect(h.names()).toEqual(all3);
     expect(h.informer.synced).toBe(true);
     expect(h.cluster.requests).toEqual([`list ${path}`, `watch ${path} rv=103`]);
+    h.informer.stop();
+  });
+
+  it('hands each object to `arrived` as it comes (list items, watch events), without managedFields', async () => {
+    const order: string[] = [];
+    const arrivedObjects: KubeObject[] = [];
+    const h = harness(new FakeCluster(), (o) => {
+      arrivedObjects.push(o);
+      order.push(`arrived ${o.metadata.name} rv=${o.metadata.resourceVersion}`);
+    });
+    const withFields = (o: HorizontalPodAutoscaler): KubeObject => ({
+      ...o,
+      metadata: { ...o.metadata, managedFields: [{ manager: 'kube-controller-manager' }] },
+    });
+    for (const o of real.slice(0, 2)) h.cluster.put(path, withFields(o));
+    h.informer.start();
+    await settle();
+    expect(order.map((l) => l.split(' ')[1])).toEqual(real.slice(0, 2).map((o) => o.metadata.name));
+    const changed = withFields({ ...real[0], status: { ...real[0]?.status, desiredReplicas: 9 } } as HorizontalPodAutoscaler);
+    h.cluster.put(path, changed);
+    await settle();
+    expect(order).toHaveLength(3);
+    expect(order[2]).toMatch(new RegExp(`^arrived ${real[0]?.metadata.name} `));
+    // The very objects the informer caches and reports, slimmed before anyone saw them.
+    expect(arrivedObjects.every((o) => o.metadata.managedFields === undefined)).toBe(true);
+    const cached = new Set(h.informer.objects());
+    expect(arrivedObjects.filter((o) => cached.has(o))).toHaveLength(2);
     h.informer.stop();
   });
 

@@ -67,6 +67,11 @@ export interface InformerOptions {
   watch?: WatchLike;
   /** Restart delay after the n-th consecutive failure (1-based); defaults to `restartDelay`. */
   delay?: (attempt: number) => number;
+  /**
+   * Called with each object as it arrives — every item of a list page, every watch event's object — before the
+   * informer caches it or reports it (the index shares its strings here: `FleetIndex.shareStrings`).
+   */
+  arrived?: (object: KubeObject) => void;
 }
 
 /**
@@ -151,6 +156,7 @@ export class ResourceInformer {
           query,
           (phase, object, raw) => {
             this.answered('event');
+            if (phase !== 'BOOKMARK' && phase !== 'ERROR') this.arrived(object as KubernetesObject);
             callback(phase, object, raw);
           },
           (err) => {
@@ -203,6 +209,12 @@ export class ResourceInformer {
     this.listWatch.start().catch((err: unknown) => this.failed(err));
   }
 
+  /** An object as it arrives: what Autoscope never reads dropped, then handed to `options.arrived`. */
+  private arrived(object: KubernetesObject | null | undefined): void {
+    if (!object || typeof object !== 'object' || !object.metadata) return;
+    this.options.arrived?.(slim(object));
+  }
+
   /** The API answered: a watch that resumed clears a watch failure, and the next failure restarts at once. */
   private answered(kind: 'request' | 'event'): void {
     this.attempt = 0;
@@ -236,6 +248,7 @@ export class ResourceInformer {
           },
         );
         this.answered('request');
+        for (const item of page.items ?? []) this.arrived(item);
         items.push(...(page.items ?? []));
         resourceVersion ??= page.metadata?.resourceVersion;
         token = page.metadata?.continue || undefined;
