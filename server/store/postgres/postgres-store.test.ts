@@ -4,6 +4,7 @@ import { appendChanges, ChangeFollower, headSeq, pruneChanges, type Change } fro
 import { ClusterOwnership, type ReleaseReason } from '@/server/store/postgres/cluster-ownership';
 import { isFencedError, migratePostgres, postgresMigrations } from '@/server/store/postgres/migrations';
 import { PartitionManager } from '@/server/store/postgres/partitions';
+import { PostgresStore } from '@/server/store/postgres/postgres-store';
 import { startPostgres, type TestPostgres } from '@/test/support/postgres';
 
 let server: TestPostgres;
@@ -44,6 +45,21 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000
 const clusters = Array.from({ length: 10 }, (_, i) => `cluster-${String(i + 1).padStart(2, '0')}`);
 
 describe('migrations', () => {
+  it('retention asked for before the store migrated waits for the tables instead of failing', async () => {
+    const pool = poolFor(server.createDatabase('prune_first'));
+    const store = new PostgresStore({ pool, retentionDays: 30, fenceOf: () => undefined });
+    let outcome: string | null = null;
+    const pruning = store.prune(new Date()).then(
+      () => (outcome = 'pruned'),
+      (error: unknown) => (outcome = `failed: ${String(error)}`),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect(outcome).toBeNull();
+    await store.start();
+    await pruning;
+    expect(outcome).toBe('pruned');
+  });
+
   it('apply each version once, even with three replicas starting together', async () => {
     const url = server.createDatabase('migrate_race');
     const racers = [poolFor(url), poolFor(url), poolFor(url)];

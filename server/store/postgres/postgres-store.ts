@@ -77,9 +77,16 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
     this.partitions = new PartitionManager(options.pool);
   }
 
+  /** Settles once the migrations are applied: retention waits for it (the process prunes as it starts). */
+  private markMigrated: () => void = () => undefined;
+  private readonly migrated = new Promise<void>((resolve) => {
+    this.markMigrated = resolve;
+  });
+
   /** Applies the migrations (replicas starting together take turns). */
   async start(): Promise<void> {
     await migratePostgres(this.pool);
+    this.markMigrated();
   }
 
   /** A started store with nothing loaded yet. */
@@ -575,6 +582,8 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
    * Deletes need no lease: any replica may prune, and pruning twice is pruning once.
    */
   async prune(now: Date): Promise<void> {
+    // On a fresh database the first prune comes before the tables exist ("relation … does not exist" in the log).
+    await this.migrated;
     await this.flush();
     const cutoff = new Date(now.getTime() - this.options.retentionDays * 24 * 3600_000);
     await inTransaction(this.pool, async (c) => {
