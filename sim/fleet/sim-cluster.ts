@@ -30,6 +30,8 @@ export class SimCluster {
   readonly faults: ClusterFaults = noFaults();
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  /** TLS connections accepted so far (a client that keeps its connections makes few). */
+  handshakes = 0;
   private boundPort = 0;
 
   constructor(readonly options: SimClusterOptions) {
@@ -73,6 +75,7 @@ export class SimCluster {
     const server = createServer({ cert, key }, (req, res) => this.api.handle(req, res));
     server.keepAliveTimeout = 65_000;
     server.on('secureConnection', (socket: Socket) => {
+      this.handshakes += 1;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
