@@ -75,8 +75,9 @@ export class Autoscope {
         },
         released: (cluster) => {
           this.removeCluster(cluster);
-          // What the cluster's watches delivered is recorded now, while its lease still accepts the writes.
-          this.ingest.drain();
+          // Settles once what the cluster's watches had delivered is applied (recorded), in the queue's own slices:
+          // a synchronous drain would hold every request behind the whole queue.
+          return new Promise<void>((applied) => this.ingest.push(applied));
         },
         loadRemote: (current) => this.loadRemote(current),
         applyRemote: (changes) => this.applyRemote(changes),

@@ -20,10 +20,10 @@ export interface SharedHistoryOptions {
   /** This process owns `cluster` now and has read back its history: start watching it. */
   acquired(cluster: string): void;
   /**
-   * This process no longer owns `cluster`: stop watching it and its members now, and apply (record) what their
-   * watches already delivered.
+   * This process no longer owns `cluster`: stop watching it and its members now. What their watches had already
+   * delivered is still recorded; the promise, if any, settles once it is.
    */
-  released(cluster: string): void;
+  released(cluster: string): void | Promise<void>;
   /**
    * What the owners of the other clusters published, as of one point of the change stream: the index takes it
    * for every cluster this process does not own (at start, and again if it fell behind the stream's horizon).
@@ -67,10 +67,13 @@ export class SharedHistory {
       onAcquire: (cluster) => void this.adopt(cluster),
       onRelease: async (cluster, reason) => {
         log.info('cluster lease released', { cluster, reason });
-        this.options.released(cluster);
+        const applied = this.options.released(cluster);
         // Handing over: what this process recorded of the cluster is committed under its lease before the lease is
         // freed, so the next owner reads it back instead of losing what its first list no longer shows.
-        if (reason === 'handoff') await this.store.flush();
+        if (reason === 'handoff') {
+          await applied;
+          await this.store.flush();
+        }
         this.store.forget(cluster);
       },
       onError: (error) => log.warn('cluster leases not renewed', { error: errorText(error) }),
