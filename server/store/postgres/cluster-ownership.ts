@@ -145,12 +145,7 @@ export class ClusterOwnership {
       this.releasing.set(cluster, o.fence);
       try {
         await settledWithin(this.options.onRelease(cluster, 'handoff'), this.options.renewMs, (error) => this.options.onError?.(error));
-        await pool.query(
-          `WITH freed AS (UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE cluster = $1 AND owner = $2 AND fence = $3
-             RETURNING cluster)
-           SELECT pg_notify('${LEASE_CHANNEL}', cluster) FROM freed`,
-          [cluster, me, o.fence],
-        );
+        await freeLeases(pool, 'cluster = $1 AND owner = $2 AND fence = $3', [cluster, me, o.fence]);
       } finally {
         this.releasing.delete(cluster);
       }
@@ -195,10 +190,7 @@ export class ClusterOwnership {
       const row = taken.rows[0];
       if (!row) continue;
       if (this.isStopped()) {
-        await pool.query(`UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE cluster = $1 AND fence = $2`, [
-          l.cluster,
-          row.fence,
-        ]);
+        await freeLeases(pool, 'cluster = $1 AND fence = $2', [l.cluster, row.fence]);
         continue;
       }
       const fence = Number(row.fence);
@@ -217,13 +209,21 @@ export class ClusterOwnership {
     const mine = [...this.owned];
     this.owned.clear();
     for (const [cluster] of mine) this.release(cluster, 'stopped');
-    await pool.query(
-      `WITH freed AS (UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE owner = $1 RETURNING cluster)
-       SELECT pg_notify('${LEASE_CHANNEL}', cluster) FROM freed`,
-      [me],
-    );
+    await freeLeases(pool, 'owner = $1', [me]);
     await pool.query('DELETE FROM replicas WHERE id = $1', [me]);
   }
+}
+
+/**
+ * Frees the leases `where` selects, for anyone to take, and wakes the replicas (LEASE_CHANNEL) so the next owner takes
+ * each at once rather than at its next round.
+ */
+async function freeLeases(pool: Pool, where: string, params: unknown[]): Promise<void> {
+  await pool.query(
+    `WITH freed AS (UPDATE cluster_leases SET owner = NULL, expires_at = '-infinity' WHERE ${where} RETURNING cluster)
+     SELECT pg_notify('${LEASE_CHANNEL}', cluster) FROM freed`,
+    params,
+  );
 }
 
 /** Waits for `work` (a rejection is reported, not thrown) or `ms`, whichever comes first. */

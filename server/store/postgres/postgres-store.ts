@@ -69,6 +69,11 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
   private writing: Promise<void> = Promise.resolve();
   /** Writes of clusters this process did not own when they were written, dropped. */
   droppedWrites = 0;
+  /** Settles once the migrations are applied: retention waits for it (the process prunes as it starts). */
+  private markMigrated: () => void = () => undefined;
+  private readonly migrated = new Promise<void>((resolve) => {
+    this.markMigrated = resolve;
+  });
 
   /** Nothing is read or written before `start()`; then `adopt` each cluster before watching it. */
   constructor(private readonly options: PostgresStoreOptions) {
@@ -76,12 +81,6 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
     this.pool = options.pool;
     this.partitions = new PartitionManager(options.pool);
   }
-
-  /** Settles once the migrations are applied: retention waits for it (the process prunes as it starts). */
-  private markMigrated: () => void = () => undefined;
-  private readonly migrated = new Promise<void>((resolve) => {
-    this.markMigrated = resolve;
-  });
 
   /** Applies the migrations (replicas starting together take turns). */
   async start(): Promise<void> {
