@@ -163,6 +163,78 @@ describe('FleetIndex FederatedHPAs', () => {
   });
 });
 
+describe('FleetIndex FederatedHPAs before their inputs have listed', () => {
+  it('every version that arrived while the bindings listed reaches history, in order, at its arrival time', async () => {
+    const list = (f: unknown): KubeObject[] => (f as { items: KubeObject[] }).items;
+    const listed = new Set<ResourceKey>(['federatedHpas', 'propagationPolicies', 'karmadaClusters']);
+    const objects = new Map<ResourceKey, KubeObject[]>([
+      ['federatedHpas', list(karmadaFhpas)],
+      ['resourceBindings', list(karmadaBindings)],
+      ['propagationPolicies', list(karmadaPolicies)],
+      ['karmadaClusters', list(karmadaClusters)],
+    ]);
+    const source: ClusterObjects = {
+      objects: (r) => (listed.has(r) ? (objects.get(r) ?? []) : []),
+      serves: (r) => objects.has(r),
+      listed: (r) => listed.has(r),
+    };
+    let now = Date.parse('2026-11-24T10:00:00.000Z');
+    const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
+    const index = new FleetIndex(
+      history,
+      () => source,
+      () => undefined,
+      () => new Date(now),
+    );
+    const fhpa = list(karmadaFhpas)[0] as KubeObject & { status: { conditions: { type: string; reason: string }[] } };
+    const id = `karmada/FederatedHPA/${fhpa.metadata.namespace}/${fhpa.metadata.name}`;
+    const withAbleToScale = (reason: string, rv: string): KubeObject => ({
+      ...fhpa,
+      metadata: { ...fhpa.metadata, resourceVersion: rv },
+      status: { ...fhpa.status, conditions: fhpa.status.conditions.map((c) => (c.type === 'AbleToScale' ? { ...c, reason } : c)) },
+    });
+    // The list, then two status writes, while the ResourceBindings are still listing (a retried 5xx).
+    for (const o of list(karmadaFhpas)) index.apply('karmada', 'federatedHpas', 'update', o);
+    index.resync('karmada', 'federatedHpas', list(karmadaFhpas));
+    index.runPending();
+    now += 1_000;
+    index.apply('karmada', 'federatedHpas', 'update', withAbleToScale('SucceededRescale', '901'));
+    now += 1_000;
+    const last = withAbleToScale('ScaleDownStabilized', '902');
+    index.apply('karmada', 'federatedHpas', 'update', last);
+    objects.set('federatedHpas', [last, ...list(karmadaFhpas).slice(1)]);
+    index.runPending();
+    // Nothing is judged from a partial view.
+    expect(index.entries.size).toBe(0);
+    expect(await history.countTransitions(id)).toBe(0);
+
+    now += 5_000;
+    listed.add('resourceBindings');
+    index.resync('karmada', 'resourceBindings', list(karmadaBindings));
+    // A write that arrives before the debounced recomputation: mapped at once, after what was held.
+    now += 1_000;
+    const newest = withAbleToScale('SucceededGetScale', '903');
+    objects.set('federatedHpas', [newest, ...list(karmadaFhpas).slice(1)]);
+    index.apply('karmada', 'federatedHpas', 'update', newest);
+    index.runPending();
+    expect(index.entries.get(id)?.dto.conditions.find((c) => c.type === 'AbleToScale')?.reason).toBe('SucceededGetScale');
+    const ableToScale = (await history.latestTransitions(100, 'karmada'))
+      .filter((t) => t.id === id && t.type === 'AbleToScale')
+      .reverse()
+      .map((t) => `${t.reason} ${t.at}`);
+    expect(ableToScale).toEqual([
+      // First sight: the segment starts at the condition's lastTransitionTime.
+      'ReadyForNewScale 2026-10-31T12:00:00.000Z',
+      'SucceededRescale 2026-11-24T10:00:01.000Z',
+      'ScaleDownStabilized 2026-11-24T10:00:02.000Z',
+      'SucceededGetScale 2026-11-24T10:00:08.000Z',
+    ]);
+    // Every FederatedHPA of the list is mapped once its inputs are whole.
+    expect(index.entries.size).toBe(list(karmadaFhpas).length);
+    void history.close();
+  });
+});
+
 describe('FleetIndex.refreshAll', () => {
   it('re-maps in slices with the event loop free between them, and never brings back an older object', async () => {
     const r = rig();

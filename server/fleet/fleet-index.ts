@@ -78,6 +78,8 @@ const machineResources = new Set<ResourceKey>([
   'machineAutoscalerEvents',
   'machineSetEvents',
 ]);
+/** FederatedHPA versions kept per cluster while its inputs list (`heldFederated`): a few status writes each of 10,000. */
+const maxHeldPerCluster = 50_000;
 const federationResources = new Set<ResourceKey>(['federatedHpas', 'resourceBindings', 'karmadaClusters', 'propagationPolicies']);
 const eventResources = new Set<ResourceKey>(['hpaEvents', 'machineAutoscalerEvents', 'machineSetEvents', 'federatedHpaEvents']);
 
@@ -150,6 +152,14 @@ export class FleetIndex {
     string,
     { index: ReturnType<typeof indexFederationObjects>; clusters: KarmadaClusterObject[] }
   >();
+  /**
+   * Per cluster, the FederatedHPA versions that arrived while its other inputs had not listed, each with its arrival
+   * time, in arrival order: mapped in that order once they have (`releaseHeld`), so every state the API served reaches
+   * history, not only the one current when the inputs were complete. After a restart, a Karmada control plane whose
+   * bindings took seconds to list (a retried 5xx) lost every FederatedHPA transition of those seconds.
+   */
+  private readonly heldFederated = new Map<string, { fhpa: FederatedHPAObject; at: number }[]>();
+  private readonly heldDropWarned = new Set<string>();
   /** Every id, sorted; rebuilt only when an id comes or goes (most changes are status updates). */
   private idOrder: string[] | null = null;
   /** Per cluster, its ids sorted; dropped when an id of that cluster comes or goes. */
@@ -265,8 +275,10 @@ export class FleetIndex {
       else this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
       return;
     }
-    if (resource === 'federatedHpas' && change !== 'delete' && this.upsertFederated(cluster, object as unknown as FederatedHPAObject))
-      return;
+    if (resource === 'federatedHpas' && change !== 'delete') {
+      if (this.upsertFederated(cluster, object as unknown as FederatedHPAObject)) return;
+      this.holdFederated(cluster, object as unknown as FederatedHPAObject);
+    }
     if (resource !== 'federatedHpas' && federationResources.has(resource)) this.federationLookups.delete(cluster);
     if (machineResources.has(resource)) this.schedule(cluster, 'machine');
     if (federationResources.has(resource)) this.schedule(cluster, 'federation');
@@ -314,6 +326,8 @@ export class FleetIndex {
     this.byCluster.delete(cluster);
     this.stale.delete(cluster);
     this.federationLookups.delete(cluster);
+    this.heldFederated.delete(cluster);
+    this.heldDropWarned.delete(cluster);
   }
 
   /**
@@ -497,9 +511,10 @@ export class FleetIndex {
    * writes within the recomputation's debounce must both reach history. False while its inputs have not
    * listed (the debounced recomputation maps it once they have).
    */
-  private upsertFederated(cluster: string, fhpa: FederatedHPAObject): boolean {
+  private upsertFederated(cluster: string, fhpa: FederatedHPAObject, at?: Date): boolean {
     const source = this.sources(cluster);
     if (!source || !inputsListed(source, federationResources)) return false;
+    if (this.heldFederated.has(cluster)) this.releaseHeld(cluster);
     let lookup = this.federationLookups.get(cluster);
     if (!lookup) {
       lookup = {
@@ -513,11 +528,44 @@ export class FleetIndex {
     const binding = index.binding(ns, fhpa.spec.scaleTargetRef);
     const policy = index.policy(ns, fhpa.spec.scaleTargetRef);
     const id = autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata);
-    this.put(id, cluster, (ctx, now) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, now), fhpa, {
-      binding,
-      policy,
-    });
+    this.put(
+      id,
+      cluster,
+      (ctx, now) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, now),
+      fhpa,
+      { binding, policy },
+      at,
+    );
     return true;
+  }
+
+  /**
+   * Keeps a FederatedHPA version that could not be mapped yet (its inputs have not listed). At most
+   * `maxHeldPerCluster` per cluster: past that the oldest are dropped (only their history is lost; the current
+   * state is mapped from the informer's cache either way), which bounds what a cluster whose bindings never list holds.
+   */
+  private holdFederated(cluster: string, fhpa: FederatedHPAObject): void {
+    const source = this.sources(cluster);
+    if (!source?.serves('federatedHpas')) return;
+    const held = this.heldFederated.get(cluster) ?? [];
+    held.push({ fhpa, at: this.clock().getTime() });
+    if (held.length > maxHeldPerCluster) {
+      held.shift();
+      // Said once per cluster, at the first drop: the log must not grow with every status write that follows.
+      if (!this.heldDropWarned.has(cluster)) {
+        this.heldDropWarned.add(cluster);
+        log.warn('FederatedHPA versions dropped while their inputs list: their history is incomplete', { cluster, kept: maxHeldPerCluster });
+      }
+    }
+    this.heldFederated.set(cluster, held);
+  }
+
+  /** Maps the held versions, in the order they arrived, each at its arrival time (the inputs have listed). */
+  private releaseHeld(cluster: string): void {
+    const held = this.heldFederated.get(cluster) ?? [];
+    this.heldFederated.delete(cluster);
+    this.heldDropWarned.delete(cluster);
+    for (const { fhpa, at } of held) this.upsertFederated(cluster, fhpa, new Date(at));
   }
 
   /**

@@ -43,7 +43,7 @@ describe('failover between replicas sharing PostgreSQL', () => {
     expect(f.total).toBeGreaterThan(50);
     // When one goes missing, say where it stood: the kill, who held which cluster, what was handed over.
     const context = `killed ${f.killAt}; owners ${JSON.stringify(f.ownersBefore)}; handed over ${f.handoffs}`;
-    expect(f.missing, `${context}: ${JSON.stringify(f.missing.slice(0, 10))}`).toEqual([]);
+    expect(f.missing, `${context}: ${JSON.stringify(f.missingServedBy)}`).toEqual([]);
     expect(f.inconsistent, JSON.stringify(f.inconsistent.slice(0, 10))).toEqual([]);
     expect(f.recorded + f.unobservable + f.lostInFlight).toBe(f.total);
     expect(f.duplicateSegments, `killed at ${f.killAt}: ${JSON.stringify(f.duplicates.slice(0, 5))}`).toBe(0);

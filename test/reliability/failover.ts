@@ -27,6 +27,8 @@ export interface FailoverOptions {
 export interface FailoverFigures extends Comparison {
   duplicateSegments: number;
   duplicates: [RecordedRow, RecordedRow][];
+  /** For each missing transition (the first ten), the answers that served its state. */
+  missingServedBy: string[];
   killAt: string;
   /** Top-level clusters by owner just before the kill (the victim's name first). */
   ownersBefore: Record<string, string[]>;
@@ -245,6 +247,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverFig
     unobservable: judged.unobservable,
     lostInFlight: judged.lostInFlight,
     missing: judged.missing,
+    missingServedBy: judged.missingServedBy,
     inconsistent: judged.inconsistent,
     duplicateSegments: judged.duplicateSegments,
     duplicates: judged.duplicates,

@@ -39,6 +39,8 @@ export interface Figures {
   lostInFlight: number;
   /** Not recorded although observable: the goal is none. */
   missing: Comparison['missing'];
+  /** For each missing transition (the first ten), the answers that served its state. */
+  missingServedBy: string[];
   /** Rows recording a state the object did not have at the version they were seen in: the goal is none. */
   inconsistent: Comparison['inconsistent'];
   duplicateSegments: number;
@@ -280,6 +282,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     unobservable,
     lostInFlight,
     missing,
+    missingServedBy,
     inconsistent,
     duplicateSegments: duplicates,
     servedLagMs,
@@ -321,6 +324,7 @@ export async function runReliability(options: RunOptions): Promise<Figures> {
     unobservable,
     lostInFlight,
     missing,
+    missingServedBy,
     inconsistent,
     duplicateSegments: duplicates,
     phantomDeletions,

@@ -46,6 +46,11 @@ export interface Judgement extends Comparison {
   servedLagMs: number;
   lagged: string[];
   recordedBy: Map<string, RecordedRow[]>;
+  /**
+   * For each missing transition, the answers that served its state (what makes it due rather than unobservable
+   * or lost in flight): a failure then says which request, from which moment, showed what was not recorded.
+   */
+  missingServedBy: string[];
 }
 
 /**
@@ -119,13 +124,15 @@ export function judgeHistory(input: {
       if (e.status !== 200 || e.method !== 'GET' || !e.rv) continue;
       const key = `${e.cluster}|${e.path}`;
       const ranges = servedRanges.get(key) ?? [];
-      // A stream of a killed process still open at the kill: what the simulator wrote into it after the
-      // process died was never read.
+      // A request of a killed process (one it made before the kill, on a cluster it watched): what the simulator
+      // wrote into it after the cut was not kept by the process — after the kill it was never read, and in the
+      // second before it (`rvBefore`) it was read but may not have been written yet. That holds for a stream still
+      // open at the kill and for one that ended in that second (a cut, a 5xx) alike, and for a list answered then.
       let cut = Infinity;
       for (const k of input.kills) {
-        if (Date.parse(e.at) < k.at && (endedAt.get(e) ?? Infinity) >= k.at && k.clusters(e.cluster))
-          cut = Math.min(cut, cutOf(k).get(e.cluster) ?? Infinity);
+        if (Date.parse(e.at) < k.at && k.clusters(e.cluster)) cut = Math.min(cut, cutOf(k).get(e.cluster) ?? Infinity);
       }
+      if (e.verb !== 'watch' && Number(e.rv) > cut) continue;
       ranges.push(e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Math.min(Number(e.rv), cut)] : [Number(e.rv), Number(e.rv)]);
       servedRanges.set(key, ranges);
     }
@@ -146,6 +153,25 @@ export function judgeHistory(input: {
     unobservableState: neverServed(servedRangesUpTo((k) => k.rvAt)),
     lostInFlight: neverServed(servedRangesUpTo((k) => k.rvBefore)),
   });
+  const missingServedBy = comparison.missing.slice(0, 10).map((m) => {
+    const list = truthBy.get(`${m.id}|${m.type}`) ?? [];
+    const i = list.findIndex((t) => t.rv === m.rv && t.status === m.status && t.reason === m.reason);
+    const t = list[i];
+    const next = list[i + 1];
+    if (!t) return `${m.id} ${m.type} rv ${m.rv}: not found`;
+    const [from, to] = [Number(t.rv), next ? Number(next.rv) : Infinity];
+    const served = requestLog
+      .filter((e) => e.status === 200 && e.method === 'GET' && e.rv && e.cluster === t.cluster && e.path === resourcePathOf(t.kind))
+      .filter((e) => {
+        const [a, b] = e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Number(e.rv)] : [Number(e.rv), Number(e.rv)];
+        return a < to && b >= from;
+      })
+      .map((e) => {
+        const ended = endedAt.get(e);
+        return `${e.verb} ${e.at}–${ended ? new Date(ended).toISOString() : 'open'} [${e.fromRv ?? e.rv}, ${e.rv}]`;
+      });
+    return `${m.id} ${m.type} ${m.status}/${m.reason} rv ${m.rv}–${next?.rv ?? '…'}: served by ${served.join('; ') || 'nothing'}`;
+  });
   let duplicateSegments = 0;
   const duplicates: [RecordedRow, RecordedRow][] = [];
   for (const list of recordedBy.values()) {
@@ -157,5 +183,5 @@ export function judgeHistory(input: {
       }
     }
   }
-  return { ...comparison, duplicateSegments, duplicates, servedLagMs, lagged, recordedBy };
+  return { ...comparison, duplicateSegments, duplicates, servedLagMs, lagged, recordedBy, missingServedBy };
 }
