@@ -554,7 +554,10 @@ export class FleetIndex {
       // Said once per cluster, at the first drop: the log must not grow with every status write that follows.
       if (!this.heldDropWarned.has(cluster)) {
         this.heldDropWarned.add(cluster);
-        log.warn('FederatedHPA versions dropped while their inputs list: their history is incomplete', { cluster, kept: maxHeldPerCluster });
+        log.warn('FederatedHPA versions dropped while their inputs list: their history is incomplete', {
+          cluster,
+          kept: maxHeldPerCluster,
+        });
       }
     }
     this.heldFederated.set(cluster, held);

@@ -30,7 +30,9 @@ describe('reliability against the simulator’s ground truth', () => {
     // resourceVersion), and no row recording a state the object did not have at the version it was seen in.
     // What reached the BFF in the second before its SIGKILL and no later answer showed is lost with it (counted
     // apart); the message names the kill so that a transition missing near it can be told from one missing elsewhere.
-    expect(f.missing, JSON.stringify({ killAt: f.killAt, restartToSyncedMs: f.restartToSyncedMs, servedBy: f.missingServedBy })).toEqual([]);
+    expect(f.missing, JSON.stringify({ killAt: f.killAt, restartToSyncedMs: f.restartToSyncedMs, servedBy: f.missingServedBy })).toEqual(
+      [],
+    );
     expect(f.inconsistent, JSON.stringify(f.inconsistent.slice(0, 10))).toEqual([]);
     expect(f.recorded + f.unobservable + f.lostInFlight).toBe(f.groundTruth);
     expect(f.duplicateSegments).toBe(0);
