@@ -4,9 +4,13 @@ import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
 import { NextRequest } from 'next/server';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
+import path from 'node:path';
 import { errorText, log } from '../log';
+import { acceptsGzip } from './accept-encoding';
 import { listAutoscalersPrepared, triageGet } from './fleet-reads';
 import { preparedBody } from './row-json';
+import type { AssetAnswer } from './static-assets';
+import { staticAssets } from './static-assets';
 
 /**
  * The server's fast path for the two reads an open list or triage page repeats. Next's request pipeline (its
@@ -17,8 +21,9 @@ import { preparedBody } from './row-json';
  * the security headers. What the handler decides (access, validation, the JSON error body, the metric) is
  * the same code either way.
  *
- * Taken: `GET` of exactly `/api/v1/autoscalers` or `/api/v1/triage` (any query). Everything else — another
- * method, a trailing slash, an encoded path, every page — goes to Next unchanged, which answers it as before.
+ * Taken: `GET` of exactly `/api/v1/autoscalers` or `/api/v1/triage` (any query), and the build's static assets
+ * (`/_next/static/…`, static-assets.ts). Everything else — another method, a trailing slash, an encoded path,
+ * every page — goes to Next unchanged, which answers it as before.
  */
 type RouteHandler = (req: NextRequest, context: { params: Promise<Record<string, never>> }) => Promise<Response>;
 
@@ -33,8 +38,12 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 const globalKey = Symbol.for('autoscope.fastPath');
 type Holder = { [globalKey]?: FastPath };
 
+/** The build's static assets, from the directory Next serves them from (the checkout's or the image's `.next/static`). */
+let assets: AssetAnswer | null = null;
+
 /** Offers the fast path to the server (called once the backend has started; `next dev` has no such server). */
 export function installFastPath(): void {
+  assets = staticAssets(path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'static'));
   (globalThis as Holder)[globalKey] = answerFast;
 }
 
@@ -43,6 +52,7 @@ const compressFrom = 1024;
 const gzipAsync = promisify(gzip);
 
 export function answerFast(req: IncomingMessage, res: ServerResponse): boolean {
+  if (assets?.(req, res)) return true;
   if (req.method !== 'GET' || !req.url) return false;
   const query = req.url.indexOf('?');
   const route = routes.get(query < 0 ? req.url : req.url.slice(0, query));
@@ -93,18 +103,4 @@ async function respond(route: RouteHandler, request: NextRequest, req: IncomingM
       res.destroy();
     }
   }
-}
-
-/** Whether an Accept-Encoding header takes gzip: named with a q above 0, or else `*` with a q above 0. */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  let any = false;
-  for (const part of header.split(',')) {
-    const [coding = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    const taken = !q || Number(q.slice(2)) > 0;
-    if (coding === 'gzip' || coding === 'x-gzip') return taken;
-    if (coding === '*') any = taken;
-  }
-  return any;
 }

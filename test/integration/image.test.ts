@@ -211,7 +211,12 @@ describe('the standalone server on a read-only copy, as an unprivileged user', (
     expect(html).toContain('Autoscope');
     const asset = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
     expect(asset).toBeDefined();
-    expect((await fetch(`http://127.0.0.1:${port}${asset ?? ''}`)).status).toBe(200);
+    const script = await fetch(`http://127.0.0.1:${port}${asset ?? ''}`);
+    expect(script.status).toBe(200);
+    // Answered from memory by the fast path, which finds the build's static directory in the image's layout too
+    // (Next's own answer carries a weak tag, `W/"…"`).
+    expect(script.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const list = await until(
       async () => AutoscalerListResponseSchema.parse(await (await fetch(`http://127.0.0.1:${port}/api/v1/autoscalers?limit=500`)).json()),
       (l) => l.clusters.length === 7 && l.clusters.every((c) => c.state === 'synced'),
