@@ -1,6 +1,7 @@
 import type { AutoscalerSort, ProblemGroup } from '@/lib/api';
 import { SEVERITY_RANK } from '@/lib/triage/health-rules';
-import type { FilterParams } from '../api/paths';
+import type { FilterParams, ListParams } from '../api/paths';
+import { apiPaths } from '../api/paths';
 
 export const filterKeys = ['kind', 'cluster', 'namespace', 'health', 'reason', 'q'] as const;
 export type FilterKey = (typeof filterKeys)[number];
@@ -72,6 +73,24 @@ export function sortGroups(groups: readonly ProblemGroup[], sort: TriageSort): P
 /** The list query of a group's autoscalers: the filter, narrowed by the API to the group (`group=<key>`). */
 export function groupListFilter(groupKey: string, filter: FilterParams): FilterParams {
   return { ...filter, group: groupKey };
+}
+
+/** Autoscalers of an expanded group asked for at a time. */
+export const groupPageSize = 500;
+
+/** The list query of an expanded group's autoscalers (its first page, then on by cursor). */
+export function groupMembersParams(state: TriageState): Omit<ListParams, 'cursor'> {
+  return { ...groupListFilter(state.group ?? '', state.filter), sort: triageSortOptions[state.sort].rows, limit: groupPageSize };
+}
+
+/**
+ * The API reads the page makes as it opens, as the view builds their URLs: the page names them in its HTML
+ * (`<link rel="preload">`), so the browser fetches them beside the scripts instead of after them.
+ */
+export function triageOpeningReads(state: TriageState): string[] {
+  const urls = [apiPaths.me(), apiPaths.clusters(), apiPaths.triage(state.filter)];
+  if (state.group) urls.push(apiPaths.autoscalers(groupMembersParams(state)));
+  return urls;
 }
 
 /** What the export buttons download: the filtered queue, i.e. every autoscaler that is not OK unless a health filter says otherwise. */

@@ -16,12 +16,11 @@ import { GroupMembers } from './group-members';
 import { ProblemGroupCard } from './problem-group-card';
 import { TriageFilters } from './triage-filters';
 import type { FilterKey } from './triage-state';
-import { groupListFilter, hasFilters, noFilters, readTriageState, sortGroups, triageSortOptions } from './triage-state';
+import { groupListFilter, groupMembersParams, hasFilters, noFilters, readTriageState, sortGroups } from './triage-state';
 import type { NavItem } from './use-queue-keyboard';
 import { useQueueKeyboard } from './use-queue-keyboard';
 import styles from './triage.module.css';
 
-const pageSize = 500;
 /** The triage queue: broken autoscalers across the fleet grouped by cause, filtered and sorted from the URL. */
 export function TriageView(): React.JSX.Element {
   const url = useUrlState();
@@ -42,7 +41,7 @@ export function TriageView(): React.JSX.Element {
   const expanded = groups.find((g) => g.key === state.group) ?? null;
   // Asked for beside the queue, from the URL's group (a link to a group): not after the queue has answered.
   const members = useInfiniteQuery({
-    ...autoscalerPagesQuery({ ...groupListFilter(state.group ?? '', filter), sort: triageSortOptions[sort].rows, limit: pageSize }),
+    ...autoscalerPagesQuery(groupMembersParams(state)),
     enabled: Boolean(state.group),
   });
 
