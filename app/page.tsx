@@ -1,11 +1,18 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
+import { overviewOpeningReads } from '@/components/overview/overview-state';
 import { OverviewView } from '@/components/overview/overview-view';
 import { Skeleton } from '@/components/ui/query-state';
+import { preloadReads, searchParamsOf } from './preload-reads';
 
 export const metadata: Metadata = { title: 'Overview' };
 
-export default function OverviewPage(): React.JSX.Element {
+export default async function OverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}): Promise<React.JSX.Element> {
+  preloadReads(overviewOpeningReads(await searchParamsOf(searchParams)));
   return (
     <>
       <h1 className="page-title">Overview</h1>

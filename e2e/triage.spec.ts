@@ -59,34 +59,6 @@ test.describe('Triage', () => {
     });
   });
 
-  test('the page names its opening reads in its HTML, and the view takes the preloaded answers', async ({ page }) => {
-    const errors = collectConsoleErrors(page);
-    // No stream (a 204 tells EventSource not to reconnect): nothing invalidates a query, so every read is an opening one.
-    await page.route('**/api/v1/stream', (r) => r.fulfill({ status: 204 }));
-    const fetched: string[] = [];
-    page.on('request', (r) => {
-      const u = new URL(r.url());
-      if (r.resourceType() === 'fetch' && u.pathname.startsWith('/api/')) fetched.push(`${u.pathname}${u.search}`);
-    });
-    const triage = new TriagePage(page);
-    await triage.goto(`?kind=HorizontalPodAutoscaler&sort=count&group=${encodeURIComponent(outageGroup)}`);
-    await expect(triage.groups.first()).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    const preloaded = await page.evaluate(() =>
-      [...document.querySelectorAll('link[rel="preload"][as="fetch"]')].map((l) => l.getAttribute('href')),
-    );
-    // The URLs the view builds for these filters, sort and group (the group's rows in the sort's row order).
-    expect(preloaded).toEqual([
-      '/api/v1/me',
-      '/api/v1/clusters',
-      '/api/v1/triage?kind=HorizontalPodAutoscaler',
-      `/api/v1/autoscalers?kind=HorizontalPodAutoscaler&group=${encodeURIComponent(outageGroup)}&sort=health&limit=500`,
-    ]);
-    // Each was answered once, by the preload: the view's own fetches took those answers.
-    expect(fetched.filter((u) => preloaded.includes(u))).toEqual([]);
-    expect(errors).toEqual([]);
-  });
-
   test('filters and sort live in the URL and survive a reload', async ({ page }) => {
     const errors = collectConsoleErrors(page);
     const triage = new TriagePage(page);

@@ -3,7 +3,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import type { AutoscalerSort } from '@/lib/api';
-import { AutoscalerSortSchema } from '@/lib/api';
 import { NoClusters } from '../no-clusters';
 import { HealthLegend } from '../overview/health-legend';
 import { autoscalerPagesQuery, clustersQuery } from '../queries/keys';
@@ -11,7 +10,7 @@ import type { MemberRow } from '../triage/group-members';
 import { GroupMembers } from '../triage/group-members';
 import { TriageFilters } from '../triage/triage-filters';
 import type { FilterKey } from '../triage/triage-state';
-import { hasFilters, noFilters, readFilter } from '../triage/triage-state';
+import { hasFilters, noFilters } from '../triage/triage-state';
 import type { NavItem } from '../triage/use-queue-keyboard';
 import { useQueueKeyboard } from '../triage/use-queue-keyboard';
 import styles from '../triage/triage.module.css';
@@ -19,8 +18,7 @@ import { PartialFailureBanner } from '../ui/partial-failure-banner';
 import { EmptyState, QueryError, Skeleton } from '../ui/query-state';
 import { ClockText } from '../ui/time-zone';
 import { useUrlState } from '../ui/use-url-state';
-
-const pageSize = 200;
+import { listParams, readListState } from './list-state';
 
 /** The list's orders, as the API names them; the first is the default. */
 const sortChoices: readonly { value: AutoscalerSort; label: string }[] = [
@@ -40,9 +38,8 @@ const sortChoices: readonly { value: AutoscalerSort; label: string }[] = [
  */
 export function AutoscalerListView(): React.JSX.Element {
   const url = useUrlState();
-  const filter = readFilter(url.params);
-  const sortParam = AutoscalerSortSchema.safeParse(url.get('sort'));
-  const sort: AutoscalerSort = sortParam.success ? sortParam.data : 'health';
+  const state = readListState(url.params);
+  const { filter, sort } = state;
   const searchRef = useRef<HTMLInputElement>(null);
   const scrollToRow = useRef<((index: number) => void) | null>(null);
   const setUrl = url.set;
@@ -50,7 +47,7 @@ export function AutoscalerListView(): React.JSX.Element {
 
   const clusters = useQuery(clustersQuery());
   const list = useInfiniteQuery({
-    ...autoscalerPagesQuery({ ...filter, sort, limit: pageSize }),
+    ...autoscalerPagesQuery(listParams(state)),
     placeholderData: keepPreviousData,
     // Fetched beside the clusters, not after them: a waterfall of round trips is what an operator waits for.
   });

@@ -9,6 +9,7 @@ import { ConditionChip } from '../ui/health';
 import { QueryError, Skeleton } from '../ui/query-state';
 import { ClockText, SinceText } from '../ui/time-zone';
 import { useUrlState } from '../ui/use-url-state';
+import { feedLimit, feedShowsAll } from './overview-state';
 import { autoscalerKindShort } from './kind-label';
 import styles from './overview.module.css';
 
@@ -20,7 +21,7 @@ import styles from './overview.module.css';
  */
 export function TransitionsFeed(): React.JSX.Element {
   const url = useUrlState();
-  const inUrl = url.get('feed') === 'all';
+  const inUrl = feedShowsAll(url.params);
   // The box answers the click at once; the URL (a replace, asynchronous) follows, and wins when it moves on its own.
   const [all, setAll] = useState(inUrl);
   useEffect(() => setAll(inUrl), [inUrl]);
@@ -44,7 +45,7 @@ export function TransitionsFeed(): React.JSX.Element {
 }
 
 function FeedTable({ notableOnly }: { notableOnly: boolean }): React.JSX.Element {
-  const feed = useQuery(transitionsQuery(50, notableOnly));
+  const feed = useQuery(transitionsQuery(feedLimit, notableOnly));
   if (feed.isPending) return <Skeleton rows={8} />;
   if (feed.error) return <QueryError error={feed.error} retry={() => void feed.refetch()} />;
   const { transitions } = feed.data;
