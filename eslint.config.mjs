@@ -36,6 +36,8 @@ const layerPolicy = {
     { from: { element: { type: 'bench' } }, allow: { to: { element: { type: '{lib,sim}' } } } },
     // The in-process view benchmark times the data structures the routes read (run with --conditions=react-server).
     { from: { file: { path: 'bench/{views,memory}.ts' } }, allow: { to: { file: { path: 'server/fleet/**' } } } },
+    // The memory benchmark slims each object with the informers' own function, as they hold it.
+    { from: { file: { path: 'bench/memory.ts' } }, allow: { to: { file: { path: 'server/watch/informer.ts' } } } },
     // The commit benchmark times the history's SQLite file with and without its checkpoint thread.
     { from: { file: { path: 'bench/sqlite-commit.ts' } }, allow: { to: { file: { path: 'server/store/{sqlite,wal-checkpointer}.ts' } } } },
     // The fleet benchmark can run the BFF on a throwaway PostgreSQL, started as the tests start one, and reads event streams as they do.

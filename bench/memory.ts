@@ -1,7 +1,8 @@
 /**
  * `npm run bench:memory`: where the heap goes per autoscaler, in-process and without the simulator, so it is
  * fast and repeatable. Builds N HPAs (BENCH_CLUSTERS × BENCH_HPAS, default 50 × 2,000) the way the informers
- * hold them — each parsed from its own JSON text, as a watch event delivers it, `managedFields` dropped — then
+ * hold them — each parsed from its own JSON text, as a watch event delivers it, slimmed by the informers' own
+ * `slimObject` (managedFields and kubectl's last-applied-configuration dropped) — then
  * maps each to its DTO with `toHpaAutoscaler` and keeps what `FleetIndex` keeps per entry (the DTO and the raw
  * object; it kept a sha1 fingerprint too until it compared DTOs directly). Reads the live heap after a full GC at
  * each step; prints KiB per autoscaler for the raw objects and the DTOs, and the goal (issue 18: ≤ 2 KiB heap).
@@ -11,9 +12,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Autoscaler } from '@/lib/api';
-import type { HorizontalPodAutoscaler } from '@/lib/k8s/types';
+import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import { toHpaAutoscaler } from '@/lib/triage/to-hpa-autoscaler';
 import { StringPool } from '@/server/fleet/string-pool';
+import { slimObject } from '@/server/watch/informer';
 
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
 const perCluster = Number(process.env.BENCH_HPAS ?? 2000);
@@ -32,9 +34,16 @@ const fixtures = ['prod-us', 'prod-eu-west-1', 'staging'].flatMap((f) => {
     items: HorizontalPodAutoscaler[];
   };
   return list.items.map((item) => {
-    delete item.metadata.managedFields;
-    // The simulator's HPAs carry no last-applied annotation; a kubectl-applied fleet does (reported separately).
-    if (process.env.BENCH_ANNOTATIONS !== '1') delete item.metadata.annotations;
+    // As the API serves them, managedFields included. The fixtures come from kubectl-applied HPAs (each has a
+    // last-applied annotation); the simulator's carry an Argo CD tracking annotation instead. BENCH_ANNOTATIONS=1
+    // keeps the fixtures' own.
+    if (process.env.BENCH_ANNOTATIONS !== '1') {
+      item.metadata.annotations = { 'argocd.argoproj.io/tracking-id': `${item.metadata.namespace}:autoscaling/HorizontalPodAutoscaler:x` };
+    }
+    // The metadata in the API server's order (ObjectMeta's fields; the fixtures' keys are sorted): where
+    // managedFields sits decides what dropping it costs (informer.ts, slimObject).
+    const { name, namespace, uid, resourceVersion, creationTimestamp, labels, annotations, managedFields, ...rest } = item.metadata;
+    item.metadata = { name, namespace, uid, resourceVersion, creationTimestamp, labels, annotations, ...rest, managedFields };
     return JSON.stringify(item);
   });
 });
@@ -48,7 +57,11 @@ const raws: { cluster: string; hpa: HorizontalPodAutoscaler }[] = [];
 for (let c = 0; c < clusters; c++) {
   for (let i = 0; i < perCluster; i++) {
     const text = fixtures[i % fixtures.length] as string;
-    const hpa = JSON.parse(text) as HorizontalPodAutoscaler;
+    // Each object its own annotation text, as each of the simulator's is.
+    const parsed = JSON.parse(
+      text.replace(':autoscaling/HorizontalPodAutoscaler:x', `:autoscaling/HorizontalPodAutoscaler:${c}-${i}`),
+    ) as KubeObject;
+    const hpa = slimObject(parsed) as HorizontalPodAutoscaler;
     hpa.metadata.name = `${hpa.metadata.name}-${i}`;
     hpa.metadata.namespace = `team-${i % 40}`;
     hpa.metadata.uid = `${c}-${i}-${hpa.metadata.uid ?? ''}`;

@@ -1,7 +1,7 @@
 import { CopyButton } from './copy-button';
 import styles from './panels.module.css';
 
-/** The object as stored (without managedFields), folded by default. */
+/** The object as stored (without managedFields and kubectl's last-applied-configuration), folded by default. */
 export function YamlView({ yaml, name }: { yaml: string; name: string }): React.JSX.Element {
   return (
     <section className="card" aria-labelledby="yaml-title" data-testid="yaml">
@@ -12,7 +12,7 @@ export function YamlView({ yaml, name }: { yaml: string; name: string }): React.
         <CopyButton text={yaml} label={`YAML of ${name}`} />
       </div>
       <details className={styles.yamlDetails}>
-        <summary>Show the object ({yaml.split('\n').length} lines, managedFields removed)</summary>
+        <summary>Show the object ({yaml.split('\n').length} lines, managedFields and last-applied-configuration removed)</summary>
         <pre className={styles.yaml} tabIndex={0} aria-label={`YAML of ${name}`}>
           {yaml}
         </pre>

@@ -180,7 +180,7 @@ export const AutoscalerDetailResponseSchema = z.object({
   machineSets: z.array(MachineSetCopySchema).optional(),
   placement: FederationPlacementSchema.optional(),
   events: z.array(EventSchema),
-  /** The object as YAML, without managedFields. */
+  /** The object as YAML, without managedFields and kubectl's last-applied-configuration annotation. */
   yaml: z.string(),
   kubectl: z.array(KubectlCommandSchema),
   clusters: z.array(ClusterStatusSchema),

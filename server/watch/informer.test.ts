@@ -3,7 +3,7 @@ import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import fixture from '@/lib/triage/__fixtures__/prod-eu-west-1.hpa.json';
 import { FakeCluster, settle } from './__fixtures__/fake-cluster';
 import type { InformerError } from './informer';
-import { ResourceInformer, restartDelay } from './informer';
+import { ResourceInformer, restartDelay, slimObject } from './informer';
 import { watchedResources } from './resources';
 
 const hpas = watchedResources.find((r) => r.key === 'hpas');
@@ -61,7 +61,7 @@ describe('ResourceInformer', () => {
     h.informer.stop();
   });
 
-  it('hands each object to `arrived` as it comes (list items, watch events), without managedFields', async () => {
+  it('hands each object to `arrived` as it comes (list items, watch events), without managedFields or last-applied', async () => {
     const order: string[] = [];
     const arrivedObjects: KubeObject[] = [];
     const h = harness(new FakeCluster(), (o) => {
@@ -70,7 +70,11 @@ describe('ResourceInformer', () => {
     });
     const withFields = (o: HorizontalPodAutoscaler): KubeObject => ({
       ...o,
-      metadata: { ...o.metadata, managedFields: [{ manager: 'kube-controller-manager' }] },
+      metadata: {
+        ...o.metadata,
+        managedFields: [{ manager: 'kube-controller-manager' }],
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(o), 'team.example.com/owner': 'payments' },
+      },
     });
     for (const o of real.slice(0, 2)) h.cluster.put(path, withFields(o));
     h.informer.start();
@@ -83,6 +87,8 @@ describe('ResourceInformer', () => {
     expect(order[2]).toMatch(new RegExp(`^arrived ${real[0]?.metadata.name} `));
     // The very objects the informer caches and reports, slimmed before anyone saw them.
     expect(arrivedObjects.every((o) => o.metadata.managedFields === undefined)).toBe(true);
+    // kubectl's copy of the last apply goes; every other annotation stays.
+    expect(arrivedObjects.map((o) => o.metadata.annotations)).toEqual(arrivedObjects.map(() => ({ 'team.example.com/owner': 'payments' })));
     const cached = new Set(h.informer.objects());
     expect(arrivedObjects.filter((o) => cached.has(o))).toHaveLength(2);
     h.informer.stop();
@@ -169,6 +175,42 @@ describe('ResourceInformer', () => {
     expect(h.seen.synced.every((s) => s.length === 3)).toBe(true);
     expect(h.seen.deleted).toEqual([]);
     h.informer.stop();
+  });
+});
+
+describe('slimObject', () => {
+  const K = 'kubectl.kubernetes.io/last-applied-configuration';
+  const object = (metadata: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'X',
+    metadata: { name: 'a', namespace: 'n', ...metadata },
+  });
+
+  it('drops managedFields and the last-applied annotation, keeps every other field in its place', () => {
+    const o = object({ uid: 'u', labels: { app: 'x' }, annotations: { a: '1', [K]: '{}', z: '2' }, managedFields: [{}] });
+    expect(slimObject(o)).toBe(o);
+    expect(Object.keys(o.metadata)).toEqual(['name', 'namespace', 'uid', 'labels', 'annotations']);
+    expect(o.metadata.annotations).toEqual({ a: '1', z: '2' });
+    expect(Object.keys(o.metadata.annotations ?? {})).toEqual(['a', 'z']);
+    expect(o.metadata.labels).toEqual({ app: 'x' });
+  });
+
+  it('annotations without last-applied are the same object; with only last-applied, empty', () => {
+    const only = object({ annotations: { [K]: '{}' } });
+    slimObject(only);
+    expect(only.metadata.annotations).toEqual({});
+    const others = object({ annotations: { team: 'payments' }, managedFields: [] });
+    const annotations = others.metadata.annotations;
+    slimObject(others);
+    expect(others.metadata.annotations).toBe(annotations);
+    expect('managedFields' in others.metadata).toBe(false);
+  });
+
+  it('an object with neither keeps its metadata object (a second pass changes nothing)', () => {
+    const o = object({ uid: 'u', annotations: { team: 'payments' } });
+    const metadata = o.metadata;
+    slimObject(o);
+    expect(o.metadata).toBe(metadata);
   });
 });
 
