@@ -188,6 +188,7 @@ export class Autoscope {
       const last = this.clusterInfo(watcher);
       watcher.stop();
       this.watchers.delete(name);
+      this.index.stopHolding(name);
       this.remoteStatuses.set(name, last);
       this.publishedStatus.delete(name);
     }

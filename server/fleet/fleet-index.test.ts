@@ -235,6 +235,47 @@ describe('FleetIndex FederatedHPAs before their inputs have listed', () => {
   });
 });
 
+describe('FleetIndex FederatedHPAs of a cluster no longer watched', () => {
+  it('versions held while another replica took the lease are not mapped when the cluster comes back', async () => {
+    const list = (f: unknown): KubeObject[] => (f as { items: KubeObject[] }).items;
+    const listed = new Set<ResourceKey>(['federatedHpas', 'propagationPolicies', 'karmadaClusters']);
+    const objects = new Map<ResourceKey, KubeObject[]>([
+      ['federatedHpas', list(karmadaFhpas)],
+      ['resourceBindings', list(karmadaBindings)],
+      ['propagationPolicies', list(karmadaPolicies)],
+      ['karmadaClusters', list(karmadaClusters)],
+    ]);
+    const source: ClusterObjects = {
+      objects: (r) => (listed.has(r) ? (objects.get(r) ?? []) : []),
+      serves: (r) => objects.has(r),
+      listed: (r) => listed.has(r),
+    };
+    const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
+    const index = new FleetIndex(
+      history,
+      () => source,
+      () => undefined,
+      () => new Date('2026-11-24T10:00:00.000Z'),
+    );
+    const fhpa = list(karmadaFhpas)[0] as KubeObject & { status: { conditions: { type: string; reason: string }[] } };
+    const id = `karmada/FederatedHPA/${fhpa.metadata.namespace}/${fhpa.metadata.name}`;
+    const old = {
+      ...fhpa,
+      status: { ...fhpa.status, conditions: fhpa.status.conditions.map((c) => ({ ...c, reason: 'SucceededRescale' })) },
+    };
+    index.apply('karmada', 'federatedHpas', 'update', old);
+    // The lease goes to another replica before the bindings listed; later this replica watches the cluster again.
+    index.stopHolding('karmada');
+    listed.add('resourceBindings');
+    index.resync('karmada', 'resourceBindings', list(karmadaBindings));
+    index.runPending();
+    const reasons = (await history.latestTransitions(100, 'karmada')).filter((t) => t.id === id).map((t) => t.reason);
+    expect(reasons).not.toContain('SucceededRescale');
+    expect(index.entries.get(id)?.dto.conditions.find((c) => c.type === 'AbleToScale')?.reason).toBe('ReadyForNewScale');
+    void history.close();
+  });
+});
+
 describe('FleetIndex.refreshAll', () => {
   it('re-maps in slices with the event loop free between them, and never brings back an older object', async () => {
     const r = rig();

@@ -326,6 +326,14 @@ export class FleetIndex {
     this.byCluster.delete(cluster);
     this.stale.delete(cluster);
     this.federationLookups.delete(cluster);
+    this.stopHolding(cluster);
+  }
+
+  /**
+   * The cluster is no longer watched here (another replica took its lease): the FederatedHPA versions held for it
+   * go with its watch. Kept, they would be mapped after whatever a later watch of it brings, as if they were newer.
+   */
+  stopHolding(cluster: string): void {
     this.heldFederated.delete(cluster);
     this.heldDropWarned.delete(cluster);
   }
