@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -13,6 +13,8 @@ import { staticAssets } from './static-assets';
  * headers Next gives them; everything the handler does not take reaches Next untouched.
  */
 const root = mkdtempSync(path.join(os.tmpdir(), 'static-assets-'));
+/** A file beside the static directory, which a path with `..` would reach. */
+const secretFile = path.join(root, '..', `${path.basename(root)}-secret.js`);
 const script = `${'export const rows = [];\n'.repeat(200)}console.log("autoscope");\n`;
 const style = 'body{margin:0}';
 const font = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251));
@@ -46,7 +48,7 @@ beforeAll(async () => {
   writeFileSync(path.join(root, 'chunks', 'small.css'), style);
   writeFileSync(path.join(root, 'media', 'font.woff2'), font);
   writeFileSync(path.join(root, 'chunks', 'notes.unknown'), 'x');
-  writeFileSync(path.join(root, '..', `${path.basename(root)}-secret.js`), 'secret');
+  writeFileSync(secretFile, 'secret');
   const answer = staticAssets(root);
   server = http.createServer((req, res) => {
     if (answer(req, res)) return;
@@ -58,7 +60,11 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 });
 
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  rmSync(root, { recursive: true, force: true });
+  rmSync(secretFile, { force: true });
+});
 
 describe('static assets from memory', () => {
   it('a script: gzip when the client takes it, the bytes of the file, immutable caching, the security headers', async () => {
@@ -112,7 +118,7 @@ describe('static assets from memory', () => {
 
   it('leaves to Next what it does not take: a missing file, dot-segments, encoded paths, ranges, other methods, unknown types', async () => {
     toNext.length = 0;
-    const secret = `${path.basename(root)}-secret.js`;
+    const secret = path.basename(secretFile);
     const asked = [
       ['GET', '/_next/static/chunks/missing.js', {}],
       ['GET', `/_next/static/../${secret}`, {}],
