@@ -129,32 +129,50 @@ describe('FleetIndex cross-object verdicts', () => {
   });
 });
 
+const listOf = (f: unknown): KubeObject[] => (f as { items: KubeObject[] }).items;
+
+/**
+ * A Karmada control plane from the fixtures, of whose resources those in `listed` have listed (the others' caches are
+ * still empty), an index on it with a clock the test moves, and its first FederatedHPA with AbleToScale rewritten.
+ */
+function federationRig(listed: Set<ResourceKey>) {
+  const objects = new Map<ResourceKey, KubeObject[]>([
+    ['federatedHpas', listOf(karmadaFhpas)],
+    ['resourceBindings', listOf(karmadaBindings)],
+    ['propagationPolicies', listOf(karmadaPolicies)],
+    ['karmadaClusters', listOf(karmadaClusters)],
+  ]);
+  const source: ClusterObjects = {
+    objects: (r) => (listed.has(r) ? (objects.get(r) ?? []) : []),
+    serves: (r) => objects.has(r),
+    listed: (r) => listed.has(r),
+  };
+  let now = Date.parse('2026-11-24T10:00:00.000Z');
+  const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
+  const index = new FleetIndex(
+    history,
+    () => source,
+    () => undefined,
+    () => new Date(now),
+  );
+  const fhpa = listOf(karmadaFhpas)[0] as KubeObject & { status: { conditions: { type: string; reason: string }[] } };
+  const id = `karmada/FederatedHPA/${fhpa.metadata.namespace}/${fhpa.metadata.name}`;
+  const withAbleToScale = (reason: string, rv?: string): KubeObject => ({
+    ...fhpa,
+    metadata: rv === undefined ? fhpa.metadata : { ...fhpa.metadata, resourceVersion: rv },
+    status: { ...fhpa.status, conditions: fhpa.status.conditions.map((c) => (c.type === 'AbleToScale' ? { ...c, reason } : c)) },
+  });
+  return { index, history, objects, listed, fhpa, id, withAbleToScale, tick: (ms: number) => (now += ms) };
+}
+
 describe('FleetIndex FederatedHPAs', () => {
   it('two status writes of a FederatedHPA in quick succession both reach history (mapped at once, not debounced)', async () => {
-    const list = (f: unknown): KubeObject[] => (f as { items: KubeObject[] }).items;
-    const objects = new Map<ResourceKey, KubeObject[]>([
-      ['federatedHpas', list(karmadaFhpas)],
-      ['resourceBindings', list(karmadaBindings)],
-      ['propagationPolicies', list(karmadaPolicies)],
-      ['karmadaClusters', list(karmadaClusters)],
-    ]);
-    const source: ClusterObjects = { objects: (r) => objects.get(r) ?? [], serves: (r) => objects.has(r), listed: (r) => objects.has(r) };
-    const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
-    const index = new FleetIndex(
-      history,
-      () => source,
-      () => undefined,
-      () => new Date('2026-11-24T10:00:00.000Z'),
+    const { index, history, id, withAbleToScale } = federationRig(
+      new Set<ResourceKey>(['federatedHpas', 'resourceBindings', 'propagationPolicies', 'karmadaClusters']),
     );
-    index.resync('karmada', 'federatedHpas', list(karmadaFhpas));
+    index.resync('karmada', 'federatedHpas', listOf(karmadaFhpas));
     index.runPending();
-    const fhpa = list(karmadaFhpas)[0] as KubeObject & { status: { conditions: { type: string; reason: string }[] } };
-    const id = `karmada/FederatedHPA/${fhpa.metadata.namespace}/${fhpa.metadata.name}`;
     const before = await history.countTransitions(id);
-    const withAbleToScale = (reason: string): KubeObject => ({
-      ...fhpa,
-      status: { ...fhpa.status, conditions: fhpa.status.conditions.map((c) => (c.type === 'AbleToScale' ? { ...c, reason } : c)) },
-    });
     index.apply('karmada', 'federatedHpas', 'update', withAbleToScale('SucceededRescale'));
     index.apply('karmada', 'federatedHpas', 'update', withAbleToScale('ScaleDownStabilized'));
     index.runPending();
@@ -165,56 +183,31 @@ describe('FleetIndex FederatedHPAs', () => {
 
 describe('FleetIndex FederatedHPAs before their inputs have listed', () => {
   it('every version that arrived while the bindings listed reaches history, in order, at its arrival time', async () => {
-    const list = (f: unknown): KubeObject[] => (f as { items: KubeObject[] }).items;
-    const listed = new Set<ResourceKey>(['federatedHpas', 'propagationPolicies', 'karmadaClusters']);
-    const objects = new Map<ResourceKey, KubeObject[]>([
-      ['federatedHpas', list(karmadaFhpas)],
-      ['resourceBindings', list(karmadaBindings)],
-      ['propagationPolicies', list(karmadaPolicies)],
-      ['karmadaClusters', list(karmadaClusters)],
-    ]);
-    const source: ClusterObjects = {
-      objects: (r) => (listed.has(r) ? (objects.get(r) ?? []) : []),
-      serves: (r) => objects.has(r),
-      listed: (r) => listed.has(r),
-    };
-    let now = Date.parse('2026-11-24T10:00:00.000Z');
-    const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
-    const index = new FleetIndex(
-      history,
-      () => source,
-      () => undefined,
-      () => new Date(now),
+    const { index, history, objects, listed, id, withAbleToScale, tick } = federationRig(
+      new Set<ResourceKey>(['federatedHpas', 'propagationPolicies', 'karmadaClusters']),
     );
-    const fhpa = list(karmadaFhpas)[0] as KubeObject & { status: { conditions: { type: string; reason: string }[] } };
-    const id = `karmada/FederatedHPA/${fhpa.metadata.namespace}/${fhpa.metadata.name}`;
-    const withAbleToScale = (reason: string, rv: string): KubeObject => ({
-      ...fhpa,
-      metadata: { ...fhpa.metadata, resourceVersion: rv },
-      status: { ...fhpa.status, conditions: fhpa.status.conditions.map((c) => (c.type === 'AbleToScale' ? { ...c, reason } : c)) },
-    });
     // The list, then two status writes, while the ResourceBindings are still listing (a retried 5xx).
-    for (const o of list(karmadaFhpas)) index.apply('karmada', 'federatedHpas', 'update', o);
-    index.resync('karmada', 'federatedHpas', list(karmadaFhpas));
+    for (const o of listOf(karmadaFhpas)) index.apply('karmada', 'federatedHpas', 'update', o);
+    index.resync('karmada', 'federatedHpas', listOf(karmadaFhpas));
     index.runPending();
-    now += 1_000;
+    tick(1_000);
     index.apply('karmada', 'federatedHpas', 'update', withAbleToScale('SucceededRescale', '901'));
-    now += 1_000;
+    tick(1_000);
     const last = withAbleToScale('ScaleDownStabilized', '902');
     index.apply('karmada', 'federatedHpas', 'update', last);
-    objects.set('federatedHpas', [last, ...list(karmadaFhpas).slice(1)]);
+    objects.set('federatedHpas', [last, ...listOf(karmadaFhpas).slice(1)]);
     index.runPending();
     // Nothing is judged from a partial view.
     expect(index.entries.size).toBe(0);
     expect(await history.countTransitions(id)).toBe(0);
 
-    now += 5_000;
+    tick(5_000);
     listed.add('resourceBindings');
-    index.resync('karmada', 'resourceBindings', list(karmadaBindings));
+    index.resync('karmada', 'resourceBindings', listOf(karmadaBindings));
     // A write that arrives before the debounced recomputation: mapped at once, after what was held.
-    now += 1_000;
+    tick(1_000);
     const newest = withAbleToScale('SucceededGetScale', '903');
-    objects.set('federatedHpas', [newest, ...list(karmadaFhpas).slice(1)]);
+    objects.set('federatedHpas', [newest, ...listOf(karmadaFhpas).slice(1)]);
     index.apply('karmada', 'federatedHpas', 'update', newest);
     index.runPending();
     expect(index.entries.get(id)?.dto.conditions.find((c) => c.type === 'AbleToScale')?.reason).toBe('SucceededGetScale');
@@ -230,35 +223,16 @@ describe('FleetIndex FederatedHPAs before their inputs have listed', () => {
       'SucceededGetScale 2026-11-24T10:00:08.000Z',
     ]);
     // Every FederatedHPA of the list is mapped once its inputs are whole.
-    expect(index.entries.size).toBe(list(karmadaFhpas).length);
+    expect(index.entries.size).toBe(listOf(karmadaFhpas).length);
     void history.close();
   });
 });
 
 describe('FleetIndex FederatedHPAs of a cluster no longer watched', () => {
   it('versions held while another replica took the lease are not mapped when the cluster comes back', async () => {
-    const list = (f: unknown): KubeObject[] => (f as { items: KubeObject[] }).items;
-    const listed = new Set<ResourceKey>(['federatedHpas', 'propagationPolicies', 'karmadaClusters']);
-    const objects = new Map<ResourceKey, KubeObject[]>([
-      ['federatedHpas', list(karmadaFhpas)],
-      ['resourceBindings', list(karmadaBindings)],
-      ['propagationPolicies', list(karmadaPolicies)],
-      ['karmadaClusters', list(karmadaClusters)],
-    ]);
-    const source: ClusterObjects = {
-      objects: (r) => (listed.has(r) ? (objects.get(r) ?? []) : []),
-      serves: (r) => objects.has(r),
-      listed: (r) => listed.has(r),
-    };
-    const history = new HistoryStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'index-')), retentionDays: 30 });
-    const index = new FleetIndex(
-      history,
-      () => source,
-      () => undefined,
-      () => new Date('2026-11-24T10:00:00.000Z'),
+    const { index, history, listed, fhpa, id } = federationRig(
+      new Set<ResourceKey>(['federatedHpas', 'propagationPolicies', 'karmadaClusters']),
     );
-    const fhpa = list(karmadaFhpas)[0] as KubeObject & { status: { conditions: { type: string; reason: string }[] } };
-    const id = `karmada/FederatedHPA/${fhpa.metadata.namespace}/${fhpa.metadata.name}`;
     const old = {
       ...fhpa,
       status: { ...fhpa.status, conditions: fhpa.status.conditions.map((c) => ({ ...c, reason: 'SucceededRescale' })) },
@@ -267,7 +241,7 @@ describe('FleetIndex FederatedHPAs of a cluster no longer watched', () => {
     // The lease goes to another replica before the bindings listed; later this replica watches the cluster again.
     index.stopHolding('karmada');
     listed.add('resourceBindings');
-    index.resync('karmada', 'resourceBindings', list(karmadaBindings));
+    index.resync('karmada', 'resourceBindings', listOf(karmadaBindings));
     index.runPending();
     const reasons = (await history.latestTransitions(100, 'karmada')).filter((t) => t.id === id).map((t) => t.reason);
     expect(reasons).not.toContain('SucceededRescale');

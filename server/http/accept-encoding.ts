@@ -1,3 +1,6 @@
+/** Bodies below this go out as they are; above it, gzip when the client takes it (Next compresses the same way). */
+export const compressFrom = 1024;
+
 /** Whether an Accept-Encoding header takes gzip: named with a q above 0, or else `*` with a q above 0. */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;

@@ -6,7 +6,7 @@ import { NextRequest } from 'next/server';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 import path from 'node:path';
 import { errorText, log } from '../log';
-import { acceptsGzip } from './accept-encoding';
+import { acceptsGzip, compressFrom } from './accept-encoding';
 import { listAutoscalersPrepared, triageGet } from './fleet-reads';
 import { preparedBody } from './row-json';
 import type { AssetAnswer } from './static-assets';
@@ -47,8 +47,6 @@ export function installFastPath(): void {
   (globalThis as Holder)[globalKey] = answerFast;
 }
 
-/** Bodies below this go out as they are; above it, gzip when the client takes it (Next compresses the same way). */
-const compressFrom = 1024;
 const gzipAsync = promisify(gzip);
 
 export function answerFast(req: IncomingMessage, res: ServerResponse): boolean {

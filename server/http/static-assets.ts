@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
-import { acceptsGzip } from './accept-encoding';
+import { acceptsGzip, compressFrom } from './accept-encoding';
 
 /**
  * The build's static assets (`/_next/static/…`: the page scripts, styles, fonts) answered from memory, each read and
@@ -44,8 +44,6 @@ const types: Record<string, string> = {
 };
 /** Already compressed: gzip would only cost CPU. */
 const compressed = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.woff', '.woff2']);
-/** Below this a body goes out as it is (as the fast path's JSON does). */
-const compressFrom = 1024;
 const prefix = '/_next/static/';
 /** A path segment as a Next build names files: nothing to decode, no dot-segments. */
 const segment = /^[A-Za-z0-9_~@+=-][A-Za-z0-9._~@+=-]*$/;
