@@ -91,10 +91,11 @@ test.describe('Overview', () => {
         .getByRole('link')
         .first()
         .evaluate((a) => [a.textContent, a.getAttribute('href') ?? '']);
-      await page.locator(`a[href="${href}"]`).first().click();
-      await expect(page).toHaveURL(/\/triage\?group=/);
-      const key = new URL(page.url()).searchParams.get('group') ?? '';
+      const key = new URL(href, page.url()).searchParams.get('group') ?? '';
       try {
+        // The problem can also end between reading its link and clicking it (the overview then drops the link).
+        await page.locator(`a[href="${href}"]`).first().click({ timeout: 10_000 });
+        await expect(page).toHaveURL(/\/triage\?group=/);
         await expect(page.getByRole('button', { name: title, expanded: true })).toBeVisible({ timeout: 10_000 });
         return;
       } catch (err) {
