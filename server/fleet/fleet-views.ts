@@ -11,7 +11,7 @@ export type ViewSource = Pick<
   FleetIndex,
   'version' | 'size' | 'changesSince' | 'dtosInIdOrder' | 'dtosOfCluster' | 'clusterNames' | 'clusterVersion'
 >;
-import { compareAutoscalers, indexAfter, matchesFilter, sortAutoscalers } from './query';
+import { compareAutoscalers, filterPredicate, indexAfter, sortAutoscalers } from './query';
 
 /** The parts of a filter that make a view differ: a cache key's body. */
 export function filterKey(f: AutoscalerFilter): unknown[] {
@@ -223,10 +223,11 @@ export class FleetViews {
     const revision = this.index.version;
     if (kept?.revision === revision) return kept;
     const changes = kept ? this.index.changesSince(kept.revision) : null;
+    const matches = filterPredicate(filter);
     if (kept && !tooMany(changes, this.index.size)) {
       for (const { old, now } of changes ?? []) {
         if (old) kept.value.delete(old);
-        if (now && matchesFilter(now, filter)) kept.value.add(now);
+        if (now && matches(now)) kept.value.add(now);
       }
       kept.revision = revision;
       return kept;
@@ -234,7 +235,7 @@ export class FleetViews {
     const source = filter.cluster?.length
       ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c))
       : this.index.dtosInIdOrder();
-    return { revision, value: new Set(source.filter((a) => matchesFilter(a, filter))), used: kept?.used ?? 0, filter };
+    return { revision, value: new Set(source.filter(matches)), used: kept?.used ?? 0, filter };
   }
 
   /**
@@ -386,8 +387,9 @@ export class FleetViews {
           tally: null,
           used: kept?.used ?? 0,
         };
+    const matches = filterPredicate(filter);
     const take = (a: Autoscaler, by: 1 | -1): void => {
-      if (!matchesFilter(a, filter)) return;
+      if (!matches(a)) return;
       if (by > 0) into.ledger.add(a);
       else into.ledger.remove(a);
       into.totals[a.health] += by;

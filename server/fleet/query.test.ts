@@ -170,7 +170,25 @@ describe('matchesFilter', () => {
     expect(matchesFilter(a, { q: a.cluster })).toBe(true);
   });
 
-  it('a changed DTO is searched as it is now, not as it was (the search text is kept per DTO)', () => {
+  it('free text searches the names, cluster, kind, target and problems, each field folded to lower case', () => {
+    const problem = a.problems[0];
+    const b: Autoscaler = {
+      ...a,
+      name: 'web',
+      namespace: 'shop',
+      cluster: 'Prod-EU',
+      target: { ...a.target, name: 'Checkout-API' },
+      problems: problem ? [{ ...problem, code: 'FailedGetResourceMetric', title: 'Metrics Unavailable' }] : [],
+    };
+    for (const term of ['web', 'shop', 'prod-eu', 'horizontalpod', 'checkout-api', 'failedgetresource', 'unavailable'])
+      expect(matchesFilter({ ...b, kind: 'HorizontalPodAutoscaler' }, { q: term }), term).toBe(true);
+    // A term is one word: it is not found across two fields.
+    expect(matchesFilter(b, { q: 'web shop' })).toBe(true);
+    expect(matchesFilter(b, { q: 'webshop' })).toBe(false);
+    expect(matchesFilter(b, { q: 'metrics-unavailable' })).toBe(false);
+  });
+
+  it('a changed DTO is searched as it is now, not as it was', () => {
     expect(matchesFilter(a, { q: 'renamed-one' })).toBe(false);
     const renamed = { ...a, name: 'renamed-one' };
     expect(matchesFilter(renamed, { q: 'renamed-one' })).toBe(true);

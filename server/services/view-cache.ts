@@ -4,7 +4,7 @@ import { canSeeAutoscaler } from '@/lib/access';
 import type { Viewer } from '../access/access';
 import type { FleetViews } from '../fleet/fleet-views';
 import { filterKey, fleetViews } from '../fleet/fleet-views';
-import { matchesFilter, sortAutoscalers } from '../fleet/query';
+import { filterPredicate, sortAutoscalers } from '../fleet/query';
 import type { Autoscope } from '../runtime';
 
 /**
@@ -41,7 +41,8 @@ export function viewsOf(app: Autoscope): FleetViews {
  */
 export function scopedView(app: Autoscope, filter: AutoscalerFilter, viewer: Viewer): Autoscaler[] {
   const { scope } = viewer;
-  return app.index.dtosInIdOrder().filter((dto) => canSeeAutoscaler(scope, dto) && matchesFilter(dto, filter));
+  const matches = filterPredicate(filter);
+  return app.index.dtosInIdOrder().filter((dto) => canSeeAutoscaler(scope, dto) && matches(dto));
 }
 
 /** The scoped view in the query's sort order, cached per scope and filter while the index has not changed. */
