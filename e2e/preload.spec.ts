@@ -41,7 +41,7 @@ test.describe('Pages preload the reads they open with', () => {
       '/api/v1/me',
       '/api/v1/clusters',
       '/api/v1/triage?kind=HorizontalPodAutoscaler',
-      `/api/v1/autoscalers?kind=HorizontalPodAutoscaler&group=${encodeURIComponent(group)}&sort=health&limit=500`,
+      `/api/v1/autoscalers?kind=HorizontalPodAutoscaler&group=${encodeURIComponent(group)}&sort=health&limit=100`,
     ]);
     expect(reads.fetchedAgain).toEqual([]);
     expect(errors).toEqual([]);

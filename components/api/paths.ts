@@ -4,6 +4,14 @@ import type { AutoscalerKind, AutoscalerSort } from '@/lib/api';
 export type FilterParams = Partial<Record<'kind' | 'cluster' | 'namespace' | 'health' | 'reason' | 'q' | 'group', string>>;
 export type ListParams = FilterParams & { sort?: AutoscalerSort; order?: 'asc' | 'desc'; limit?: number; cursor?: string };
 
+/**
+ * One page of a list read page by page: the first (no cursor) at `firstLimit` when one is given, each later one by its
+ * cursor at the query's own limit.
+ */
+export function pageParams(q: Omit<ListParams, 'cursor'>, firstLimit: number | undefined, cursor: string | undefined): ListParams {
+  return cursor === undefined && firstLimit !== undefined ? { ...q, limit: firstLimit } : { ...q, cursor };
+}
+
 export interface AutoscalerRef {
   cluster: string;
   kind: AutoscalerKind;

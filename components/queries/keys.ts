@@ -17,7 +17,7 @@ import {
 } from '@/lib/api';
 import { fetchJson } from '../api/fetch-json';
 import type { AutoscalerRef, FilterParams, ListParams } from '../api/paths';
-import { apiPaths } from '../api/paths';
+import { apiPaths, pageParams } from '../api/paths';
 
 /** Query keys: `['fleet', …]` for everything the stream can invalidate. */
 export const fleetKeys = {
@@ -25,7 +25,7 @@ export const fleetKeys = {
   clusters: () => [...fleetKeys.all, 'clusters'] as const,
   lists: () => [...fleetKeys.all, 'autoscalers'] as const,
   list: (q: ListParams) => [...fleetKeys.lists(), q] as const,
-  listPages: (q: Omit<ListParams, 'cursor'>) => [...fleetKeys.lists(), 'pages', q] as const,
+  listPages: (q: Omit<ListParams, 'cursor'>, firstLimit?: number) => [...fleetKeys.lists(), 'pages', q, firstLimit ?? null] as const,
   triage: (f: FilterParams) => [...fleetKeys.all, 'triage', f] as const,
   transitions: (limit: number, notable: boolean) => [...fleetKeys.all, 'transitions', limit, notable] as const,
   detail: (id: string) => [...fleetKeys.all, 'detail', id] as const,
@@ -60,12 +60,15 @@ export function autoscalerListQuery(q: ListParams) {
   });
 }
 
-/** The whole filtered list, page by page (`nextCursor`), for views that virtualize thousands of rows. */
-export function autoscalerPagesQuery(q: Omit<ListParams, 'cursor'>) {
+/**
+ * The whole filtered list, page by page (`nextCursor`), for views that virtualize thousands of rows. `firstLimit`: a
+ * smaller first page, for a view that shows its first rows as the page opens and loads the rest as it scrolls.
+ */
+export function autoscalerPagesQuery(q: Omit<ListParams, 'cursor'>, firstLimit?: number) {
   return infiniteQueryOptions({
-    queryKey: fleetKeys.listPages(q),
+    queryKey: fleetKeys.listPages(q, firstLimit),
     queryFn: ({ signal, pageParam }) =>
-      fetchJson(apiPaths.autoscalers({ ...q, cursor: pageParam }), AutoscalerListResponseSchema, { signal }),
+      fetchJson(apiPaths.autoscalers(pageParams(q, firstLimit, pageParam)), AutoscalerListResponseSchema, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

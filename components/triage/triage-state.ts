@@ -1,7 +1,7 @@
 import type { AutoscalerSort, ProblemGroup } from '@/lib/api';
 import { SEVERITY_RANK } from '@/lib/triage/health-rules';
 import type { FilterParams, ListParams } from '../api/paths';
-import { apiPaths } from '../api/paths';
+import { apiPaths, pageParams } from '../api/paths';
 
 export const filterKeys = ['kind', 'cluster', 'namespace', 'health', 'reason', 'q'] as const;
 export type FilterKey = (typeof filterKeys)[number];
@@ -75,8 +75,14 @@ export function groupListFilter(groupKey: string, filter: FilterParams): FilterP
   return { ...filter, group: groupKey };
 }
 
-/** Autoscalers of an expanded group asked for at a time. */
+/** Autoscalers of an expanded group asked for at a time as it scrolls. */
 export const groupPageSize = 500;
+
+/**
+ * The first page of an expanded group: a few screens of rows. A first page of 500 full rows is 1 MB of JSON that the
+ * browser parses and checks before the first row shows; the rest come by cursor as the table scrolls.
+ */
+export const groupFirstPageSize = 100;
 
 /** The list query of an expanded group's autoscalers (its first page, then on by cursor). */
 export function groupMembersParams(state: TriageState): Omit<ListParams, 'cursor'> {
@@ -89,7 +95,7 @@ export function groupMembersParams(state: TriageState): Omit<ListParams, 'cursor
  */
 export function triageOpeningReads(state: TriageState): string[] {
   const urls = [apiPaths.me(), apiPaths.clusters(), apiPaths.triage(state.filter)];
-  if (state.group) urls.push(apiPaths.autoscalers(groupMembersParams(state)));
+  if (state.group) urls.push(apiPaths.autoscalers(pageParams(groupMembersParams(state), groupFirstPageSize, undefined)));
   return urls;
 }
 

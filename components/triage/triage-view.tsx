@@ -16,7 +16,15 @@ import { GroupMembers } from './group-members';
 import { ProblemGroupCard } from './problem-group-card';
 import { TriageFilters } from './triage-filters';
 import type { FilterKey } from './triage-state';
-import { groupListFilter, groupMembersParams, hasFilters, noFilters, readTriageState, sortGroups } from './triage-state';
+import {
+  groupFirstPageSize,
+  groupListFilter,
+  groupMembersParams,
+  hasFilters,
+  noFilters,
+  readTriageState,
+  sortGroups,
+} from './triage-state';
 import type { NavItem } from './use-queue-keyboard';
 import { useQueueKeyboard } from './use-queue-keyboard';
 import styles from './triage.module.css';
@@ -41,7 +49,7 @@ export function TriageView(): React.JSX.Element {
   const expanded = groups.find((g) => g.key === state.group) ?? null;
   // Asked for beside the queue, from the URL's group (a link to a group): not after the queue has answered.
   const members = useInfiniteQuery({
-    ...autoscalerPagesQuery(groupMembersParams(state)),
+    ...autoscalerPagesQuery(groupMembersParams(state), groupFirstPageSize),
     enabled: Boolean(state.group),
   });
 
