@@ -2,8 +2,8 @@ import 'server-only';
 import { performance } from 'node:perf_hooks';
 
 /**
- * What the watches hand the index, applied in the order it arrived, in slices of at most `sliceMs` per turn of the
- * event loop. A watch stream's chunk is handed over line by line in one callback, and in one poll of the event loop
+ * What the watches hand the index, applied in the order it arrived, in slices between turns of the event loop (their
+ * length below). A watch stream's chunk is handed over line by line in one callback, and in one poll of the event loop
  * every cluster's ready chunk is: mapped, recorded and journalled on the spot, fifty clusters' chunks held a request
  * that arrived meanwhile for tens of ms (the list's p90 was 20–30 ms under the bench's churn, on every route alike).
  * Queued here, a chunk costs its parsing in the poll; its mapping runs in slices between which requests are answered.
