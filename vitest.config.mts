@@ -16,6 +16,8 @@ export default defineConfig({
     include: ['{lib,server,sim,components,app,scripts,test}/**/*.test.{ts,tsx}'],
     exclude: ['node_modules/**', '.next/**', 'e2e/**'],
     environment: 'node',
+    // One temporary directory per run, removed at its end (test/support/temp-root.ts).
+    globalSetup: ['test/support/temp-root.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
