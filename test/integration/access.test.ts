@@ -331,6 +331,19 @@ describe('what each person sees', () => {
     expect(json.clusters.some((c) => c.name.startsWith('prod-'))).toBe(false);
     expect((await call(listRoute.GET, '/api/v1/autoscalers?format=json', as('carol'))).text).toContain('"total": 0');
 
+    // Free text searches only what the person may see: a term every HPA matches (its kind) finds each one's own.
+    const search = (who: 'alice' | 'bob', query: string) =>
+      call(listRoute.GET, `/api/v1/autoscalers?${query}&limit=500`, as(who)).then((r) => AutoscalerListResponseSchema.parse(r.json));
+    for (const who of ['alice', 'bob'] as const) {
+      const found = await search(who, 'q=HorizontalPod');
+      const byKind = await search(who, 'kind=HorizontalPodAutoscaler');
+      expect(found.total).toBeGreaterThan(0);
+      expect(found.items.map((a) => a.id).sort()).toEqual(byKind.items.map((a) => a.id).sort());
+    }
+    const aliceFound = await search('alice', 'q=HorizontalPod');
+    expect(aliceFound.items.every((a) => /^prod-(eu-west|us-east)-1$/.test(a.cluster) && /^(shop|payments)$/.test(a.namespace))).toBe(true);
+    expect((await search('bob', 'q=HorizontalPod')).items.some((a) => a.cluster.startsWith('prod-'))).toBe(false);
+
     const hidden = await call(listRoute.GET, '/api/v1/autoscalers?cluster=ocp-prod-east', as('alice'));
     const missing = await call(listRoute.GET, '/api/v1/autoscalers?cluster=no-such-cluster', as('alice'));
     expect(hidden.status).toBe(400);
