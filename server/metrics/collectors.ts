@@ -71,6 +71,32 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
     },
   });
 
+  new Counter({
+    name: 'autoscope_watch_streams_total',
+    help: 'Watch requests made (the first of each resource, then every resumption after a cut, an idle limit or a server timeout), per cluster.',
+    labelNames: ['cluster'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const watcher of instance()?.watchers.values() ?? []) {
+        let streams = 0;
+        for (const informer of watcher.informers.values()) streams += informer.watches;
+        this.inc({ cluster: watcher.name }, streams);
+      }
+    },
+  });
+
+  new Counter({
+    name: 'autoscope_cluster_probes_total',
+    help: 'Liveness probes (GET /version) sent to a cluster that had been quiet for 10 s, per cluster.',
+    labelNames: ['cluster'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const watcher of instance()?.watchers.values() ?? []) this.inc({ cluster: watcher.name }, watcher.probes);
+    },
+  });
+
   new Gauge({
     name: 'autoscope_watched_objects',
     help: "Objects in the informers' caches, per cluster and watched resource.",

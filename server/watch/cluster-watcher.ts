@@ -27,7 +27,23 @@ export interface ClusterWatcherOptions {
   clock?: () => number;
   /** How often time-based states (unreachable after silence, degraded ageing out) are re-evaluated. */
   tickMs?: number;
+  /** The liveness probe of a quiet cluster (`ClusterWatcher.probe`); defaults to `defaultProbe`. */
+  probe?: ProbeOptions;
 }
+
+export interface ProbeOptions {
+  /** Probe once nothing (no event, bookmark, list page or probe answer) came from the cluster for this long. */
+  quietMs: number;
+  /** A probe unanswered for this long failed: silence. */
+  timeoutMs: number;
+}
+
+/**
+ * Ten seconds of quiet, then `/version` with ten seconds to answer: a cluster cut off without a reset (a partition, a
+ * dropped route, a black-holed load balancer) is unreachable 10 s after the probe failed (`unreachableAfterMs`), 30 s
+ * after its last answer. A busy cluster is never probed: its watch events say it is there.
+ */
+export const defaultProbe: ProbeOptions = { quietMs: 10_000, timeoutMs: 10_000 };
 
 interface Discovery {
   groups: Map<string, string[]>;
@@ -55,6 +71,11 @@ export class ClusterWatcher {
   private discoveryTimer: NodeJS.Timeout | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** When the liveness probe last went out, and whether it is still waiting. */
+  private probedAt = Number.NEGATIVE_INFINITY;
+  private probing = false;
+  /** Liveness probes sent (the metrics and tests read it). */
+  probes = 0;
   readonly reachability: Reachability;
 
   constructor(
@@ -133,8 +154,45 @@ export class ClusterWatcher {
   /** Re-evaluates the state against the clock (the tick calls it; a state can change with time alone). */
   evaluate(): void {
     if (this.stopped) return;
-    if (this.informers.size > 0) this.recompute();
-    else if (this.state === 'unreachable' || this.state === 'syncing') this.discoveryState();
+    if (this.informers.size > 0) {
+      this.probeIfQuiet();
+      this.recompute();
+    } else if (this.state === 'unreachable' || this.state === 'syncing') this.discoveryState();
+  }
+
+  /**
+   * A watch only fails when something ends it: a cluster cut off without a reset (a partition, a black-holed route or
+   * load balancer) sends nothing, refuses nothing, and its watches wait out their inactivity limit, then reconnect into
+   * the same silence, which client-node's ListWatch takes as a routine timeout. Without a request that can fail, such a
+   * cluster stayed `synced` with stale objects for as long as the partition lasted. So a cluster that has been quiet
+   * for `quietMs` (no event, bookmark or answer) is asked for `/version` on the kept connections: an answer of any
+   * status says it is there, no answer within `timeoutMs` starts the silence rule. Read-only, one small request per
+   * quiet cluster every `quietMs`; kube-apiserver lets every authenticated user read `/version`.
+   */
+  private probeIfQuiet(): void {
+    const { quietMs, timeoutMs } = this.options.probe ?? defaultProbe;
+    const now = this.clock();
+    const last = Math.max(this.reachability.lastAnsweredAt ?? Number.NEGATIVE_INFINITY, this.probedAt);
+    if (this.probing || now - last < quietMs) return;
+    this.probing = true;
+    this.probedAt = now;
+    this.probes += 1;
+    this.connection.client
+      .get('/version', { timeoutMs })
+      .then(
+        () => this.reachability.probeAnswered(this.clock(), true),
+        (err: unknown) => {
+          const status = err instanceof KubeApiError ? err.statusCode : 0;
+          const message = err instanceof Error ? err.message : String(err);
+          const refused = this.proxyCannotReach(status) || isRefusal(err, status, message);
+          if (status === 0 || refused) this.reachability.probeFailed(this.clock(), refused, `no answer to a liveness probe: ${message}`);
+          else this.reachability.probeAnswered(this.clock(), false);
+        },
+      )
+      .finally(() => {
+        this.probing = false;
+        if (!this.stopped) this.recompute();
+      });
   }
 
   private async discover(): Promise<void> {

@@ -72,6 +72,32 @@ export interface InformerOptions {
    * informer caches it or reports it (the index shares its strings here: `FleetIndex.shareStrings`).
    */
   arrived?: (object: KubeObject) => void;
+  /** A watch that delivered nothing (not even a bookmark) for this long is ended and resumed; `watchIdleMs` by default. */
+  watchIdleMs?: number;
+}
+
+/**
+ * The watches ask for bookmarks (`allowWatchBookmarks`, as client-go's reflector does): kube-apiserver's watch cache
+ * sends one to each such watch about every minute, carrying the current resourceVersion, so a quiet resource's watch
+ * hears from its server and resumes from a recent version. A watch silent for 90 s is then broken, not quiet: it is
+ * ended and resumed. (client-node's `Watch` ends a stream after 30 s without data by default, so without bookmarks
+ * every quiet resource's watch reconnected — a new TLS connection — every 30 s.) A server without a watch cache sends
+ * no bookmarks; its quiet watches reconnect every 90 s. A cluster cut off altogether is noticed by the watcher's
+ * liveness probe (`ClusterWatcher`), not by this limit. The same limit bounds the wait for a watch's response headers.
+ */
+export const watchIdleMs = 90_000;
+
+/**
+ * client-node 2.0.1's `Watch` keeps its limit in `requestTimeoutMs` (src/watch.ts: 30 s, the wait for the response and
+ * then the longest gap between chunks), a field its typings mark private and no option sets. Set here, checked by the
+ * informer's test of a quiet watch (it reconnects at the limit, and not before).
+ */
+function idleLimited(watch: Watch, ms: number): Watch {
+  const fields = watch as unknown as { requestTimeoutMs?: unknown };
+  if (typeof fields.requestTimeoutMs !== 'number')
+    throw new Error('@kubernetes/client-node Watch has no requestTimeoutMs: check its watch.ts');
+  fields.requestTimeoutMs = ms;
+  return watch;
 }
 
 /** kubectl's copy of what was last applied: a JSON string of the whole object, unique to each object. */
@@ -147,6 +173,8 @@ export class ResourceInformer {
   /** Completed lists (the first, then every relist: a 410 Gone, a failed list) and restarts after an error; the metrics read them. */
   lists = 0;
   restarts = 0;
+  /** Watch requests made: the first, then every resumption (a cut, the idle limit, the server's timeout). */
+  watches = 0;
   synced = false;
   lastSyncAt: string | null = null;
   lastError: InformerError | null = null;
@@ -158,18 +186,19 @@ export class ResourceInformer {
     private readonly handlers: InformerHandlers,
     private readonly options: InformerOptions = {},
   ) {
-    const watch = options.watch ?? new Watch(client.kubeConfig);
+    const watch = options.watch ?? idleLimited(new Watch(client.kubeConfig), options.watchIdleMs ?? watchIdleMs);
     // upstream: kubernetes-client/javascript src/cache.ts doneHandler — after `await this.listFn()` the
     // cache is replaced (deletes, adds, updates) and only then is the watch opened. The watch call is
     // therefore the first moment the cache holds the list.
     const signalling: WatchLike = {
       watch: (path, query, callback, done) => {
         this.cacheHoldsList();
+        this.watches += 1;
         let ended = false;
         let opened = false;
         const request = watch.watch(
           path,
-          query,
+          { ...query, allowWatchBookmarks: true },
           (phase, object, raw) => {
             this.answered('event');
             if (phase !== 'BOOKMARK' && phase !== 'ERROR') this.arrived(object as KubernetesObject);

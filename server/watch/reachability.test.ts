@@ -58,6 +58,57 @@ describe('Reachability', () => {
     expect(r.verdict(t0 + 20_001)).toBe('reachable');
   });
 
+  it('a liveness probe: no answer starts the silence rule, an answer ends it, neither counts in the error rate', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    // A partition: the probe of a quiet cluster times out 20 s after the last event.
+    r.probeFailed(t0 + 20_000, false, 'no answer to a liveness probe: timed out');
+    expect(r.verdict(t0 + 29_999)).toBe('reachable');
+    expect(r.verdict(t0 + 30_000)).toBe('unreachable');
+    expect(r.lastError).toBe('no answer to a liveness probe: timed out');
+    expect(r.errorRate(t0 + 30_000)).toBe(0);
+    // The partition ends: the next probe is answered, and the outage began at the last answer.
+    expect(r.lastServedAt).toBe(t0);
+    r.probeAnswered(t0 + 50_000, true);
+    expect(r.verdict(t0 + 50_001)).toBe('reachable');
+    expect(r.lastServedAt).toBe(t0 + 50_000);
+    expect(r.lastAnsweredAt).toBe(t0 + 50_000);
+  });
+
+  it('a probe that is refused is unreachable at once; a probe answered does not end a refusal or a run of 5xx', () => {
+    const refusedProbe = new Reachability();
+    refusedProbe.answered(t0, 'request');
+    refusedProbe.probeFailed(t0 + 10_000, true, 'connect ECONNREFUSED');
+    expect(refusedProbe.verdict(t0 + 10_000)).toBe('unreachable');
+
+    const watchRefused = new Reachability();
+    watchRefused.answered(t0, 'request');
+    watchRefused.failed(t0 + 1_000, refused);
+    watchRefused.probeAnswered(t0 + 2_000, true);
+    expect(watchRefused.verdict(t0 + 2_001)).toBe('unreachable');
+
+    // /version answers while the storage behind every other request fails: the run goes on, and the outage is dated
+    // from the last answer that served data, not from the probe.
+    const failing = new Reachability();
+    failing.answered(t0, 'request');
+    failing.failed(t0 + 1_000, answered500);
+    failing.probeAnswered(t0 + 20_000, true);
+    failing.failed(t0 + 25_000, answered500);
+    expect(failing.verdict(t0 + 31_000)).toBe('unreachable');
+    expect(failing.lastServedAt).toBe(t0);
+    expect(failing.errorRate(t0 + 31_000)).toBe(2 / 3);
+  });
+
+  it('a probe answered with an error status is an answer, not service', () => {
+    const r = new Reachability();
+    r.answered(t0, 'request');
+    r.probeFailed(t0 + 20_000, false, 'timed out');
+    r.probeAnswered(t0 + 25_000, false);
+    expect(r.verdict(t0 + 40_000)).toBe('reachable');
+    expect(r.lastAnsweredAt).toBe(t0 + 25_000);
+    expect(r.lastServedAt).toBe(t0);
+  });
+
   it('a cut alone is routine: reachable, and nothing counted as failed', () => {
     const r = new Reachability();
     r.answered(t0, 'request');

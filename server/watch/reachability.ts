@@ -73,6 +73,30 @@ export class Reachability {
     }
   }
 
+  /**
+   * A liveness probe (`ClusterWatcher`'s, on a quiet cluster) got an answer: the server is there. It ends silence and
+   * nothing else: not counted in the error rate, and a run of 5xx answers or a refused watch stays what it was (the
+   * probe asks the server, not its storage or a watch). A successful answer (`ok`) outside a run of failures says the
+   * cluster served until now, which is where an outage that follows begins (a quiet cluster's last event may be a
+   * minute old); inside one it does not (`/version` answers while the storage behind every other request fails).
+   */
+  probeAnswered(now: number, ok: boolean): void {
+    this.lastAnsweredAt = now;
+    if (ok && this.failingSince === null) this.lastServedAt = now;
+    this.silentSince = null;
+  }
+
+  /**
+   * A liveness probe got no answer (timed out, reset) or was refused: silence, the rule for unreachable begins.
+   * Not counted in the error rate, whose successes are the data's requests.
+   */
+  probeFailed(now: number, refused: boolean, message: string): void {
+    this.lastError = message;
+    this.lastErrorAt = now;
+    this.silentSince ??= now;
+    if (refused) this.refused = true;
+  }
+
   failed(now: number, failure: FailureReport): void {
     this.record(now, false);
     this.lastError = failure.message;

@@ -235,3 +235,108 @@ describe('@kubernetes/client-node against the simulator', () => {
     expect([...verbs]).toEqual(expect.arrayContaining(['discovery', 'list', 'watch', 'get']));
   });
 });
+
+/** A watch stream read as it arrives: its lines so far, and how to end it. */
+async function stream(cluster: string, urlPath: string): Promise<{ lines: { type: string; object: KubeObject }[]; close(): void }> {
+  const c = fleet.cluster(cluster);
+  const { Agent, fetch } = await import('undici');
+  const controller = new AbortController();
+  const res = await fetch(`${c.url}${urlPath}`, {
+    headers: { authorization: `Bearer ${c.token}` },
+    dispatcher: new Agent({ connect: { ca: caPem } }),
+    signal: controller.signal,
+  });
+  const lines: { type: string; object: KubeObject }[] = [];
+  void (async () => {
+    let rest = '';
+    try {
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        rest += Buffer.from(chunk).toString('utf8');
+        const parts = rest.split('\n');
+        rest = parts.pop() ?? '';
+        for (const line of parts) if (line) lines.push(JSON.parse(line) as { type: string; object: KubeObject });
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return { lines, close: () => controller.abort() };
+}
+
+describe('watch bookmarks and a network partition', () => {
+  it('sends a BOOKMARK every bookmarkMs to a watch that allows them, with the current resourceVersion, and none to one that does not', async () => {
+    const store = fleet.cluster('k8s-a').store;
+    const withBookmarks = await stream(
+      'k8s-a',
+      `/apis/autoscaling/v2/horizontalpodautoscalers?watch=true&resourceVersion=${store.resourceVersion}&allowWatchBookmarks=true`,
+    );
+    const without = await stream(
+      'k8s-a',
+      `/apis/autoscaling/v2/horizontalpodautoscalers?watch=true&resourceVersion=${store.resourceVersion}`,
+    );
+    await expect.poll(() => withBookmarks.lines.filter((l) => l.type === 'BOOKMARK').length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    const last = withBookmarks.lines.at(-1);
+    expect(last).toEqual({
+      type: 'BOOKMARK',
+      object: { kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v2', metadata: { resourceVersion: store.resourceVersion } },
+    });
+    expect(without.lines).toEqual([]);
+    withBookmarks.close();
+    without.close();
+  });
+
+  it('sends a BOOKMARK 2 s before the watch deadline, whatever the interval (kube-apiserver nextBookmarkTime)', async () => {
+    const quiet = new Fleet({
+      clusters: [{ name: 'quiet', profile: 'kubernetes' }],
+      dataDir: mkdtempSync(path.join(os.tmpdir(), 'sim-quiet-')),
+    });
+    await quiet.start();
+    try {
+      const c = quiet.cluster('quiet');
+      const { Agent, fetch } = await import('undici');
+      const started = Date.now();
+      const res = await fetch(
+        `${c.url}/apis/autoscaling/v2/horizontalpodautoscalers?watch=true&resourceVersion=${c.store.resourceVersion}&allowWatchBookmarks=true&timeoutSeconds=3`,
+        {
+          headers: { authorization: `Bearer ${c.token}` },
+          dispatcher: new Agent({ connect: { ca: quiet.caCert } }),
+        },
+      );
+      const text = await res.text();
+      const elapsed = Date.now() - started;
+      // The default interval is a minute: the only bookmark of a 3 s watch is the one before its deadline.
+      expect(
+        text
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { type: string }).type),
+      ).toEqual(['BOOKMARK']);
+      expect(elapsed).toBeGreaterThanOrEqual(2_900);
+    } finally {
+      await quiet.stop();
+    }
+  });
+
+  it('a partition answers nothing and refuses nothing; when it ends, held requests are answered and streams deliver in order', async () => {
+    const store = fleet.cluster('k8s-a').store;
+    const watch = await stream(
+      'k8s-a',
+      `/apis/autoscaling/v2/namespaces/shop/horizontalpodautoscalers?watch=true&resourceVersion=${store.resourceVersion}`,
+    );
+    await fleet.setFaults('k8s-a', { partitioned: true });
+    store.mutate(hpaStorage, 'shop', 'web-1', (o) => ({ ...o, status: { currentReplicas: 4, desiredReplicas: 4 } }));
+    store.mutate(hpaStorage, 'shop', 'web-3', (o) => ({ ...o, status: { currentReplicas: 5, desiredReplicas: 5 } }));
+    let answered = false;
+    const held = raw('k8s-a', '/version').then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(answered).toBe(false);
+    expect(watch.lines).toEqual([]);
+    await fleet.setFaults('k8s-a', { partitioned: false });
+    expect((await held).status).toBe(200);
+    await expect.poll(() => watch.lines.map((l) => `${l.type} ${l.object.metadata.name}`)).toEqual(['MODIFIED web-1', 'MODIFIED web-3']);
+    watch.close();
+  });
+});

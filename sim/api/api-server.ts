@@ -21,9 +21,22 @@ export interface ClusterFaults {
   watchCutSeconds: number;
   /** Resources answered 403: `plural` or `plural.group` (e.g. `horizontalpodautoscalers.autoscaling`). */
   forbidden: string[];
+  /**
+   * A network partition: nothing reaches the client and nothing is refused or reset. Requests are held unanswered
+   * and open watch streams go quiet; when the partition ends the held requests are answered and the streams deliver
+   * what they held, in order, as TCP would after retransmission. Applied by the fleet (`SimApiServer.setPartitioned`).
+   */
+  partitioned: boolean;
 }
 
-export const noFaults = (): ClusterFaults => ({ down: false, latencyMs: 0, errorRate: 0, watchCutSeconds: 0, forbidden: [] });
+export const noFaults = (): ClusterFaults => ({
+  down: false,
+  latencyMs: 0,
+  errorRate: 0,
+  watchCutSeconds: 0,
+  forbidden: [],
+  partitioned: false,
+});
 
 export interface RequestLogEntry {
   at: string;
@@ -82,7 +95,10 @@ export interface SimApiServerOptions {
   log: (entry: RequestLogEntry) => void;
   now?: () => Date;
   random?: () => number;
-  /** Interval of BOOKMARK events for watches that allow them. */
+  /**
+   * Interval of BOOKMARK events for watches that allow them; 60 s by default, as kube-apiserver's watch cache sends
+   * them (`defaultBookmarkFrequency`), and one more 2 s before the watch's deadline.
+   */
   bookmarkMs?: number;
 }
 
@@ -106,6 +122,9 @@ export class SimApiServer {
   private readonly random: () => number;
   /** Open watch streams and how to stop each (unsubscribe, clear timers). */
   private readonly openWatches = new Map<ServerResponse, () => void>();
+  /** While partitioned: requests that arrived (answered when it ends) and what each open watch holds back. */
+  private readonly held: (() => void)[] = [];
+  private readonly heldStreams = new Set<() => void>();
 
   constructor(readonly options: SimApiServerOptions) {
     this.resources = resourcesFor(options.profile);
@@ -126,7 +145,19 @@ export class SimApiServer {
     }
   }
 
+  /** Starts or ends a partition (`ClusterFaults.partitioned`): at its end, every held request and stream write goes out. */
+  setPartitioned(on: boolean): void {
+    this.options.faults.partitioned = on;
+    if (on) return;
+    for (const flush of [...this.heldStreams]) flush();
+    for (const run of this.held.splice(0)) run();
+  }
+
   handle(req: IncomingMessage, res: ServerResponse, options: { path?: string; authenticated?: boolean } = {}): void {
+    if (this.options.faults.partitioned) {
+      this.held.push(() => this.handle(req, res, options));
+      return;
+    }
     const url = new URL(options.path ?? req.url ?? '/', 'http://sim.local');
     const entry: RequestLogEntry = {
       at: this.now().toISOString(),
@@ -571,19 +602,33 @@ export class SimApiServer {
 
     const matches = (o: KubeObject): boolean =>
       (namespace === undefined || o.metadata.namespace === namespace) && label(o.metadata.labels ?? {}) && matchesFields(o, fields);
-    const write = (type: string, object: KubeObject): void => {
+    // What a partition holds back (`ClusterFaults.partitioned`), delivered in order when it ends.
+    const heldLines: string[] = [];
+    const send = (line: string): void => {
       if (res.writableEnded || res.destroyed) return;
+      if (this.options.faults.partitioned) {
+        heldLines.push(line);
+        return;
+      }
+      const ok = res.write(line);
+      // A client that does not read is dropped rather than buffered without bound.
+      if (!ok && res.writableLength > 8 * 1024 * 1024) res.destroy();
+    };
+    const flushHeld = (): void => {
+      for (const line of heldLines.splice(0)) send(line);
+    };
+    this.heldStreams.add(flushHeld);
+    const write = (type: string, object: KubeObject): void => {
       const payload = table
         ? toTable(resource, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.now(), include)
         : object;
-      const ok = res.write(`${JSON.stringify({ type, object: payload })}\n`);
+      send(`${JSON.stringify({ type, object: payload })}\n`);
       if (type !== 'ERROR' && object.metadata.resourceVersion) entry.rv = object.metadata.resourceVersion;
-      // A client that does not read is dropped rather than buffered without bound.
-      if (!ok && res.writableLength > 8 * 1024 * 1024) res.destroy();
     };
 
     if (replay === null) {
       write('ERROR', statusErrors.gone(rvParam, String(store.oldestResumable(resource.storage))).body as unknown as KubeObject);
+      this.heldStreams.delete(flushHeld);
       res.end();
       return;
     }
@@ -618,6 +663,7 @@ export class SimApiServer {
       timers.forEach(clearTimeout);
       timers.forEach(clearInterval);
       this.openWatches.delete(res);
+      this.heldStreams.delete(flushHeld);
     };
     this.openWatches.set(res, finish);
     res.on('close', finish);
@@ -628,15 +674,15 @@ export class SimApiServer {
       }, timeoutSeconds * 1000),
     );
     if (bookmarks) {
-      timers.push(
-        setInterval(() => {
-          if (res.writableEnded || res.destroyed) return;
-          const group = resource.group ? `${resource.group}/${resource.version}` : resource.version;
-          res.write(
-            `${JSON.stringify({ type: 'BOOKMARK', object: { kind: resource.kind, apiVersion: group, metadata: { resourceVersion: store.resourceVersion } } })}\n`,
-          );
-        }, this.options.bookmarkMs ?? 10_000),
-      );
+      // upstream: kubernetes staging/src/k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go (04d6b4f) nextBookmarkTime —
+      // a bookmark "roughly every minute" and one 2 s before the watcher's deadline.
+      const group = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+      const bookmark = (): void =>
+        send(
+          `${JSON.stringify({ type: 'BOOKMARK', object: { kind: resource.kind, apiVersion: group, metadata: { resourceVersion: store.resourceVersion } } })}\n`,
+        );
+      timers.push(setInterval(bookmark, this.options.bookmarkMs ?? 60_000));
+      if (timeoutSeconds > 2) timers.push(setTimeout(bookmark, (timeoutSeconds - 2) * 1000));
     }
     const cut = this.options.faults.watchCutSeconds;
     if (cut > 0)

@@ -5,6 +5,7 @@ import type { Server } from 'node:net';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ClusterFaults, RequestLogEntry, SimApiServer, VirtualSource } from '../api/api-server';
+import { noFaults } from '../api/api-server';
 import type { ClusterProfile, ResourceType } from '../api/catalog';
 import { catalog } from '../api/catalog';
 import { SimCluster } from './sim-cluster';
@@ -147,7 +148,7 @@ export class Fleet {
   }
 
   async clearFaults(name: string): Promise<ClusterFaults> {
-    return this.setFaults(name, { down: false, latencyMs: 0, errorRate: 0, watchCutSeconds: 0, forbidden: [] });
+    return this.setFaults(name, noFaults());
   }
 
   private async startAdmin(): Promise<void> {

@@ -110,7 +110,9 @@ export class SimCluster {
   /** Fault changes that affect open streams take effect at once. */
   applyFaults(next: Partial<ClusterFaults>): void {
     const cutNow = next.watchCutSeconds !== undefined && next.watchCutSeconds > 0 && next.watchCutSeconds !== this.faults.watchCutSeconds;
-    Object.assign(this.faults, next);
+    const { partitioned, ...rest } = next;
+    Object.assign(this.faults, rest);
     if (cutNow) this.api.cutWatches(true);
+    if (partitioned !== undefined && partitioned !== this.faults.partitioned) this.api.setPartitioned(partitioned);
   }
 }

@@ -123,7 +123,10 @@ describe('the metrics endpoint', () => {
     const before = await scrape();
     const restarts = sample(before, 'autoscope_watch_restarts_total{cluster="ocp-prod-east"}') ?? -1;
     const relists = sample(before, 'autoscope_watch_relists_total{cluster="ocp-prod-east"}') ?? -1;
+    const streams = sample(before, 'autoscope_watch_streams_total{cluster="ocp-prod-east"}') ?? -1;
     expect(restarts).toBeGreaterThanOrEqual(0);
+    // One watch per resource at least (an OpenShift cluster's: HPAs, MachineAutoscalers, MachineSets, events, …).
+    expect(streams).toBeGreaterThanOrEqual(4);
     await world.fleet.setFaults('ocp-prod-east', { down: true });
     const down = await until(
       scrape,
@@ -134,6 +137,10 @@ describe('the metrics endpoint', () => {
     await world.fleet.clearFaults('ocp-prod-east');
     const back = await until(scrape, (t) => sample(t, 'autoscope_cluster_state{cluster="ocp-prod-east",state="synced"}') === 1, 60_000);
     expect(sample(back, 'autoscope_watch_relists_total{cluster="ocp-prod-east"}')).toBeGreaterThanOrEqual(relists);
+    // Back, every resource watches again.
+    expect(sample(back, 'autoscope_watch_streams_total{cluster="ocp-prod-east"}')).toBeGreaterThanOrEqual(streams + 4);
+    for (const c of app.clusterStatuses())
+      expect(sample(back, `autoscope_cluster_probes_total{cluster="${c.name}"}`)).toBeGreaterThanOrEqual(0);
     expect(
       samplesOf(back, 'autoscope_watch_relists_total')
         .map((s) => s.labels)
