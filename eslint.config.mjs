@@ -42,6 +42,8 @@ const layerPolicy = {
     { from: { file: { path: 'bench/sqlite-commit.ts' } }, allow: { to: { file: { path: 'server/store/{sqlite,wal-checkpointer}.ts' } } } },
     // The fleet benchmark can run the BFF on a throwaway PostgreSQL, started as the tests start one, and reads event streams as they do.
     { from: { file: { path: 'bench/fleet.ts' } }, allow: { to: { file: { path: 'test/support/{postgres,sse}.ts' } } } },
+    // The quiet-fleet benchmark runs cluster watchers with the product's defaults against the simulator.
+    { from: { file: { path: 'bench/quiet-watches.ts' } }, allow: { to: { file: { path: 'server/{watch,clusters}/**' } } } },
     // The browser benchmark finds Chromium as the e2e tests do.
     { from: { file: { path: 'bench/triage-page.ts' } }, allow: { to: { file: { path: 'e2e/chromium.ts' } } } },
     // Server integration tests run against the simulator.

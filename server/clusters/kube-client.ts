@@ -27,6 +27,15 @@ export interface KubeGetOptions {
 }
 
 /**
+ * How long an idle kept connection stays open. undici closes one after 4 s unless the server names its own limit in a
+ * `Keep-Alive` header, which kube-apiserver (Go's net/http) never sends; it closes idle connections after 90 s
+ * (`secure_serving.go`, `IdleTimeout`). With undici's 4 s every liveness probe of a quiet cluster (one each ~12 s,
+ * `ClusterWatcher`) would open a new TLS connection; 60 s stays under the server's 90 s, so the server never closes a
+ * connection the client is about to use.
+ */
+export const keepIdleMs = 60_000;
+
+/**
  * Raw JSON reads against one cluster. Only GET exists here: Autoscope is read-only by construction.
  * Objects stay as the API serves them (timestamps as strings), which is what the `lib/` mappers take;
  * client-node's typed models would turn them into Dates.
@@ -75,8 +84,8 @@ export class KubeClient {
   }
 
   /**
-   * The dispatcher client-node would make for this material (from its public `createDispatcherOptions`), made once;
-   * none when there is nothing to configure (undici's global one, which keeps connections too).
+   * The dispatcher client-node would make for this material (from its public `createDispatcherOptions`), made once,
+   * keeping idle connections for `keepIdleMs`; none when there is nothing to configure (undici's global one).
    */
   private dispatcherFor(tls: TlsMaterial): Dispatcher | undefined {
     const agentOptions: https.AgentOptions = { ca: tls.ca, cert: tls.cert, key: tls.key, pfx: tls.pfx, passphrase: tls.passphrase };
@@ -84,7 +93,7 @@ export class KubeClient {
     if (tls.servername !== undefined) agentOptions.servername = tls.servername;
     const options = this.kubeConfig.createDispatcherOptions(this.kubeConfig.getCurrentCluster(), agentOptions);
     if (options.type === 'proxy') return new ProxyAgent({ uri: options.uri, requestTls: options.requestTls, connect: options.connect });
-    if (options.type === 'agent') return new Agent({ connect: options.connect });
+    if (options.type === 'agent') return new Agent({ connect: options.connect, keepAliveTimeout: keepIdleMs });
     return undefined;
   }
 

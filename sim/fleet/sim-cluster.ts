@@ -73,7 +73,11 @@ export class SimCluster {
     if (this.server) return;
     const { cert, key } = this.options.tls();
     const server = createServer({ cert, key }, (req, res) => this.api.handle(req, res));
-    server.keepAliveTimeout = 65_000;
+    // kube-apiserver (Go's net/http) sends no `Keep-Alive: timeout=` hint, so a client keeps idle connections as long as
+    // its own limit says; Node's server sends one whenever it has a keep-alive timeout, and undici follows it, which
+    // would hide the client's limit. So none here: idle connections stay open (kube-apiserver closes them after 90 s;
+    // not modelled).
+    server.keepAliveTimeout = 0;
     server.on('secureConnection', (socket: Socket) => {
       this.handshakes += 1;
       this.sockets.add(socket);

@@ -53,6 +53,17 @@ describe('KubeClient against the simulator', () => {
     expect(sim.handshakes - before).toBeLessThanOrEqual(2);
   });
 
+  it('keeps an idle connection past undici’s 4 s: the API server names no keep-alive limit, the client keeps its own', async () => {
+    const name = world.options.scenario.clusters[0]!.name;
+    const sim = world.fleet.cluster(name);
+    const c = client(name);
+    await c.get('/version');
+    const before = sim.handshakes;
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await c.get('/version');
+    expect(sim.handshakes - before).toBe(0);
+  });
+
   it('a cluster that goes down is refused, not "other side closed", though the client had a kept connection; back, it answers', async () => {
     const name = world.options.scenario.clusters[1]!.name;
     const c = client(name);
