@@ -78,8 +78,19 @@ export class SimCluster {
     // would hide the client's limit. So none here: idle connections stay open (kube-apiserver closes them after 90 s;
     // not modelled).
     server.keepAliveTimeout = 0;
+    // Every connection from its first byte, so `close` ends those still in their TLS handshake too: one that completed
+    // after the listener closed would be served as if the cluster were up, and kept open (no keep-alive timeout, below),
+    // `server.close` would wait for it for ever.
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
     server.on('secureConnection', (socket: Socket) => {
       this.handshakes += 1;
+      if (this.server !== server) {
+        socket.destroy();
+        return;
+      }
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
