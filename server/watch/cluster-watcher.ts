@@ -27,7 +27,7 @@ export interface ClusterWatcherOptions {
   clock?: () => number;
   /** How often time-based states (unreachable after silence, degraded ageing out) are re-evaluated. */
   tickMs?: number;
-  /** The liveness probe of a quiet cluster (`ClusterWatcher.probe`); defaults to `defaultProbe`. */
+  /** The liveness probe of a quiet cluster (`probeIfQuiet`); defaults to `defaultProbe`. */
   probe?: ProbeOptions;
 }
 

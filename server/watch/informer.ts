@@ -89,8 +89,8 @@ export const watchIdleMs = 90_000;
 
 /**
  * client-node 2.0.1's `Watch` keeps its limit in `requestTimeoutMs` (src/watch.ts: 30 s, the wait for the response and
- * then the longest gap between chunks), a field its typings mark private and no option sets. Set here, checked by the
- * informer's test of a quiet watch (it reconnects at the limit, and not before).
+ * then the longest gap between chunks), a field its typings mark private and no option sets. Set here; the tests of
+ * quiet watches (test/integration/watch-liveness.test.ts) check that a watch ends at the limit, and not before.
  */
 function idleLimited(watch: Watch, ms: number): Watch {
   const fields = watch as unknown as { requestTimeoutMs?: unknown };
