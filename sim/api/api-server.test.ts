@@ -334,8 +334,21 @@ describe('watch bookmarks and a network partition', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(answered).toBe(false);
     expect(watch.lines).toEqual([]);
+    // A watch whose client gives up during the partition is not started for nobody when it ends.
+    const { Agent, fetch } = await import('undici');
+    const sim = fleet.cluster('k8s-a');
+    const gaveUp = fetch(`${sim.url}/apis/autoscaling/v2/horizontalpodautoscalers?watch=true&resourceVersion=${store.resourceVersion}`, {
+      headers: { authorization: `Bearer ${sim.token}` },
+      dispatcher: new Agent({ connect: { ca: caPem } }),
+      signal: AbortSignal.timeout(200),
+    }).catch((e: unknown) => e);
+    expect(await gaveUp).toMatchObject({ name: 'TimeoutError' });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the server sees the connection close
+    const watchersBefore = store.watcherCount;
     await fleet.setFaults('k8s-a', { partitioned: false });
     expect((await held).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(store.watcherCount).toBe(watchersBefore);
     await expect.poll(() => watch.lines.map((l) => `${l.type} ${l.object.metadata.name}`)).toEqual(['MODIFIED web-1', 'MODIFIED web-3']);
     watch.close();
   });

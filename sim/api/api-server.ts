@@ -155,7 +155,14 @@ export class SimApiServer {
 
   handle(req: IncomingMessage, res: ServerResponse, options: { path?: string; authenticated?: boolean } = {}): void {
     if (this.options.faults.partitioned) {
-      this.held.push(() => this.handle(req, res, options));
+      // A client that gave up meanwhile (its timeout) is gone: nothing to answer, no watch to start for nobody.
+      let gone = false;
+      res.once('close', () => {
+        gone = true;
+      });
+      this.held.push(() => {
+        if (!gone) this.handle(req, res, options);
+      });
       return;
     }
     const url = new URL(options.path ?? req.url ?? '/', 'http://sim.local');
