@@ -76,6 +76,8 @@ export class ClusterWatcher {
   private probing = false;
   /** Liveness probes sent (the metrics and tests read it). */
   probes = 0;
+  /** When each resource's informer last heard from the cluster (a list page, a watch that opened, an event). */
+  private readonly heardAt = new Map<ResourceKey, number>();
   readonly reachability: Reachability;
 
   constructor(
@@ -180,19 +182,31 @@ export class ClusterWatcher {
     this.connection.client
       .get('/version', { timeoutMs })
       .then(
-        () => this.reachability.probeAnswered(this.clock(), true),
+        () => this.probeAnswered(true),
         (err: unknown) => {
           const status = err instanceof KubeApiError ? err.statusCode : 0;
           const message = err instanceof Error ? err.message : String(err);
           const refused = this.proxyCannotReach(status) || isRefusal(err, status, message);
           if (status === 0 || refused) this.reachability.probeFailed(this.clock(), refused, `no answer to a liveness probe: ${message}`);
-          else this.reachability.probeAnswered(this.clock(), false);
+          else this.probeAnswered(false);
         },
       )
       .finally(() => {
         this.probing = false;
         if (!this.stopped) this.recompute();
       });
+  }
+
+  /**
+   * The server answers again after a silence (a partition ended): a watch that has not heard from it since the silence
+   * began may be on a connection the partition broke, which neither delivers nor fails and would wait out its idle limit
+   * (90 s) with the cluster shown `synced`. Such watches are resumed now from their resourceVersion (no list).
+   */
+  private probeAnswered(ok: boolean): void {
+    const silence = this.reachability.silentSinceAt;
+    this.reachability.probeAnswered(this.clock(), ok);
+    if (silence === null || this.stopped) return;
+    for (const [key, informer] of this.informers) if ((this.heardAt.get(key) ?? Number.NEGATIVE_INFINITY) < silence) informer.resumeWatch();
   }
 
   private async discover(): Promise<void> {
@@ -235,7 +249,10 @@ export class ClusterWatcher {
               this.recompute();
             },
             onError: (e) => this.informerFailed(resource.label, e),
-            onAnswered: (kind) => this.answered(kind),
+            onAnswered: (kind) => {
+              this.heardAt.set(resource.key, this.clock());
+              this.answered(kind);
+            },
           },
           this.options.informer,
         );

@@ -59,6 +59,13 @@ export function isRefusal(err: unknown, statusCode: number, message: string): bo
   return unreachableCodes.has(code) || /^(CERT_|ERR_TLS_|DEPTH_ZERO_SELF_SIGNED|SELF_SIGNED_CERT|UNABLE_TO_(GET|VERIFY)_)/.test(code);
 }
 
+/** One watch request as the informer hands it to ListWatch. */
+interface CurrentWatch {
+  abandoned: boolean;
+  /** Known once the response is in. */
+  controller: AbortController | null;
+}
+
 /** What ListWatch needs of client-node's `Watch`; tests pass a fake that serves scripted streams. */
 export type WatchLike = Pick<Watch, 'watch'>;
 
@@ -175,6 +182,9 @@ export class ResourceInformer {
   restarts = 0;
   /** Watch requests made: the first, then every resumption (a cut, the idle limit, the server's timeout). */
   watches = 0;
+  /** Watches ended and made again by `resumeWatch`. */
+  resumes = 0;
+  private current: CurrentWatch | null = null;
   synced = false;
   lastSyncAt: string | null = null;
   lastError: InformerError | null = null;
@@ -196,15 +206,20 @@ export class ResourceInformer {
         this.watches += 1;
         let ended = false;
         let opened = false;
+        // One watch request; `resumeWatch` abandons it, after which nothing of it reaches ListWatch.
+        const current: CurrentWatch = { abandoned: false, controller: null };
+        this.current = current;
         const request = watch.watch(
           path,
           { ...query, allowWatchBookmarks: true },
           (phase, object, raw) => {
+            if (current.abandoned) return;
             this.answered('event');
             if (phase !== 'BOOKMARK' && phase !== 'ERROR') this.arrived(object as KubernetesObject);
             callback(phase, object, raw);
           },
           (err) => {
+            if (current.abandoned) return;
             ended = true;
             this.streamWasOpen = opened;
             done(err);
@@ -212,6 +227,13 @@ export class ResourceInformer {
         );
         // client-node's Watch resolves once the response is in: ended already means it failed.
         return request.then((controller) => {
+          current.controller = controller;
+          if (current.abandoned) {
+            // A request abandoned while it waited for its response: ended now, and ListWatch, which has a newer
+            // request, must not take this one for its current (it would stop that one instead on `stop`).
+            controller.abort();
+            return new Promise<AbortController>(() => undefined);
+          }
           if (!ended) {
             opened = true;
             this.answered('request');
@@ -242,6 +264,23 @@ export class ResourceInformer {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     void this.listWatch.stop();
+  }
+
+  /**
+   * Ends the current watch request and watches again at once from the cache's resourceVersion (the server replays
+   * what happened since; no list). For a watch a network partition broke: its connection may never deliver nor fail,
+   * and would otherwise wait out its idle limit. Nothing of the abandoned request reaches ListWatch afterwards.
+   */
+  resumeWatch(): void {
+    if (!this.running || !this.hasListed || this.retryTimer !== null) return;
+    const current = this.current;
+    if (current) {
+      current.abandoned = true;
+      current.controller?.abort();
+    }
+    this.resumes += 1;
+    void this.listWatch.stop();
+    this.run();
   }
 
   /** The informer's cache: every object of the last list plus the watch's changes since. */

@@ -27,6 +27,12 @@ export interface ClusterFaults {
    * what they held, in order, as TCP would after retransmission. Applied by the fleet (`SimApiServer.setPartitioned`).
    */
   partitioned: boolean;
+  /**
+   * With `partitioned`: when the partition ends, the connections it held are dead instead of delivered (a partition
+   * long enough for them to be lost): held requests are never answered, open streams never write again, and nothing on
+   * those connections is read or closed. Connections made after it work. Applied by the fleet (`SimCluster`).
+   */
+  partitionBreaks: boolean;
 }
 
 export const noFaults = (): ClusterFaults => ({
@@ -36,6 +42,7 @@ export const noFaults = (): ClusterFaults => ({
   watchCutSeconds: 0,
   forbidden: [],
   partitioned: false,
+  partitionBreaks: false,
 });
 
 export interface RequestLogEntry {
@@ -124,7 +131,7 @@ export class SimApiServer {
   private readonly openWatches = new Map<ServerResponse, () => void>();
   /** While partitioned: requests that arrived (answered when it ends) and what each open watch holds back. */
   private readonly held: (() => void)[] = [];
-  private readonly heldStreams = new Set<() => void>();
+  private readonly heldStreams = new Map<() => void, () => void>();
 
   constructor(readonly options: SimApiServerOptions) {
     this.resources = resourcesFor(options.profile);
@@ -145,12 +152,20 @@ export class SimApiServer {
     }
   }
 
-  /** Starts or ends a partition (`ClusterFaults.partitioned`): at its end, every held request and stream write goes out. */
+  /**
+   * Starts or ends a partition (`ClusterFaults.partitioned`): at its end, every held request and stream write goes out,
+   * or, when the partition broke its connections (`partitionBreaks`), none ever does (the fleet stops reading them).
+   */
   setPartitioned(on: boolean): void {
     this.options.faults.partitioned = on;
     if (on) return;
-    for (const flush of [...this.heldStreams]) flush();
-    for (const run of this.held.splice(0)) run();
+    const held = this.held.splice(0);
+    if (this.options.faults.partitionBreaks) {
+      for (const kill of [...this.heldStreams.values()]) kill();
+      return;
+    }
+    for (const flush of [...this.heldStreams.keys()]) flush();
+    for (const run of held) run();
   }
 
   handle(req: IncomingMessage, res: ServerResponse, options: { path?: string; authenticated?: boolean } = {}): void {
@@ -609,10 +624,12 @@ export class SimApiServer {
 
     const matches = (o: KubeObject): boolean =>
       (namespace === undefined || o.metadata.namespace === namespace) && label(o.metadata.labels ?? {}) && matchesFields(o, fields);
-    // What a partition holds back (`ClusterFaults.partitioned`), delivered in order when it ends.
+    // What a partition holds back (`ClusterFaults.partitioned`), delivered in order when it ends; or, when it broke the
+    // connection (`partitionBreaks`), nothing more ever, and the connection is not closed either.
     const heldLines: string[] = [];
+    let dead = false;
     const send = (line: string): void => {
-      if (res.writableEnded || res.destroyed) return;
+      if (dead || res.writableEnded || res.destroyed) return;
       if (this.options.faults.partitioned) {
         heldLines.push(line);
         return;
@@ -624,7 +641,12 @@ export class SimApiServer {
     const flushHeld = (): void => {
       for (const line of heldLines.splice(0)) send(line);
     };
-    this.heldStreams.add(flushHeld);
+    const killHeld = (): void => {
+      dead = true;
+      heldLines.length = 0;
+      finish();
+    };
+    this.heldStreams.set(flushHeld, killHeld);
     const write = (type: string, object: KubeObject): void => {
       const payload = table
         ? toTable(resource, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.now(), include)

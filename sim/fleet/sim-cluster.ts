@@ -128,6 +128,10 @@ export class SimCluster {
     const { partitioned, ...rest } = next;
     Object.assign(this.faults, rest);
     if (cutNow) this.api.cutWatches(true);
-    if (partitioned !== undefined && partitioned !== this.faults.partitioned) this.api.setPartitioned(partitioned);
+    if (partitioned !== undefined && partitioned !== this.faults.partitioned) {
+      // Connections a partition broke are not read again (`partitionBreaks`): what a client sends on them is lost.
+      if (!partitioned && this.faults.partitionBreaks) for (const socket of this.sockets) socket.pause();
+      this.api.setPartitioned(partitioned);
+    }
   }
 }

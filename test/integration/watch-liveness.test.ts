@@ -135,4 +135,40 @@ describe('a cluster cut off without a reset (a partition)', () => {
       10_000,
     );
   });
+
+  it('when a partition that broke the connections ends, the watches resume at once instead of waiting out their limit', async () => {
+    const r = await rig(
+      { bookmarkMs: 60_000 },
+      {
+        informer: { watchIdleMs: 30_000 },
+        probe: { quietMs: 500, timeoutMs: 500 },
+        thresholds: { unreachableAfterMs: 1_000, failingAfterMs: 30_000, windowMs: 60_000 },
+      },
+    );
+    const lists = (): number => r.fleet.requestLog.filter((e) => e.cluster === 'quiet' && e.verb === 'list').length;
+    const listsBefore = lists();
+    await r.fleet.setFaults('quiet', { partitioned: true, partitionBreaks: true });
+    await until(
+      () => r.watcher.status().state,
+      (s) => s === 'unreachable',
+      10_000,
+    );
+    // The partition ends, and every connection it held is dead: nothing on them is answered, delivered or closed.
+    await r.fleet.setFaults('quiet', { partitioned: false });
+    await until(
+      () => r.watcher.status().state,
+      (s) => s === 'synced',
+      10_000,
+    );
+    r.sim.store.mutate(hpaStorage, 'shop', 'web-0', (o) => ({ ...o, status: { currentReplicas: 5, desiredReplicas: 5 } }));
+    // Within seconds, where the broken watch would have waited out its 30 s limit.
+    await until(
+      () => r.replicas.get('web-0'),
+      (v) => v === 5,
+      8_000,
+    );
+    expect([...r.watcher.informers.values()].every((i) => i.resumes >= 1)).toBe(true);
+    // Resumed from their resourceVersion: nothing listed again.
+    expect(lists()).toBe(listsBefore);
+  });
 });
