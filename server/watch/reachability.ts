@@ -73,6 +73,11 @@ export class Reachability {
     }
   }
 
+  /** Since when nothing has answered (a failed probe, a request that timed out), or null. */
+  get silentSinceAt(): number | null {
+    return this.silentSince;
+  }
+
   /**
    * A liveness probe (`ClusterWatcher`'s, on a quiet cluster) got an answer: the server is there. It ends silence and
    * nothing else: not counted in the error rate, and a run of 5xx answers or a refused watch stays what it was (the
@@ -80,11 +85,6 @@ export class Reachability {
    * cluster served until now, which is where an outage that follows begins (a quiet cluster's last event may be a
    * minute old); inside one it does not (`/version` answers while the storage behind every other request fails).
    */
-  /** Since when nothing has answered (a failed probe, a request that timed out), or null. */
-  get silentSinceAt(): number | null {
-    return this.silentSince;
-  }
-
   probeAnswered(now: number, ok: boolean): void {
     this.lastAnsweredAt = now;
     if (ok && this.failingSince === null) this.lastServedAt = now;

@@ -127,11 +127,13 @@ export class SimApiServer {
   readonly resources: ResourceType[];
   private readonly now: () => Date;
   private readonly random: () => number;
-  /** Open watch streams and how to stop each (unsubscribe, clear timers). */
-  private readonly openWatches = new Map<ServerResponse, () => void>();
-  /** While partitioned: requests that arrived (answered when it ends) and what each open watch holds back. */
+  /**
+   * Open watch streams: how to stop each (unsubscribe, clear timers), and at the end of a partition how to deliver
+   * what it held back (`flush`) or to leave it dead (`kill`, `partitionBreaks`).
+   */
+  private readonly openWatches = new Map<ServerResponse, { stop: () => void; flush: () => void; kill: () => void }>();
+  /** While partitioned: requests that arrived, answered when it ends. */
   private readonly held: (() => void)[] = [];
-  private readonly heldStreams = new Map<() => void, () => void>();
 
   constructor(readonly options: SimApiServerOptions) {
     this.resources = resourcesFor(options.profile);
@@ -145,7 +147,7 @@ export class SimApiServer {
 
   /** Ends every open watch stream (used when a cluster goes down). */
   cutWatches(abrupt: boolean): void {
-    for (const [res, stop] of [...this.openWatches]) {
+    for (const [res, { stop }] of [...this.openWatches]) {
       stop();
       if (abrupt) res.destroy();
       else res.end();
@@ -160,11 +162,12 @@ export class SimApiServer {
     this.options.faults.partitioned = on;
     if (on) return;
     const held = this.held.splice(0);
+    const streams = [...this.openWatches.values()];
     if (this.options.faults.partitionBreaks) {
-      for (const kill of [...this.heldStreams.values()]) kill();
+      for (const { kill } of streams) kill();
       return;
     }
-    for (const flush of [...this.heldStreams.keys()]) flush();
+    for (const { flush } of streams) flush();
     for (const run of held) run();
   }
 
@@ -641,12 +644,6 @@ export class SimApiServer {
     const flushHeld = (): void => {
       for (const line of heldLines.splice(0)) send(line);
     };
-    const killHeld = (): void => {
-      dead = true;
-      heldLines.length = 0;
-      finish();
-    };
-    this.heldStreams.set(flushHeld, killHeld);
     const write = (type: string, object: KubeObject): void => {
       const payload = table
         ? toTable(resource, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.now(), include)
@@ -657,7 +654,6 @@ export class SimApiServer {
 
     if (replay === null) {
       write('ERROR', statusErrors.gone(rvParam, String(store.oldestResumable(resource.storage))).body as unknown as KubeObject);
-      this.heldStreams.delete(flushHeld);
       res.end();
       return;
     }
@@ -692,9 +688,13 @@ export class SimApiServer {
       timers.forEach(clearTimeout);
       timers.forEach(clearInterval);
       this.openWatches.delete(res);
-      this.heldStreams.delete(flushHeld);
     };
-    this.openWatches.set(res, finish);
+    const killHeld = (): void => {
+      dead = true;
+      heldLines.length = 0;
+      finish();
+    };
+    this.openWatches.set(res, { stop: finish, flush: flushHeld, kill: killHeld });
     res.on('close', finish);
     timers.push(
       setTimeout(() => {

@@ -79,7 +79,7 @@ export class SimCluster {
     // not modelled).
     server.keepAliveTimeout = 0;
     // Every connection from its first byte, so `close` ends those still in their TLS handshake too: one that completed
-    // after the listener closed would be served as if the cluster were up, and kept open (no keep-alive timeout, below),
+    // after the listener closed would be served as if the cluster were up, and kept open (no keep-alive timeout, above),
     // `server.close` would wait for it for ever.
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);

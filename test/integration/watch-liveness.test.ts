@@ -99,16 +99,16 @@ describe('watches of a quiet cluster', () => {
   });
 });
 
+/** Short limits for a partition: quiet 0.5 s, a probe's 0.5 s, the 1 s silence rule; the watches' own limit 30 s. */
+const partitionLimits: ClusterWatcherOptions = {
+  informer: { watchIdleMs: 30_000 },
+  probe: { quietMs: 500, timeoutMs: 500 },
+  thresholds: { unreachableAfterMs: 1_000, failingAfterMs: 30_000, windowMs: 60_000 },
+};
+
 describe('a cluster cut off without a reset (a partition)', () => {
   it('is unreachable once the liveness probe goes unanswered, dated from its last answer; back, it is synced with what changed meanwhile', async () => {
-    const r = await rig(
-      { bookmarkMs: 60_000 },
-      {
-        informer: { watchIdleMs: 30_000 },
-        probe: { quietMs: 500, timeoutMs: 500 },
-        thresholds: { unreachableAfterMs: 1_000, failingAfterMs: 30_000, windowMs: 60_000 },
-      },
-    );
+    const r = await rig({ bookmarkMs: 60_000 }, partitionLimits);
     await sleep(1_000); // quiet: probes answered
     expect(r.watcher.probes).toBeGreaterThan(0);
     expect(r.watcher.status().state).toBe('synced');
@@ -137,14 +137,7 @@ describe('a cluster cut off without a reset (a partition)', () => {
   });
 
   it('when a partition that broke the connections ends, the watches resume at once instead of waiting out their limit', async () => {
-    const r = await rig(
-      { bookmarkMs: 60_000 },
-      {
-        informer: { watchIdleMs: 30_000 },
-        probe: { quietMs: 500, timeoutMs: 500 },
-        thresholds: { unreachableAfterMs: 1_000, failingAfterMs: 30_000, windowMs: 60_000 },
-      },
-    );
+    const r = await rig({ bookmarkMs: 60_000 }, partitionLimits);
     const lists = (): number => r.fleet.requestLog.filter((e) => e.cluster === 'quiet' && e.verb === 'list').length;
     const listsBefore = lists();
     await r.fleet.setFaults('quiet', { partitioned: true, partitionBreaks: true });
