@@ -2,7 +2,8 @@
  * `npm run bench`: the simulator with `--clusters 50 --hpas-per-cluster 2000` (override with
  * BENCH_CLUSTERS / BENCH_HPAS), the BFF on top of it, and in one run:
  * time to a fully synced index, kubectl fetching the same objects cluster by cluster, p50/p99 of
- * /api/v1/autoscalers and /api/v1/triage over 1,000 requests each from one client and from 20 at once, the
+ * /api/v1/autoscalers (whole DTOs, and the same pages as the tables read them, `fields=row`) and /api/v1/triage over
+ * 1,000 requests each from one client and from 20 at once, the
  * cold-start floor (every cluster's HPA list fetched from the simulator and JSON.parse'd, all clusters in
  * parallel as the BFF lists them), and heap and RSS per autoscaler; each figure next to its goal (issue 18).
  * SSE: BENCH_SSE_STREAMS (50) event streams for BENCH_SSE_SECONDS (30), each status write on one cluster timed to
@@ -20,6 +21,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
@@ -115,6 +117,23 @@ async function latency(label: string, urls: string[], clients = 1): Promise<stri
   const seconds = (performance.now() - started) / 1000;
   const busy = (cpuMs(bffCpu.pid) - cpuBefore) / seconds;
   return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests; BFF CPU ${busy.toFixed(0)} ms/s, churn alone ${bffCpu.churnMsPerS.toFixed(0)})`;
+}
+
+/** The list mix's pages, whole DTOs against table rows: mean JSON bytes a page, and gzipped as the BFF sends them (level 1). */
+async function pageBytes(whole: string[], rows: string[]): Promise<string> {
+  const mean = async (urls: string[]): Promise<{ raw: number; gzip: number }> => {
+    let raw = 0;
+    let gzip = 0;
+    for (const url of urls) {
+      const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+      raw += body.length;
+      gzip += gzipSync(body, { level: 1 }).length;
+    }
+    return { raw: raw / urls.length / 1024, gzip: gzip / urls.length / 1024 };
+  };
+  const w = await mean(whole);
+  const r = await mean(rows);
+  return `list pages of 100, mean size: whole DTOs ${w.raw.toFixed(0)} KiB (${w.gzip.toFixed(0)} gzipped), table rows ${r.raw.toFixed(0)} KiB (${r.gzip.toFixed(0)} gzipped)`;
 }
 
 /** GET a path of one kubeconfig context's API server, the body as bytes. */
@@ -427,6 +446,9 @@ async function main(): Promise<void> {
   const first = await getJson<{ nextCursor: string | null }>(`${base}/api/v1/autoscalers?limit=100`);
   if (first.nextCursor) lists.push(`${base}/api/v1/autoscalers?limit=100&cursor=${encodeURIComponent(first.nextCursor)}`);
   const triages = [`${base}/api/v1/triage`, `${base}/api/v1/triage?cluster=bench-002`];
+  // The same mix as the dashboard's tables read it: each item as a table row (`fields=row`).
+  const rowLists = lists.map((url) => `${url}&fields=row`);
+  console.info(await pageBytes(lists, rowLists));
   // The monotonic clock (µs) the CPU profile's timestamps use, so BENCH_CPU_PROF can be cut to the request phase.
   const mark = (what: string) => process.env.BENCH_CPU_PROF && console.info(`  [mark] ${what} ${process.hrtime.bigint() / 1000n}`);
   for (const clients of [1, 20]) {
@@ -436,6 +458,7 @@ async function main(): Promise<void> {
     );
     mark(`list ${clients}`);
     console.info(await latency('/api/v1/autoscalers (page of 100)', lists, clients));
+    console.info(await latency('  the same as table rows (fields=row)', rowLists, clients));
     mark(`triage ${clients}`);
     console.info(await latency('/api/v1/triage', triages, clients));
   }

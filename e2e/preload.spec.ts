@@ -41,7 +41,7 @@ test.describe('Pages preload the reads they open with', () => {
       '/api/v1/me',
       '/api/v1/clusters',
       '/api/v1/triage?kind=HorizontalPodAutoscaler',
-      `/api/v1/autoscalers?kind=HorizontalPodAutoscaler&group=${encodeURIComponent(group)}&sort=health&limit=100`,
+      `/api/v1/autoscalers?kind=HorizontalPodAutoscaler&group=${encodeURIComponent(group)}&sort=health&limit=100&fields=row`,
     ]);
     expect(reads.fetchedAgain).toEqual([]);
     expect(errors).toEqual([]);
@@ -55,7 +55,7 @@ test.describe('Pages preload the reads they open with', () => {
     expect(reads.preloaded).toEqual([
       '/api/v1/me',
       '/api/v1/clusters',
-      '/api/v1/autoscalers?cluster=prod-eu-west-1&health=failing%2Cdegraded&sort=name&limit=200',
+      '/api/v1/autoscalers?cluster=prod-eu-west-1&health=failing%2Cdegraded&sort=name&limit=200&fields=row',
     ]);
     expect(reads.fetchedAgain).toEqual([]);
     expect(errors).toEqual([]);

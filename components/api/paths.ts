@@ -38,6 +38,8 @@ const base = (ref: AutoscalerRef): string =>
 export const apiPaths = {
   clusters: (): string => '/api/v1/clusters',
   autoscalers: (q: ListParams): string => `/api/v1/autoscalers${search({ ...q })}`,
+  /** A page of table rows (`fields=row`: `AutoscalerRow`), as the virtualized tables read them. */
+  autoscalerRows: (q: ListParams): string => `/api/v1/autoscalers${search({ ...q, fields: 'row' })}`,
   autoscalersExport: (f: FilterParams, format: 'csv' | 'json'): string => `/api/v1/autoscalers${search({ ...f, format })}`,
   autoscaler: (ref: AutoscalerRef): string => base(ref),
   history: (ref: AutoscalerRef, window: { from: string; to: string }): string => `${base(ref)}/history${search(window)}`,

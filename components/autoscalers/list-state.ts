@@ -25,5 +25,5 @@ export function listParams(state: ListState): Omit<ListParams, 'cursor'> {
 
 /** The API reads the page makes as it opens, as the view builds their URLs (the page preloads them with its HTML). */
 export function listOpeningReads(state: ListState): string[] {
-  return [apiPaths.me(), apiPaths.clusters(), apiPaths.autoscalers(listParams(state))];
+  return [apiPaths.me(), apiPaths.clusters(), apiPaths.autoscalerRows(listParams(state))];
 }

@@ -4,6 +4,7 @@ import type { FederationOperation, HpaPreviewRequest } from '@/lib/api';
 import {
   AutoscalerDetailResponseSchema,
   AutoscalerListResponseSchema,
+  AutoscalerRowListResponseSchema,
   ClusterListResponseSchema,
   ExplainResponseSchema,
   FederationPreviewInputsSchema,
@@ -61,14 +62,15 @@ export function autoscalerListQuery(q: ListParams) {
 }
 
 /**
- * The whole filtered list, page by page (`nextCursor`), for views that virtualize thousands of rows. `firstLimit`: a
- * smaller first page, for a view that shows its first rows as the page opens and loads the rest as it scrolls.
+ * The whole filtered list, page by page (`nextCursor`), for views that virtualize thousands of rows, each item as a
+ * table row shows it (`AutoscalerRow`). `firstLimit`: a smaller first page, for a view that shows its first rows as the
+ * page opens and loads the rest as it scrolls.
  */
 export function autoscalerPagesQuery(q: Omit<ListParams, 'cursor'>, firstLimit?: number) {
   return infiniteQueryOptions({
     queryKey: fleetKeys.listPages(q, firstLimit),
     queryFn: ({ signal, pageParam }) =>
-      fetchJson(apiPaths.autoscalers(pageParams(q, firstLimit, pageParam)), AutoscalerListResponseSchema, { signal }),
+      fetchJson(apiPaths.autoscalerRows(pageParams(q, firstLimit, pageParam)), AutoscalerRowListResponseSchema, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

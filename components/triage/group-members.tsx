@@ -4,7 +4,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { Link } from '../ui/link';
 import { useRouter } from 'next/navigation';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { Autoscaler, Problem } from '@/lib/api';
+import type { AutoscalerRow, RowProblem } from '@/lib/api';
 import { autoscalerHref } from '../api/paths';
 import { HealthBadge } from '../ui/health';
 import { QueryError, Skeleton } from '../ui/query-state';
@@ -13,8 +13,8 @@ import { autoscalerKindShort } from '../overview/kind-label';
 import styles from './triage.module.css';
 
 export interface MemberRow {
-  autoscaler: Autoscaler;
-  problem: Problem | undefined;
+  autoscaler: AutoscalerRow;
+  problem: RowProblem | undefined;
 }
 
 export interface GroupMembersProps {

@@ -95,7 +95,7 @@ export function groupMembersParams(state: TriageState): Omit<ListParams, 'cursor
  */
 export function triageOpeningReads(state: TriageState): string[] {
   const urls = [apiPaths.me(), apiPaths.clusters(), apiPaths.triage(state.filter)];
-  if (state.group) urls.push(apiPaths.autoscalers(pageParams(groupMembersParams(state), groupFirstPageSize, undefined)));
+  if (state.group) urls.push(apiPaths.autoscalerRows(pageParams(groupMembersParams(state), groupFirstPageSize, undefined)));
   return urls;
 }
 

@@ -167,6 +167,48 @@ export const AutoscalerSchema = z.object({
 });
 export type Autoscaler = z.infer<typeof AutoscalerSchema>;
 
+/** A problem as a table row carries it: everything but the hint (the detail page shows that). */
+export const RowProblemSchema = ProblemSchema.omit({ hint: true });
+export type RowProblem = z.infer<typeof RowProblemSchema>;
+
+/**
+ * What a table row shows of an autoscaler (`GET /api/v1/autoscalers?fields=row`): its identity, health, replicas and
+ * problems, without conditions, metrics, target or the per-kind details. About a third of the full DTO's JSON; the
+ * virtualized tables read thousands of rows, and read them all again whenever the stream says the fleet changed.
+ */
+export const AutoscalerRowSchema = AutoscalerSchema.pick({
+  id: true,
+  cluster: true,
+  kind: true,
+  namespace: true,
+  name: true,
+  health: true,
+  stale: true,
+  minReplicas: true,
+  maxReplicas: true,
+  currentReplicas: true,
+  desiredReplicas: true,
+}).extend({ problems: z.array(RowProblemSchema) });
+export type AutoscalerRow = z.infer<typeof AutoscalerRowSchema>;
+
+/** An autoscaler as a table row (`AutoscalerRowSchema`): what the server's `fields=row` pages carry. */
+export function toAutoscalerRow(a: Autoscaler): AutoscalerRow {
+  return {
+    id: a.id,
+    cluster: a.cluster,
+    kind: a.kind,
+    namespace: a.namespace,
+    name: a.name,
+    health: a.health,
+    stale: a.stale,
+    minReplicas: a.minReplicas,
+    maxReplicas: a.maxReplicas,
+    currentReplicas: a.currentReplicas,
+    desiredReplicas: a.desiredReplicas,
+    problems: a.problems.map(({ hint: _hint, ...problem }) => problem),
+  };
+}
+
 export const ProblemGroupSchema = z.object({
   key: z.string(),
   kind: AutoscalerKindSchema,

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { AutoscalerIdSchema, AutoscalerKindSchema, AutoscalerSchema, HealthSchema, ProblemGroupSchema } from './autoscaler';
+import {
+  AutoscalerIdSchema,
+  AutoscalerKindSchema,
+  AutoscalerRowSchema,
+  AutoscalerSchema,
+  HealthSchema,
+  ProblemGroupSchema,
+} from './autoscaler';
 
 /**
  * The wire contract of /api/v1 (fleet, clusters, lists, detail, history, triage, stream). Routes parse
@@ -103,6 +110,8 @@ export const AutoscalerQuerySchema = AutoscalerFilterSchema.extend({
   cursor: z.string().max(4096).optional(),
   /** Download the whole filtered set instead of a page. */
   format: z.enum(['csv', 'json']).optional(),
+  /** `row`: each item as a table row shows it (`AutoscalerRow`); `all` (or left out): the whole DTO. Pages only. */
+  fields: z.enum(['all', 'row']).optional(),
 });
 export type AutoscalerQueryInput = z.input<typeof AutoscalerQuerySchema>;
 export type AutoscalerQuery = z.infer<typeof AutoscalerQuerySchema>;
@@ -115,6 +124,10 @@ export const AutoscalerListResponseSchema = z.object({
   generatedAt: z.string(),
 });
 export type AutoscalerListResponse = z.infer<typeof AutoscalerListResponseSchema>;
+
+/** `GET /api/v1/autoscalers?fields=row`: the same page with each item as a table row. */
+export const AutoscalerRowListResponseSchema = AutoscalerListResponseSchema.extend({ items: z.array(AutoscalerRowSchema) });
+export type AutoscalerRowListResponse = z.infer<typeof AutoscalerRowListResponseSchema>;
 
 export const EventSchema = z.object({
   uid: z.string(),

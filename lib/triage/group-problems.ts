@@ -297,7 +297,11 @@ function groupKey(kind: AutoscalerKind, reason: string, cause: string | null): s
  * The problem that puts the autoscaler in the group with this key (its first, as the tally counts it), or undefined
  * when the group does not count it. `causes` memoizes reading causes from messages across calls.
  */
-export function problemInGroup(a: Autoscaler, key: string, causes: Map<string, string> = new Map()): Problem | undefined {
+export function problemInGroup<P extends Pick<Problem, 'code' | 'severity' | 'message'>>(
+  a: { kind: Autoscaler['kind']; problems: readonly P[] },
+  key: string,
+  causes: Map<string, string> = new Map(),
+): P | undefined {
   if (!key.startsWith(`${a.kind}/`)) return undefined;
   for (const p of a.problems) {
     if (p.severity === 'info' || key.length < a.kind.length + 1 + p.code.length) continue;

@@ -15,9 +15,10 @@ import { jsonWithRows, withPreparedBody } from './row-json';
  * prepared (`jsonWithRows`: its bytes beside the response); the app route's makes the body real.
  */
 export const listAutoscalersPrepared = handle(async (req) => {
-  const result = listAutoscalers(getAutoscope(), AutoscalerQuerySchema.parse(queryObject(req.nextUrl)), await requireViewer(req));
-  // A page's rows are stored DTOs: their JSON is made once and reused by every page that shows them.
-  return result instanceof Response ? result : jsonWithRows(result);
+  const query = AutoscalerQuerySchema.parse(queryObject(req.nextUrl));
+  const result = listAutoscalers(getAutoscope(), query, await requireViewer(req));
+  // A page's rows are stored DTOs: their JSON (whole, or as a table row) is made once and reused by every page that shows them.
+  return result instanceof Response ? result : jsonWithRows(result, query.fields);
 });
 
 export const listAutoscalersGet = async (...args: Parameters<typeof listAutoscalersPrepared>): Promise<Response> =>

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Autoscaler } from '@/lib/api';
+import { AutoscalerRowListResponseSchema, AutoscalerRowSchema, toAutoscalerRow } from '@/lib/api';
 import { fleet } from '@/lib/triage/__fixtures__/fleet';
-import { jsonWithRows, preparedBody, rowJson, withPreparedBody } from './row-json';
+import { jsonWithRows, preparedBody, rowJson, tableRowJson, withPreparedBody } from './row-json';
 
 describe('jsonWithRows', () => {
   it('answers the JSON that Response.json would, for any rows and fields beside them', async () => {
@@ -56,5 +57,33 @@ describe('jsonWithRows', () => {
   it('encodes rows with characters beyond ASCII as UTF-8', () => {
     const dto = { ...(fleet()[0] as Autoscaler), name: 'café-€-𝄞' };
     expect(rowJson(dto).toString('utf8')).toBe(JSON.stringify(dto));
+  });
+
+  it("answers fields=row with each item as a table row: exactly the row schema's fields, the hint left out", async () => {
+    const all = fleet();
+    expect(new Set(all.map((a) => a.kind)).size).toBe(3);
+    const res = jsonWithRows({ items: all, total: all.length, nextCursor: null }, 'row');
+    const body = JSON.parse(await withPreparedBody(res).text()) as { items: Record<string, unknown>[] };
+    expect(AutoscalerRowListResponseSchema.omit({ clusters: true, generatedAt: true }).parse(body).items).toHaveLength(all.length);
+    const rowKeys = Object.keys(AutoscalerRowSchema.shape).sort();
+    body.items.forEach((item, i) => {
+      const dto = all[i] as Autoscaler;
+      expect(Object.keys(item).sort()).toEqual(rowKeys);
+      expect(item).toEqual(JSON.parse(JSON.stringify(toAutoscalerRow(dto))));
+      expect(item.problems).toEqual(dto.problems.map(({ hint: _hint, ...p }) => p));
+      for (const key of rowKeys) if (key !== 'problems') expect(item[key]).toEqual(dto[key as keyof Autoscaler]);
+    });
+    // A fleet with problems, so the hint's absence is seen.
+    expect(all.some((a) => a.problems.length > 0)).toBe(true);
+    expect(JSON.stringify(body)).not.toContain('"hint"');
+  });
+
+  it("keeps a row's bytes per DTO apart from its whole JSON", () => {
+    const dto = fleet()[0] as Autoscaler;
+    const row = tableRowJson(dto);
+    expect(tableRowJson(dto)).toBe(row);
+    expect(rowJson(dto).toString('utf8')).toBe(JSON.stringify(dto));
+    expect(row.toString('utf8')).toBe(JSON.stringify(toAutoscalerRow(dto)));
+    expect(row.length).toBeLessThan(rowJson(dto).length);
   });
 });

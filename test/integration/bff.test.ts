@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AutoscalerDetailResponseSchema,
   AutoscalerListResponseSchema,
+  AutoscalerRowListResponseSchema,
+  AutoscalerRowSchema,
   ClusterListResponseSchema,
   ErrorBodySchema,
   ExplainResponseSchema,
@@ -177,6 +179,41 @@ describe('API v1 against the simulated fleet', () => {
     expect((json.json as { total: number }).total).toBe(4);
   });
 
+  it("serves pages as table rows with fields=row: the same autoscalers, only the row's fields", async () => {
+    const full = AutoscalerListResponseSchema.parse((await call(listRoute.GET, '/api/v1/autoscalers?sort=name&limit=500')).json);
+    const res = await call(listRoute.GET, '/api/v1/autoscalers?sort=name&limit=500&fields=row');
+    expect(res.status).toBe(200);
+    const rows = AutoscalerRowListResponseSchema.parse(res.json);
+    const raw = (res.json as { items: Record<string, unknown>[] }).items;
+    expect(rows.total).toBe(full.total);
+    expect(full.nextCursor).toBeNull(); // the whole demo fleet on one page
+    expect(rows.items.map((r) => r.id)).toEqual(full.items.map((a) => a.id));
+    const rowKeys = Object.keys(AutoscalerRowSchema.shape).sort();
+    for (const item of raw) expect(Object.keys(item).sort()).toEqual(rowKeys);
+    // Every kind is there, with its problems (less their hints); nothing of the full DTO's details is.
+    expect(new Set(rows.items.map((r) => r.kind))).toEqual(new Set(['HorizontalPodAutoscaler', 'MachineAutoscaler', 'FederatedHPA']));
+    expect(rows.items.some((r) => r.problems.length > 0)).toBe(true);
+    const text = JSON.stringify(res.json);
+    for (const absent of ['"hint"', '"conditions"', '"metrics"', '"target"', '"machine"', '"federation"'])
+      expect(text).not.toContain(absent);
+    const byId = new Map(full.items.map((a) => [a.id, a]));
+    for (const r of rows.items) {
+      const a = byId.get(r.id);
+      expect([r.cluster, r.kind, r.namespace, r.name]).toEqual([a?.cluster, a?.kind, a?.namespace, a?.name]);
+    }
+    // Cursor pages of rows cover the same list.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { id: string }[]; nextCursor: string | null } = AutoscalerRowListResponseSchema.parse(
+        (await call(listRoute.GET, `/api/v1/autoscalers?sort=name&limit=40&fields=row${cursor ? `&cursor=${cursor}` : ''}`)).json,
+      );
+      paged.push(...page.items.map((r) => r.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(rows.items.map((r) => r.id));
+  });
+
   it('answers bad list input with 400 naming the field', async () => {
     for (const [url, field] of [
       ['/api/v1/autoscalers?limit=0', 'limit'],
@@ -186,6 +223,8 @@ describe('API v1 against the simulated fleet', () => {
       ['/api/v1/autoscalers?sort=size', 'sort'],
       ['/api/v1/autoscalers?cluster=nope', 'cluster'],
       ['/api/v1/autoscalers?cursor=garbage', 'cursor'],
+      ['/api/v1/autoscalers?fields=some', 'fields'],
+      ['/api/v1/autoscalers?fields=row&format=csv', 'fields'],
     ] as const) {
       const res = await call(listRoute.GET, url);
       expect(res.status, url).toBe(400);
