@@ -52,6 +52,10 @@ class MemoryFleet implements ViewSource {
     return this.journal.changesSince(revision);
   }
 
+  releaseChanges(revision: number): void {
+    this.journal.release(revision);
+  }
+
   dtosInIdOrder(): Autoscaler[] {
     this.ids ??= [...this.dtos.keys()].sort();
     return this.ids.map((id) => this.dtos.get(id) as Autoscaler);

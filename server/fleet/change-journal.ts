@@ -41,6 +41,18 @@ export class ChangeJournal {
     }
   }
 
+  /**
+   * Forgets the changes up to and including `revision`: the views kept incrementally have all taken them in. Without
+   * it the journal holds what its capacity allows (several seconds of a churning fleet's changes), and each change holds
+   * the DTO it replaced, alive for nothing. A view further back than this rebuilds, as one past the capacity does.
+   */
+  release(revision: number): void {
+    const drop = Math.min(revision, this.revision) - this.base;
+    if (drop <= 0) return;
+    this.journal = this.journal.slice(drop);
+    this.base += drop;
+  }
+
   /** The changes after `revision`, oldest first; null when the journal no longer reaches back that far. */
   changesSince(revision: number): readonly DtoChange[] | null {
     if (revision < this.base || revision > this.revision) return null;

@@ -223,6 +223,11 @@ export class FleetIndex {
     return this.journal.changesSince(revision);
   }
 
+  /** Forgets the journal's changes up to `revision` (`ChangeJournal.release`): every kept view has them. */
+  releaseChanges(revision: number): void {
+    this.journal.release(revision);
+  }
+
   /** Clusters that have autoscalers in the index, sorted. */
   clusterNames(): string[] {
     return [...this.byCluster.keys()].filter((c) => (this.byCluster.get(c)?.size ?? 0) > 0).sort();

@@ -45,6 +45,10 @@ class FakeIndex implements ViewSource {
     return this.journal.changesSince(revision);
   }
 
+  releaseChanges(revision: number): void {
+    this.journal.release(revision);
+  }
+
   dtosInIdOrder(): Autoscaler[] {
     return [...this.dtos.values()].sort((x, y) => (x.id < y.id ? -1 : 1));
   }
@@ -277,6 +281,40 @@ describe('FleetViews', () => {
       (k) => k.orders + k.filtered + k.triage === 0,
       2000,
     );
+  });
+
+  it('a refresh lets the index forget the changes every kept view has taken in, and the views still catch up', () => {
+    const index = new FakeIndex(1000);
+    const dtos =
+      fc.sample(fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, minLength: 30, maxLength: 30 }), { numRuns: 1, seed: 11 })[0] ?? [];
+    for (const a of dtos.slice(0, 10)) index.set(a);
+    const views = new FleetViews(index, { idleMs: 1000, warmEveryMs: 0, now: () => 0 });
+    const filter: AutoscalerFilter = { health: ['failing', 'degraded'] };
+    views.order('name');
+    views.matching(filter);
+    const built = index.version;
+    for (const a of dtos.slice(10, 20)) index.set(a);
+    expect(index.changesSince(built)).toHaveLength(10);
+    views.refresh();
+    // Every kept view took the ten in: the journal no longer holds them (nor the DTOs they replaced).
+    expect(index.changesSince(built)).toBeNull();
+    expect(index.changesSince(index.version)).toEqual([]);
+    const taken = index.version;
+    for (const a of dtos.slice(20)) index.set(a);
+    const read = vi.spyOn(index, 'changesSince');
+    const expected = sortAutoscalers(
+      index.dtosInIdOrder().filter((a) => matchesFilter(a, filter)),
+      'name',
+      'asc',
+    );
+    expect(views.page(filter, 'name', 'asc', 100).items.map((a) => a.id)).toEqual(expected.map((a) => a.id));
+    // Caught up from where the refresh left them, not rebuilt.
+    expect(read).toHaveBeenCalledWith(taken);
+    expect(read.mock.results.every((r) => r.value !== null)).toBe(true);
+    // With nothing kept, everything is forgotten.
+    const idle = new FleetViews(index, { warmEveryMs: 0 });
+    idle.refresh();
+    expect(index.changesSince(index.version - 1)).toBeNull();
   });
 
   it('a refresh brings kept views up to date and drops those no request read for idleMs', () => {
