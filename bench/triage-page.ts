@@ -9,6 +9,8 @@
  * - the queue: `/triage` until the first group is visible, then `j` until it has moved focus to a group;
  * - the big group opened by link (`/triage?group=…`): until its first member is visible, then `j` until focus
  *   moves. Goal (issue 18): interactive — first row visible and `j` moves — within 1.5 s.
+ * - the queue again as a returning operator opens it: in a context that opened it twice before (scripts in the HTTP
+ *   cache, their compiled code in V8's code cache), a new tab. Beside the goal, not instead of it.
  * BENCH_TRACE=1 prints each run's requests with their start and end (ms after navigation).
  * A benchmark, not a test: it prints figures next to their goal and asserts nothing.
  */
@@ -58,8 +60,17 @@ async function main(): Promise<void> {
   console.info(`largest group: ${group.key}, ${group.count} autoscalers (${group.likelyCause ?? group.title})\n`);
 
   const browser = await chromium.launch({ executablePath: findChromium(), args: chromiumArgs });
-  const measure = async (url: string, row: string): Promise<{ visible: number; interactive: number }> => {
+  /** `returning`: a context that has opened the page twice before (its HTTP cache and V8's code cache warm), a new tab. */
+  const measure = async (url: string, row: string, returning = false): Promise<{ visible: number; interactive: number }> => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    if (returning) {
+      for (let i = 0; i < 2; i++) {
+        const earlier = await context.newPage();
+        await earlier.goto(url, { waitUntil: 'load' });
+        await earlier.locator(row).first().waitFor({ state: 'visible', timeout: 60_000 });
+        await earlier.close();
+      }
+    }
     const page = await context.newPage();
     const t0 = Date.now();
     // BENCH_TRACE=1: when each request of the page started and finished, relative to the navigation.
@@ -92,14 +103,14 @@ async function main(): Promise<void> {
     await context.close();
     return { visible, interactive };
   };
-  const report = async (label: string, url: string, row: string): Promise<void> => {
+  const report = async (label: string, url: string, row: string, returning = false): Promise<void> => {
     await measure(url, row); // one warm-up: the server's first render of the route
     const samples: { visible: number; interactive: number }[] = [];
-    for (let i = 0; i < runs; i++) samples.push(await measure(url, row));
+    for (let i = 0; i < runs; i++) samples.push(await measure(url, row, returning));
     const visible = samples.map((s) => s.visible);
     const interactive = samples.map((s) => s.interactive);
     console.info(
-      `${label.padEnd(44)} first row visible: median ${median(visible)} ms (max ${Math.max(...visible)}); j moves: median ${median(interactive)} ms (max ${Math.max(...interactive)}) (goal ≤ ${goalMs} ms)`,
+      `${label.padEnd(44)} first row visible: median ${median(visible)} ms (max ${Math.max(...visible)}); j moves: median ${median(interactive)} ms (max ${Math.max(...interactive)})${returning ? '' : ` (goal ≤ ${goalMs} ms)`}`,
     );
   };
   await report('/triage (the queue)', `${base}/triage`, '[data-testid="problem-group"]');
@@ -108,6 +119,8 @@ async function main(): Promise<void> {
     `${base}/triage?group=${encodeURIComponent(group.key)}`,
     '[data-testid="group-member"]',
   );
+  // Not the goal's figure (a first visit), but what an operator who has used the dashboard in this browser waits for.
+  await report('/triage, a returning visit (scripts cached)', `${base}/triage`, '[data-testid="problem-group"]', true);
   await browser.close();
   stopAll();
   process.exit(0);
