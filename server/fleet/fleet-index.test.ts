@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import karmadaClusters from '@/lib/triage/__fixtures__/karmada.clusters.json';
 import karmadaFhpas from '@/lib/triage/__fixtures__/karmada.fhpa.json';
@@ -71,6 +71,47 @@ describe('FleetIndex.resync', () => {
     expect([...r.index.entries.keys()].sort()).toEqual(kept.map(idOf).sort());
     expect(r.history.firstSeen(idOf(gone))).toBeNull();
     expect(kept.every((o) => r.history.firstSeen(idOf(o)) !== null)).toBe(true);
+    void r.history.close();
+  });
+});
+
+describe('FleetIndex and list pages', () => {
+  it('indexes HPAs from their list page, and does not map them again when ListWatch announces the same objects', () => {
+    const r = rig();
+    const upserts = vi.spyOn(r.index as unknown as { upsertHpa: (cluster: string, o: KubeObject) => void }, 'upsertHpa');
+    for (const o of real) r.index.apply('prod', 'hpas', 'listed', o);
+    expect([...r.index.entries.keys()].sort()).toEqual(real.map(idOf).sort());
+    expect(upserts).toHaveBeenCalledTimes(real.length);
+    const version = r.index.version;
+    // The whole list is in: ListWatch announces each object it listed, the very same object.
+    for (const o of real) r.index.apply('prod', 'hpas', 'add', o);
+    r.index.resync('prod', 'hpas', real);
+    expect(upserts).toHaveBeenCalledTimes(real.length);
+    expect(r.index.version).toBe(version);
+    // A watch event is a new object: mapped.
+    const [first] = real;
+    if (!first) throw new Error('fixture is empty');
+    const next = structuredClone(first);
+    next.metadata.resourceVersion = `${first.metadata.resourceVersion ?? ''}9`;
+    r.index.apply('prod', 'hpas', 'update', next);
+    expect(upserts).toHaveBeenCalledTimes(real.length + 1);
+    void r.history.close();
+  });
+
+  it("a relist's page maps only objects whose resourceVersion moved; other kinds wait for their whole list", () => {
+    const r = rig();
+    for (const o of real) r.index.apply('prod', 'hpas', 'listed', o);
+    const upserts = vi.spyOn(r.index as unknown as { upsertHpa: (cluster: string, o: KubeObject) => void }, 'upsertHpa');
+    const [changed, ...same] = real.map((o) => structuredClone(o));
+    if (!changed) throw new Error('fixture is empty');
+    changed.metadata.resourceVersion = `${changed.metadata.resourceVersion ?? ''}9`;
+    (changed as unknown as HorizontalPodAutoscaler).spec.maxReplicas = 99;
+    for (const o of [changed, ...same]) r.index.apply('prod', 'hpas', 'listed', o);
+    expect(upserts).toHaveBeenCalledTimes(1);
+    expect(r.index.entries.get(idOf(changed))?.dto.maxReplicas).toBe(99);
+    const entries = r.index.size;
+    r.index.apply('prod', 'mapiMachineSets', 'listed', structuredClone(real[0] as KubeObject));
+    expect(r.index.size).toBe(entries);
     void r.history.close();
   });
 });
@@ -282,11 +323,11 @@ describe('FleetIndex.refreshAll', () => {
       relist(pass.index, real);
       pass.tick(minutes * 60_000);
       await pass.index.refreshAll(7);
-      // The same fleet, every HPA re-mapped at the same instant (as the watch's update of each would).
+      // The same fleet, every HPA re-mapped at the same instant (as the watch's update of each would: a new object each).
       const all = rig();
       relist(all.index, real);
       all.tick(minutes * 60_000);
-      for (const o of real) all.index.apply('prod', 'hpas', 'update', o);
+      for (const o of real) all.index.apply('prod', 'hpas', 'update', structuredClone(o));
       expect(dtos(pass)).toEqual(dtos(all));
       void pass.history.close();
       void all.history.close();
@@ -307,7 +348,7 @@ describe('FleetIndex.refreshAll', () => {
       pass.tick(minutes * 60_000);
       all.tick(minutes * 60_000);
       await pass.index.refreshAll(3);
-      for (const o of real) all.index.apply('prod', 'hpas', 'update', o);
+      for (const o of real) all.index.apply('prod', 'hpas', 'update', structuredClone(o));
       expect(dtos(pass), `after ${minutes} min`).toEqual(dtos(all));
     }
     void pass.history.close();
@@ -343,7 +384,7 @@ describe('FleetIndex.refreshAll', () => {
     expect(problemsOf(pass)).toContain('ReplicasMismatch');
     // And every other HPA ends as a re-map of all of them would leave it.
     all.tick(15 * 60_000 + 1_000);
-    for (const o of real.slice(1)) all.index.apply('prod', 'hpas', 'update', o);
+    for (const o of real.slice(1)) all.index.apply('prod', 'hpas', 'update', structuredClone(o));
     all.index.apply('prod', 'hpas', 'update', version(desired + 1));
     const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([key, e]) => [key, e.dto]));
     expect(dtos(pass)).toEqual(dtos(all));

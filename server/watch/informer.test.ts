@@ -61,6 +61,43 @@ describe('ResourceInformer', () => {
     h.informer.stop();
   });
 
+  it('hands each page of a list over as it arrives, before the sync, and announces the very same objects once the list is in', async () => {
+    const cluster = new FakeCluster();
+    cluster.pageSize = 2;
+    const order: string[] = [];
+    const pages: KubeObject[][] = [];
+    const announced: KubeObject[] = [];
+    const informer = new ResourceInformer(
+      cluster.client,
+      hpas,
+      'v2',
+      {
+        onAdd: (o) => {
+          announced.push(o);
+          order.push('add');
+        },
+        onUpdate: () => order.push('update'),
+        onDelete: () => order.push('delete'),
+        onSynced: () => order.push('synced'),
+        onError: () => order.push('error'),
+        onListed: (objects) => {
+          pages.push(objects);
+          order.push(`page of ${objects.length}`);
+        },
+      },
+      { watch: cluster.watch, delay: () => 0 },
+    );
+    for (const o of real.slice(0, 5)) cluster.put(path, o);
+    informer.start();
+    await settle();
+    expect(cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(3);
+    expect(order).toEqual(['page of 2', 'page of 2', 'page of 1', 'add', 'add', 'add', 'add', 'add', 'synced']);
+    expect(pages.flat().map((o) => o.metadata.name)).toEqual(real.slice(0, 5).map((o) => o.metadata.name));
+    // The same objects, not copies: the index knows a listed object when ListWatch announces it again.
+    expect(new Set(pages.flat())).toEqual(new Set(announced));
+    informer.stop();
+  });
+
   it('hands each object to `arrived` as it comes (list items, watch events), without managedFields or last-applied', async () => {
     const order: string[] = [];
     const arrivedObjects: KubeObject[] = [];

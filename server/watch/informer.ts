@@ -16,6 +16,12 @@ export interface InformerHandlers {
    * now (anything of this resource missing from it is gone).
    */
   onSynced(objects: KubeObject[]): void;
+  /**
+   * A page of the list as it arrives, before the rest of the list is fetched: the objects ListWatch announces
+   * (`onAdd`, `onUpdate`) only once every page is in, and the very same objects. Lets the index map a cluster's
+   * autoscalers while its next pages, and other clusters' lists, are still on their way.
+   */
+  onListed?(objects: KubeObject[]): void;
   onError(error: InformerError): void;
   /** The API server answered: a request (a list page, a watch that opened) or a watch event. */
   onAnswered?(kind: 'request' | 'event'): void;
@@ -333,6 +339,7 @@ export class ResourceInformer {
         );
         this.answered('request');
         for (const item of page.items ?? []) this.arrived(item);
+        if (page.items?.length) this.handlers.onListed?.(page.items as unknown as KubeObject[]);
         items.push(...(page.items ?? []));
         resourceVersion ??= page.metadata?.resourceVersion;
         token = page.metadata?.continue || undefined;

@@ -37,6 +37,8 @@ export class FakeCluster {
   down = false;
   /** Every list and watch is answered with this status while set (an API server that only fails). */
   failEvery: number | null = null;
+  /** Lists answer at most this many items a page, with a `continue` token (as `limit` asks); unset, all at once. */
+  pageSize: number | null = null;
 
   private store(path: string): Map<string, KubeObject> {
     let m = this.objects.get(path);
@@ -93,7 +95,7 @@ export class FakeCluster {
     cluster: 'fake',
     kubeConfig: {},
     server: 'https://fake.invalid',
-    get: async <T>(path: string): Promise<T> => {
+    get: async <T>(path: string, options?: { query?: Record<string, string | number | undefined> }): Promise<T> => {
       await Promise.resolve();
       if (path === '/version' || path === '/apis') {
         if (this.down) throw new KubeApiError(0, 'ECONNREFUSED', 'cannot reach fake: connection refused', path);
@@ -102,8 +104,13 @@ export class FakeCluster {
       this.requests.push(`list ${path}`);
       const failure = this.down ? 0 : (this.failEvery ?? this.listFailures.shift());
       if (failure !== undefined) throw failure === 0 ? new KubeApiError(0, 'ECONNREFUSED', 'cannot reach fake: connection refused', path) : new KubeApiError(failure, 'InternalError', `simulated ${failure}`, path);
-      const items = [...this.store(path).values()].map((o) => structuredClone(o));
-      return { items, metadata: { resourceVersion: String(this.rv) } } as T;
+      const all = [...this.store(path).values()];
+      if (this.pageSize === null) return { items: all.map((o) => structuredClone(o)), metadata: { resourceVersion: String(this.rv) } } as T;
+      // Pages of one snapshot, as kube-apiserver serves them (the continue token carries the offset here).
+      const from = Number(options?.query?.continue ?? 0);
+      const items = all.slice(from, from + this.pageSize).map((o) => structuredClone(o));
+      const next = from + this.pageSize < all.length ? String(from + this.pageSize) : undefined;
+      return { items, metadata: { resourceVersion: String(this.rv), ...(next ? { continue: next } : {}) } } as T;
     },
   } as unknown as KubeClient;
 
