@@ -71,14 +71,16 @@ test.describe('Partial failure', () => {
   });
 
   test('a cluster answering 20% of requests with a 5xx and cutting its watches is degraded: no banner, no stale chip', async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(150_000);
     const errors = collectConsoleErrors(page);
     const overview = new OverviewPage(page);
     await overview.goto();
     await expect(overview.tile(cluster)).toBeVisible();
     await setFaults(cluster, { errorRate: 0.2, watchCutSeconds: 5 });
     const tile = overview.tile(cluster);
-    await expect(tile.getByTestId('cluster-state').first()).toHaveText('Degraded', { timeout: 45_000 });
+    // Degraded from the first 5xx the dashboard sees, which depends on which requests the random fault hits: 6–26 s
+    // after the fault was set in runs of 2026-11-28, and once not within 45 s.
+    await expect(tile.getByTestId('cluster-state').first()).toHaveText('Degraded', { timeout: 75_000 });
     await expect(tile.getByTestId('cluster-error-rate').first()).toContainText(/% of requests failed in the last minute/);
     // For the next 30 s of flaky answers: never a banner naming it (a MutationObserver counts every
     // appearance), never a stale chip (the banner and the chip are for clusters that are not serving).
