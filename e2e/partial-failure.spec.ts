@@ -76,9 +76,9 @@ test.describe('Partial failure', () => {
     const overview = new OverviewPage(page);
     await overview.goto();
     await expect(overview.tile(cluster)).toBeVisible();
-    // A plain Kubernetes cluster has one watch (its HPAs), so the cut streams are the only requests: one every 5 s
-    // gave a one-in-five chance of a 5xx every 5 s, and no failure at all within 45 s about one run in eight (seen once,
-    // 2026-11-28). Cut every 2 s, within 75 s: below one in a thousand. Degraded from the first 5xx seen.
+    // A plain Kubernetes cluster has two watches (its HPAs and their events), so the cut streams are the only requests:
+    // cut every 5 s, about 18 requests in 45 s, each failing one time in five, left no 5xx at all about one run in 35
+    // (0.8^18; seen once, 2026-11-28). Cut every 2 s and waited up to 75 s: 0.8^74. Degraded from the first 5xx seen.
     await setFaults(cluster, { errorRate: 0.2, watchCutSeconds: 2 });
     const tile = overview.tile(cluster);
     await expect(tile.getByTestId('cluster-state').first()).toHaveText('Degraded', { timeout: 75_000 });

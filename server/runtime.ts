@@ -129,15 +129,11 @@ export class Autoscope {
   }
 
   private readonly listener: ClusterWatcherListener = {
-    onObject: (cluster, resource, change, object) => {
-      // Objects of a list still under way are indexed early only for HPAs (`FleetIndex.apply`); every other kind waits
-      // for its whole list, and nothing else (Karmada members) is worked out from a part of one.
-      if (change === 'listed' && resource !== 'hpas') return;
+    onObject: (cluster, resource, change, object) =>
       this.ingest.push(() => {
         this.index.apply(cluster, resource, change, object);
         if (resource === 'karmadaClusters') this.syncMembers(cluster);
-      });
-    },
+      }),
     onResourceSynced: (cluster, resource, objects) =>
       this.ingest.push(() => {
         this.index.resync(cluster, resource, objects);

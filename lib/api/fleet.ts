@@ -112,6 +112,9 @@ export const AutoscalerQuerySchema = AutoscalerFilterSchema.extend({
   format: z.enum(['csv', 'json']).optional(),
   /** `row`: each item as a table row shows it (`AutoscalerRow`); `all` (or left out): the whole DTO. Pages only. */
   fields: z.enum(['all', 'row']).optional(),
+}).superRefine((query, ctx) => {
+  if (query.format && query.fields === 'row')
+    ctx.addIssue({ code: 'custom', path: ['fields'], message: 'row shapes pages; a download (format) always carries whole autoscalers' });
 });
 export type AutoscalerQueryInput = z.input<typeof AutoscalerQuerySchema>;
 export type AutoscalerQuery = z.infer<typeof AutoscalerQuerySchema>;

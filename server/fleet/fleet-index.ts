@@ -277,7 +277,8 @@ export class FleetIndex {
    * page: otherwise a cold start fetched every page of every cluster (the BFF's thread mostly idle, waiting on the API
    * servers) and only then mapped 100,000 objects one after another. Each listed object comes again through
    * ListWatch once its whole list is in (`add`, `update`: the very same object) and is not mapped twice. Other kinds
-   * wait for their lists: their verdicts are made per cluster from complete inputs.
+   * are not read page by page (`WatchedResource.pageByPage`; their verdicts are made per cluster from complete inputs):
+   * a listed object of another kind changes nothing.
    */
   apply(cluster: string, resource: ResourceKey, change: ObjectChange, object: KubeObject): void {
     if (change === 'listed') {

@@ -11,7 +11,10 @@ import { defaultThresholds, Reachability } from './reachability';
 import type { ResourceKey } from './resources';
 import { watchedResources } from './resources';
 
-/** `listed`: an object of a list page as it arrives, before the whole list is in (`InformerHandlers.onListed`). */
+/**
+ * `listed`: an object of a list page as it arrives, before the whole list is in (`InformerHandlers.onListed`); only for
+ * resources read page by page (`WatchedResource.pageByPage`).
+ */
 export type ObjectChange = 'add' | 'update' | 'delete' | 'listed';
 
 export interface ClusterWatcherListener {
@@ -245,9 +248,13 @@ export class ClusterWatcher {
             onAdd: (o) => this.listener.onObject(this.name, resource.key, 'add', o),
             onUpdate: (o) => this.listener.onObject(this.name, resource.key, 'update', o),
             onDelete: (o) => this.listener.onObject(this.name, resource.key, 'delete', o),
-            onListed: (objects) => {
-              for (const o of objects) this.listener.onObject(this.name, resource.key, 'listed', o);
-            },
+            ...(resource.pageByPage
+              ? {
+                  onListed: (objects: KubeObject[]) => {
+                    for (const o of objects) this.listener.onObject(this.name, resource.key, 'listed', o);
+                  },
+                }
+              : {}),
             onSynced: (objects) => {
               this.listener.onResourceSynced(this.name, resource.key, objects);
               this.recompute();

@@ -29,6 +29,12 @@ export interface WatchedResource {
   fieldSelector?: string;
   /** Shown in the cluster state ("cannot list machineautoscalers.autoscaling.openshift.io"). */
   label: string;
+  /**
+   * Each page of its list is handed over as it arrives (`ObjectChange` `listed`), not only the whole list: the index
+   * maps HPAs one by one, so a cold start maps them while the rest of the lists arrive. Every other kind is judged per
+   * cluster from complete inputs and waits for its whole list.
+   */
+  pageByPage?: true;
 }
 
 const events = (key: ResourceKey, kind: string, requires: WatchedResource['requires']): WatchedResource => ({
@@ -54,6 +60,7 @@ export const watchedResources: WatchedResource[] = [
     plural: 'horizontalpodautoscalers',
     requires: { group: 'autoscaling', version: 'v2' },
     label: 'horizontalpodautoscalers.autoscaling',
+    pageByPage: true,
   },
   {
     key: 'machineAutoscalers',

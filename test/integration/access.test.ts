@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AutoscalerDetailResponseSchema,
   AutoscalerListResponseSchema,
+  AutoscalerRowListResponseSchema,
   ClusterListResponseSchema,
   ErrorBodySchema,
   MeResponseSchema,
@@ -343,6 +344,20 @@ describe('what each person sees', () => {
     const aliceFound = await search('alice', 'q=HorizontalPod');
     expect(aliceFound.items.every((a) => /^prod-(eu-west|us-east)-1$/.test(a.cluster) && /^(shop|payments)$/.test(a.namespace))).toBe(true);
     expect((await search('bob', 'q=HorizontalPod')).items.some((a) => a.cluster.startsWith('prod-'))).toBe(false);
+
+    // The tables' pages (`fields=row`) are the same pages: each person their own rows, nobody else's.
+    const rowsOf = (who: 'alice' | 'bob' | 'carol') =>
+      call(listRoute.GET, '/api/v1/autoscalers?limit=500&fields=row', as(who)).then((r) => AutoscalerRowListResponseSchema.parse(r.json));
+    const full = { alice: list, bob: await search('bob', 'sort=health') };
+    for (const who of ['alice', 'bob'] as const) {
+      const rows = await rowsOf(who);
+      expect(rows.total).toBe(full[who].total);
+      expect(rows.items.map((r) => r.id).sort()).toEqual(full[who].items.map((a) => a.id).sort());
+      expect(rows.clusters.map((c) => c.name)).toEqual(full[who].clusters.map((c) => c.name));
+    }
+    const aliceRows = new Set((await rowsOf('alice')).items.map((r) => r.id));
+    expect((await rowsOf('bob')).items.some((r) => aliceRows.has(r.id))).toBe(false);
+    expect((await rowsOf('carol')).total).toBe(0);
 
     const hidden = await call(listRoute.GET, '/api/v1/autoscalers?cluster=ocp-prod-east', as('alice'));
     const missing = await call(listRoute.GET, '/api/v1/autoscalers?cluster=no-such-cluster', as('alice'));
