@@ -5,7 +5,8 @@ import { SortedBlocks } from '@/lib/collections/sorted-blocks';
 /**
  * SortedBlocks against a plain sorted array, with blocks of 1 to 6 items so that every split, merge and walk across
  * block boundaries happens: any sequence of inserts and removes leaves the same items in the same order, and a walk
- * from any cursor, either way, visits what the array holds from there.
+ * from any cursor, either way, visits what the array holds from there. A replacement (a new version of a held item,
+ * as a change brings) keeps its place when its key is the same and moves when it is not.
  */
 interface Item {
   key: number;
@@ -17,6 +18,7 @@ const opArb = fc.oneof(
   fc.record({ insert: fc.integer({ min: 0, max: 30 }) }),
   fc.record({ remove: fc.nat() }),
   fc.record({ removeAbsent: fc.integer({ min: 0, max: 30 }) }),
+  fc.record({ replace: fc.nat(), key: fc.option(fc.integer({ min: 0, max: 30 })) }),
 );
 
 describe('SortedBlocks', () => {
@@ -46,6 +48,15 @@ describe('SortedBlocks', () => {
               if (reference.length === 0) continue;
               const [item] = reference.splice(op.remove % reference.length, 1);
               expect(blocks.remove(item as Item)).toBe(true);
+            } else if ('replace' in op) {
+              if (reference.length === 0) continue;
+              // A new version of a held item (a new object, the same id): under the same key (null) or another one.
+              const i = op.replace % reference.length;
+              const held = reference[i] as Item;
+              const item = { key: op.key ?? held.key, id: held.id };
+              blocks.replace(held, item);
+              reference.splice(i, 1, item);
+              reference.sort(cmp);
             } else {
               // An equal-looking item that is not held is not removed.
               expect(blocks.remove({ key: op.removeAbsent, id: -1 })).toBe(false);
@@ -86,5 +97,19 @@ describe('SortedBlocks', () => {
     // A key no item has: nothing is removed whatever `same` says.
     expect(blocks.remove({ key: 9, id: 1 }, () => true)).toBe(false);
     expect(blocks.size).toBe(6);
+  });
+
+  it('replaces in place only the very item held: a version it does not hold is inserted beside what it holds', () => {
+    const held = [1, 2, 3].map((id) => ({ key: id, id }));
+    const blocks = new SortedBlocks(cmp, held, 2);
+    const stranger = { key: 2, id: 2 };
+    blocks.replace(stranger, { key: 2, id: 2 });
+    expect(blocks.size).toBe(4);
+    expect(blocks.toArray().filter((x) => x.id === 2)).toHaveLength(2);
+    // The held one, same key: swapped for the new object where it was.
+    const now = { key: 3, id: 3 };
+    blocks.replace(held[2] as Item, now);
+    expect(blocks.toArray()[3]).toBe(now);
+    expect(blocks.size).toBe(4);
   });
 });

@@ -67,6 +67,25 @@ export class SortedBlocks<T> {
   }
 
   /**
+   * Puts `now` where `old` is held when the order cannot tell the two apart (`cmp` 0: a change that keeps its place,
+   * as a status write does in every order but the one it moves in), with one search and no splice; otherwise, or when
+   * `old` is not held, the same as `remove(old)` and `insert(now)`.
+   */
+  replace(old: T, now: T): void {
+    if (this.cmp(old, now) === 0) {
+      const block = this.blocks[this.blockFor(old)];
+      if (block) {
+        const i = this.indexIn(block, old);
+        if (block[i] === old) {
+          block[i] = now;
+          return;
+        }
+      }
+    } else this.remove(old);
+    this.insert(now);
+  }
+
+  /**
    * Removes this very item (found by its place in the order), or with `same` the held item at that place that `same`
    * says is the one (a probe with the item's key); false when it is not held.
    */

@@ -196,8 +196,9 @@ export class FleetViews {
       // In the journal's order: a DTO replaced twice is removed as the version the order holds at that point.
       value = kept.value;
       for (const { old, now } of changes) {
-        if (old) value.remove(old);
-        if (now) value.insert(now);
+        if (old && now) value.replace(old, now);
+        else if (old) value.remove(old);
+        else if (now) value.insert(now);
       }
     } else {
       value = new SortedBlocks(cmp, patchOrder(kept.value.toArray(), changes, cmp));

@@ -119,12 +119,25 @@ export function sortAutoscalers(items: readonly Autoscaler[], sort: AutoscalerSo
   return keyed.map((k) => k.a);
 }
 
+/**
+ * Each order's comparison of two DTOs, read field by field: what `compare` does with keyed items. A kept order calls
+ * it ~17 times per change it takes in (two binary searches), so it allocates nothing; wrapping both DTOs as `Keyed`
+ * per call made a catch-up of 4,096 changes ~90 ms at 100,000 autoscalers.
+ */
+const compareDtos: Record<AutoscalerSort, (x: Autoscaler, y: Autoscaler) => number> = {
+  health: (x, y) => healthRank[x.health] - healthRank[y.health] || byString(sinceKey(x), sinceKey(y)),
+  since: (x, y) => byString(sinceKey(x), sinceKey(y)),
+  name: (x, y) => byString(x.name, y.name),
+  namespace: (x, y) => byString(x.namespace, y.namespace) || byString(x.name, y.name),
+  cluster: (x, y) => byString(x.cluster, y.cluster) || byString(x.namespace, y.namespace) || byString(x.name, y.name),
+  kind: (x, y) => byString(x.kind, y.kind),
+  replicas: (x, y) => (y.currentReplicas ?? -1) - (x.currentReplicas ?? -1),
+};
+
 /** The full ascending order of `sort` as one comparison, the id last: what `sortAutoscalers` gives, item by item. */
 export function compareAutoscalers(sort: AutoscalerSort): (x: Autoscaler, y: Autoscaler) => number {
-  const by = compare[sort];
-  return (x, y) =>
-    by({ a: x, rank: healthRank[x.health], since: sinceKey(x) }, { a: y, rank: healthRank[y.health], since: sinceKey(y) }) ||
-    byString(x.id, y.id);
+  const by = compareDtos[sort];
+  return (x, y) => by(x, y) || byString(x.id, y.id);
 }
 
 /** What a cursor carries: the last item's place in its order (the fields the order reads, and the id). */
