@@ -171,7 +171,8 @@ export class Autoscope {
   private addCluster(connection: ClusterConnection): void {
     if (this.watchers.has(connection.name)) return;
     const watcher = new ClusterWatcher(connection, this.listener, {
-      informer: { arrived: (object) => this.index.shareStrings(object) },
+      // Watch streams' lines are parsed in the ingest queue's slices, with the mapping they lead to.
+      informer: { arrived: (object) => this.index.shareStrings(object), defer: (work) => this.ingest.push(work) },
       thresholds: { ...defaultThresholds, unreachableAfterMs: this.config.unreachableAfterMs ?? defaultThresholds.unreachableAfterMs },
     });
     this.watchers.set(connection.name, watcher);

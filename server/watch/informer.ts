@@ -1,9 +1,11 @@
 import 'server-only';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { ListWatch, Watch } from '@kubernetes/client-node';
+import type { Watch } from '@kubernetes/client-node';
+import { ListWatch } from '@kubernetes/client-node';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { KubeClient } from '../clusters/kube-client';
 import { KubeApiError } from '../clusters/kube-client';
+import { LineWatch } from './line-watch';
 import type { WatchedResource } from './resources';
 import { resourcePath } from './resources';
 
@@ -76,7 +78,7 @@ interface CurrentWatch {
 export type WatchLike = Pick<Watch, 'watch'>;
 
 export interface InformerOptions {
-  /** Defaults to client-node's `Watch` on the cluster's KubeConfig. */
+  /** Defaults to `LineWatch` on the cluster's KubeConfig (client-node's `Watch`, with lines parsed where `defer` says). */
   watch?: WatchLike;
   /** Restart delay after the n-th consecutive failure (1-based); defaults to `restartDelay`. */
   delay?: (attempt: number) => number;
@@ -87,6 +89,11 @@ export interface InformerOptions {
   arrived?: (object: KubeObject) => void;
   /** A watch that delivered nothing (not even a bookmark) for this long is ended and resumed; `watchIdleMs` by default. */
   watchIdleMs?: number;
+  /**
+   * Where the default watch parses and hands on each line of its stream, in arrival order (the runtime's ingest queue:
+   * `LineWatch`); at once without it.
+   */
+  defer?: (work: () => void) => void;
 }
 
 /**
@@ -99,19 +106,6 @@ export interface InformerOptions {
  * liveness probe (`ClusterWatcher`), not by this limit. The same limit bounds the wait for a watch's response headers.
  */
 export const watchIdleMs = 90_000;
-
-/**
- * client-node 2.0.1's `Watch` keeps its limit in `requestTimeoutMs` (src/watch.ts: 30 s, the wait for the response and
- * then the longest gap between chunks), a field its typings mark private and no option sets. Set here; the tests of
- * quiet watches (test/integration/watch-liveness.test.ts) check that a watch ends at the limit, and not before.
- */
-function idleLimited(watch: Watch, ms: number): Watch {
-  const fields = watch as unknown as { requestTimeoutMs?: unknown };
-  if (typeof fields.requestTimeoutMs !== 'number')
-    throw new Error('@kubernetes/client-node Watch has no requestTimeoutMs: check its watch.ts');
-  fields.requestTimeoutMs = ms;
-  return watch;
-}
 
 /** kubectl's copy of what was last applied: a JSON string of the whole object, unique to each object. */
 const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -202,7 +196,10 @@ export class ResourceInformer {
     private readonly handlers: InformerHandlers,
     private readonly options: InformerOptions = {},
   ) {
-    const watch = options.watch ?? idleLimited(new Watch(client.kubeConfig), options.watchIdleMs ?? watchIdleMs);
+    // The tests of quiet watches (test/integration/watch-liveness.test.ts) check that a watch ends at its limit, not before.
+    const watch =
+      options.watch ??
+      new LineWatch(client.kubeConfig, { idleMs: options.watchIdleMs ?? watchIdleMs, ...(options.defer ? { defer: options.defer } : {}) });
     // upstream: kubernetes-client/javascript src/cache.ts doneHandler — after `await this.listFn()` the
     // cache is replaced (deletes, adds, updates) and only then is the watch opened. The watch call is
     // therefore the first moment the cache holds the list.
