@@ -13,7 +13,7 @@ describe('IngestQueue', () => {
   it('runs work in the order it came, later, in slices that end once the budget is spent', async () => {
     const clock = fakeClock();
     const done: number[] = [];
-    const queue = new IngestQueue(() => undefined, 5, 50, clock.now);
+    const queue = new IngestQueue(() => undefined, { sliceMs: 5, calmSliceMs: 50, maxSliceMs: 50, now: clock.now });
     for (let i = 0; i < 10; i++)
       queue.push(() => {
         clock.spend(3);
@@ -35,7 +35,7 @@ describe('IngestQueue', () => {
 
   it('a slice gets as long as the rest of the thread had since the last one, up to the maximum; an emptied queue starts short', async () => {
     const clock = fakeClock();
-    const queue = new IngestQueue(() => undefined, 5, 30, clock.now);
+    const queue = new IngestQueue(() => undefined, { sliceMs: 5, calmSliceMs: 30, maxSliceMs: 30, now: clock.now });
     let done = 0;
     const push = (n: number): void => {
       for (let i = 0; i < n; i++)
@@ -64,9 +64,40 @@ describe('IngestQueue', () => {
     expect(await turnWith(0)).toBe(5);
   });
 
+  it('while the queue keeps emptying a slice is at most the calm cap; once it has held work for a second, the long one', async () => {
+    const clock = fakeClock();
+    const queue = new IngestQueue(() => undefined, { sliceMs: 5, calmSliceMs: 20, maxSliceMs: 50, behindAfterMs: 1_000, now: clock.now });
+    let done = 0;
+    const push = (n: number): void => {
+      for (let i = 0; i < n; i++)
+        queue.push(() => {
+          clock.spend(1);
+          done += 1;
+        });
+    };
+    const turnWith = async (elsewhere: number): Promise<number> => {
+      const before = done;
+      await turn();
+      clock.spend(elsewhere);
+      return done - before;
+    };
+    push(5_000);
+    expect(await turnWith(100)).toBe(5);
+    // 100 ms elsewhere (a long GC): the next slice gets the calm cap, not 50 ms.
+    expect(await turnWith(100)).toBe(20);
+    // Held work for over a second without emptying: behind, and the slices grow to the long cap.
+    for (let i = 0; i < 8; i++) await turnWith(100);
+    expect(await turnWith(100)).toBe(50);
+    while (queue.pending > 0) await turnWith(0);
+    // Emptied: calm again.
+    push(200);
+    expect(await turnWith(100)).toBe(5);
+    expect(await turnWith(100)).toBe(20);
+  });
+
   it('work added while a slice runs goes after what was waiting', async () => {
     const done: string[] = [];
-    const queue = new IngestQueue(() => undefined, 50);
+    const queue = new IngestQueue(() => undefined, { sliceMs: 50 });
     queue.push(() => {
       done.push('a');
       queue.push(() => done.push('c'));
@@ -79,7 +110,7 @@ describe('IngestQueue', () => {
   it('reports what throws and goes on; drain runs everything at once', () => {
     const errors: unknown[] = [];
     const done: number[] = [];
-    const queue = new IngestQueue((e) => errors.push(e), 5);
+    const queue = new IngestQueue((e) => errors.push(e));
     queue.push(() => done.push(1));
     queue.push(() => {
       throw new Error('bad object');

@@ -13,26 +13,54 @@ import { performance } from 'node:perf_hooks';
  * queue goes on.
  *
  * A slice's budget is a fair share of the thread: as long as everything else took since the last slice (requests, the
- * poll phase parsing watch chunks, GC), at least `sliceMs` and at most `maxSliceMs`. On a quiet thread slices stay
- * short, so a request that arrives waits a few ms at most; on one busy elsewhere ingest still gets half of it and
- * keeps up. (Fixed 5 ms slices against a poll phase busy parsing fifty clusters' lists made a 100,000-HPA sync take 100 s
+ * poll phase, GC), at least `sliceMs`, and at most `calmSliceMs` while the queue keeps emptying, `maxSliceMs` once it
+ * has not emptied for `behindAfterMs`. On a quiet thread slices stay short, so a request that arrives waits a few ms
+ * at most; on one busy elsewhere ingest still gets half of it and keeps up. The calm cap keeps a slice that follows a
+ * long stretch elsewhere (a major GC's pause, a first sort) from doubling a request's wait when nothing is behind;
+ * a sync, or churn that outruns the slices, is behind within a second and gets the long ones. (Fixed 5 ms slices against a poll phase busy parsing fifty clusters' lists made a 100,000-HPA sync take 100 s
  * instead of 40; the rule before this one, 50 ms slices once the queue had not emptied for 100 ms, held requests for
  * 50 ms at a time whenever the churn came in bursts, which it does: a controller pass writes a cluster's statuses at once.)
  */
+export interface IngestQueueOptions {
+  /** The shortest slice (ms). */
+  sliceMs: number;
+  /** The longest slice while the queue keeps emptying (ms). */
+  calmSliceMs: number;
+  /** The longest slice once the queue has held work for `behindAfterMs` without emptying (ms). */
+  maxSliceMs: number;
+  behindAfterMs: number;
+  /** The clock slices are timed by (tests pass their own). */
+  now: () => number;
+}
+
+const defaults: IngestQueueOptions = {
+  sliceMs: 5,
+  calmSliceMs: 20,
+  maxSliceMs: 50,
+  behindAfterMs: 1_000,
+  now: () => performance.now(),
+};
+
 export class IngestQueue {
   private work: ((() => void) | undefined)[] = [];
   private next = 0;
   private scheduled = false;
   /** When the last slice ended with work left (null: the queue emptied, and a new burst starts with a short slice). */
   private lastSliceEnd: number | null = null;
+  /** Since when the queue has held work without emptying (null: empty). */
+  private busySince: number | null = null;
+  private readonly options: IngestQueueOptions;
 
   constructor(
     private readonly onError: (error: unknown) => void,
-    private readonly sliceMs = 5,
-    private readonly maxSliceMs = 50,
-    /** The clock slices are timed by (tests pass their own). */
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    options: Partial<IngestQueueOptions> = {},
+  ) {
+    this.options = { ...defaults, ...options };
+  }
+
+  private now(): number {
+    return this.options.now();
+  }
 
   /** How many pieces of work wait. */
   get pending(): number {
@@ -40,6 +68,7 @@ export class IngestQueue {
   }
 
   push(work: () => void): void {
+    this.busySince ??= this.now();
     this.work.push(work);
     this.schedule();
   }
@@ -57,8 +86,11 @@ export class IngestQueue {
 
   private readonly slice = (): void => {
     this.scheduled = false;
-    const elsewhere = this.lastSliceEnd === null ? 0 : this.now() - this.lastSliceEnd;
-    this.runFor(Math.min(this.maxSliceMs, Math.max(this.sliceMs, elsewhere)));
+    const now = this.now();
+    const elsewhere = this.lastSliceEnd === null ? 0 : now - this.lastSliceEnd;
+    const { sliceMs, calmSliceMs, maxSliceMs, behindAfterMs } = this.options;
+    const behind = this.busySince !== null && now - this.busySince >= behindAfterMs;
+    this.runFor(Math.min(behind ? maxSliceMs : calmSliceMs, Math.max(sliceMs, elsewhere)));
     if (this.pending > 0) {
       this.lastSliceEnd = this.now();
       this.schedule();
@@ -81,6 +113,7 @@ export class IngestQueue {
       this.work = [];
       this.next = 0;
       this.lastSliceEnd = null;
+      this.busySince = null;
     } else if (this.next > 65_536) {
       // Long backlogs (a sync) are compacted now and then, not shifted per item.
       this.work = this.work.slice(this.next);
