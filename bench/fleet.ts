@@ -3,7 +3,8 @@
  * BENCH_CLUSTERS / BENCH_HPAS), the BFF on top of it, and in one run:
  * time to a fully synced index, kubectl fetching the same objects cluster by cluster, p50/p99 of
  * /api/v1/autoscalers (whole DTOs, and the same pages as the tables read them, `fields=row`) and /api/v1/triage over
- * 1,000 requests each from one client and from 20 at once, the
+ * 1,000 requests each from one client and from 20 at once (after each URL's first request, which builds the view it
+ * reads and is timed on its own line), the
  * cold-start floor (every cluster's HPA list fetched from the simulator and JSON.parse'd, all clusters in
  * parallel as the BFF lists them), and heap and RSS per autoscaler; each figure next to its goal (issue 18).
  * SSE: BENCH_SSE_STREAMS (50) event streams for BENCH_SSE_SECONDS (30), each status write on one cluster timed to
@@ -117,6 +118,19 @@ async function latency(label: string, urls: string[], clients = 1): Promise<stri
   const seconds = (performance.now() - started) / 1000;
   const busy = (cpuMs(bffCpu.pid) - cpuBefore) / seconds;
   return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests; BFF CPU ${busy.toFixed(0)} ms/s, churn alone ${bffCpu.churnMsPerS.toFixed(0)})`;
+}
+
+/** Each URL's first request, one at a time (the view it reads built then), as `path?query ms` in one line. */
+async function firstUses(urls: string[]): Promise<string> {
+  const times: string[] = [];
+  for (const url of urls) {
+    const t = performance.now();
+    await (await fetch(url)).arrayBuffer();
+    times.push(
+      `${url.replace(/^https?:\/\/[^/]+\/api\/v1\//, '').replace(/cursor=[^&]+/, 'cursor=…')} ${(performance.now() - t).toFixed(0)} ms`,
+    );
+  }
+  return `first request of each (its view built then): ${times.join(', ')}`;
 }
 
 /** The list mix's pages, whole DTOs against table rows: mean JSON bytes a page, and gzipped as the BFF sends them (level 1). */
@@ -448,6 +462,10 @@ async function main(): Promise<void> {
   const triages = [`${base}/api/v1/triage`, `${base}/api/v1/triage?cluster=bench-002`];
   // The same mix as the dashboard's tables read it: each item as a table row (`fields=row`).
   const rowLists = lists.map((url) => `${url}&fields=row`);
+  // Each view's first request builds it (a sort of the fleet, a filter's scan, a triage ledger): once per process, and
+  // again only after 10 minutes unused. Timed here one by one; the percentiles below are of the views in use (the
+  // page sizes' requests, next, already built them in every earlier run too).
+  console.info(await firstUses([...lists, ...rowLists, ...triages]));
   console.info(await pageBytes(lists, rowLists));
   // The monotonic clock (µs) the CPU profile's timestamps use, so BENCH_CPU_PROF can be cut to the request phase.
   const mark = (what: string) => process.env.BENCH_CPU_PROF && console.info(`  [mark] ${what} ${process.hrtime.bigint() / 1000n}`);
