@@ -131,6 +131,52 @@ describe('ResourceInformer', () => {
     h.informer.stop();
   });
 
+  it('a watch that defers its lines: what it still holds when the informer stops is dropped, not delivered', async () => {
+    const cluster = new FakeCluster();
+    const held: (() => void)[] = [];
+    // The fake cluster's watch, with every event and end handed over later, as LineWatch hands them to the ingest queue.
+    const deferring: typeof cluster.watch = {
+      watch: (p, q, callback, done) =>
+        cluster.watch.watch(
+          p,
+          q,
+          (phase, object, raw) => held.push(() => callback(phase, object, raw)),
+          (err) => held.push(() => done(err)),
+        ),
+    };
+    const updated: string[] = [];
+    const informer = new ResourceInformer(
+      cluster.client,
+      hpas,
+      'v2',
+      {
+        onAdd: () => undefined,
+        onUpdate: (o) => updated.push(String(o.metadata.resourceVersion)),
+        onDelete: () => undefined,
+        onSynced: () => undefined,
+        onError: () => undefined,
+      },
+      { watch: deferring, delay: () => 0 },
+    );
+    for (const o of real.slice(0, 2)) cluster.put(path, o);
+    informer.start();
+    await settle();
+    const change = (replicas: number): KubeObject =>
+      ({ ...real[0], status: { ...real[0]?.status, desiredReplicas: replicas } }) as unknown as KubeObject;
+    cluster.put(path, change(7));
+    await settle();
+    // Delivered when the queue runs it.
+    expect(updated).toEqual([]);
+    for (const work of held.splice(0)) work();
+    expect(updated).toHaveLength(1);
+    cluster.put(path, change(8));
+    await settle();
+    expect(held.length).toBeGreaterThan(0);
+    informer.stop();
+    for (const work of held.splice(0)) work();
+    expect(updated).toHaveLength(1);
+  });
+
   it('a watch cut: resumes the watch from its resourceVersion, replays what it missed, never relists or deletes', async () => {
     const h = await started();
     h.cluster.cut();

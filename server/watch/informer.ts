@@ -266,6 +266,9 @@ export class ResourceInformer {
     this.running = false;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    // What the stream delivered and a deferring watch (`LineWatch`) still holds is dropped, not applied after the stop
+    // (a cluster handed to another replica must not have an older version of an object land after the new owner's).
+    if (this.current) this.current.abandoned = true;
     void this.listWatch.stop();
   }
 
