@@ -96,10 +96,37 @@ function cpuMs(pid: number | undefined): number {
 /** The BFF's process, and the CPU it spends a second on the churn alone (measured before the requests). */
 const bffCpu = { pid: undefined as number | undefined, churnMsPerS: NaN };
 
+/** The BFF's garbage collections so far by kind (prom-client's `nodejs_gc_duration_seconds`): count and seconds. */
+async function gcTotals(): Promise<Map<string, { count: number; seconds: number }>> {
+  const text = await fetch('http://127.0.0.1:9464/metrics')
+    .then((r) => r.text())
+    .catch(() => '');
+  const totals = new Map<string, { count: number; seconds: number }>();
+  for (const [, part, kind = '', value] of text.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="([^"]+)"\} (\S+)/gm)) {
+    const t = totals.get(kind) ?? { count: 0, seconds: 0 };
+    if (part === 'sum') t.seconds = Number(value);
+    else t.count = Number(value);
+    totals.set(kind, t);
+  }
+  return totals;
+}
+
+/** What the BFF collected between two `gcTotals`: the collections that requests of a phase waited behind. */
+function gcDuring(before: Map<string, { count: number; seconds: number }>, after: Map<string, { count: number; seconds: number }>): string {
+  const parts = [...after].map(([kind, t]) => {
+    const b = before.get(kind) ?? { count: 0, seconds: 0 };
+    return `${t.count - b.count} ${kind} ${((t.seconds - b.seconds) * 1000).toFixed(0)} ms`;
+  });
+  return parts.length ? `GC ${parts.join(', ')}` : 'GC not reported';
+}
+
 /** `requests` requests spread over `clients` clients that each send their next request when the last one answered. */
 async function latency(label: string, urls: string[], clients = 1): Promise<string> {
   const times: number[] = [];
   let next = 0;
+  // A phase's p99 moves with whether a major collection fell in it (2026-11-28: a major GC's marking took ~0.4 s of
+  // the thread), so each line says which collections ran while it was timed.
+  const gcBefore = await gcTotals();
   const cpuBefore = cpuMs(bffCpu.pid);
   const started = performance.now();
   await Promise.all(
@@ -117,7 +144,8 @@ async function latency(label: string, urls: string[], clients = 1): Promise<stri
   // How busy the BFF's core was meanwhile (1,000 ms a second: saturated), beside the churn alone (measured before).
   const seconds = (performance.now() - started) / 1000;
   const busy = (cpuMs(bffCpu.pid) - cpuBefore) / seconds;
-  return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests; BFF CPU ${busy.toFixed(0)} ms/s, churn alone ${bffCpu.churnMsPerS.toFixed(0)})`;
+  const gc = gcDuring(gcBefore, await gcTotals());
+  return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests; BFF CPU ${busy.toFixed(0)} ms/s, churn alone ${bffCpu.churnMsPerS.toFixed(0)}; ${gc})`;
 }
 
 /** Each URL's first request, one at a time (the view it reads built then), as `path?query ms` in one line. */
