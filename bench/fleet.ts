@@ -96,12 +96,15 @@ function cpuMs(pid: number | undefined): number {
 /** The BFF's process, and the CPU it spends a second on the churn alone (measured before the requests). */
 const bffCpu = { pid: undefined as number | undefined, churnMsPerS: NaN };
 
-/** The BFF's garbage collections so far by kind (prom-client's `nodejs_gc_duration_seconds`): count and seconds. */
-async function gcTotals(): Promise<Map<string, { count: number; seconds: number }>> {
+/** Garbage collections of one kind: how many, and their time. */
+type GcTotal = { count: number; seconds: number };
+
+/** The BFF's garbage collections so far by kind (prom-client's `nodejs_gc_duration_seconds`). */
+async function gcTotals(): Promise<Map<string, GcTotal>> {
   const text = await fetch('http://127.0.0.1:9464/metrics')
     .then((r) => r.text())
     .catch(() => '');
-  const totals = new Map<string, { count: number; seconds: number }>();
+  const totals = new Map<string, GcTotal>();
   for (const [, part, kind = '', value] of text.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="([^"]+)"\} (\S+)/gm)) {
     const t = totals.get(kind) ?? { count: 0, seconds: 0 };
     if (part === 'sum') t.seconds = Number(value);
@@ -112,7 +115,7 @@ async function gcTotals(): Promise<Map<string, { count: number; seconds: number 
 }
 
 /** What the BFF collected between two `gcTotals`: the collections that requests of a phase waited behind. */
-function gcDuring(before: Map<string, { count: number; seconds: number }>, after: Map<string, { count: number; seconds: number }>): string {
+function gcDuring(before: Map<string, GcTotal>, after: Map<string, GcTotal>): string {
   const parts = [...after].map(([kind, t]) => {
     const b = before.get(kind) ?? { count: 0, seconds: 0 };
     return `${t.count - b.count} ${kind} ${((t.seconds - b.seconds) * 1000).toFixed(0)} ms`;

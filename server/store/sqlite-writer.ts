@@ -14,8 +14,8 @@ import { startSqliteThread } from './sqlite-thread';
  * A batch crosses to the thread as one JSON string, parsed there. `postMessage` of the arrays themselves (the structured
  * clone of a hundred-odd small arrays of strings) took the event loop 8–18 ms a second under the 100,000-HPA bench's
  * churn, against 1.4–2.7 ms for `JSON.stringify` of the same batches (measured side by side in the BFF); the parse runs
- * on the thread. JSON keeps
- * what a write holds (strings, finite numbers, null) and turns `undefined` and `NaN` into null, as binding them does.
+ * on the thread. JSON keeps what a write holds (strings, finite numbers, null) and turns `undefined` and `NaN` into
+ * null, as binding them does.
  *
  * The thread runs the script below from a string (`eval`), so the bundler leaves it alone; it loads better-sqlite3
  * as the server does (an external package, resolved from the working directory), as the WAL checkpoint thread does.

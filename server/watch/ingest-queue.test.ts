@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { IngestQueueOptions } from './ingest-queue';
 import { IngestQueue } from './ingest-queue';
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -7,6 +8,30 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 function fakeClock(): { now: () => number; spend: (ms: number) => void } {
   let t = 0;
   return { now: () => t, spend: (ms) => (t += ms) };
+}
+
+/**
+ * A queue on a fake clock whose work items each take 1 ms, and one turn of the loop: the queue's slice, then
+ * `elsewhere` ms of other work (requests, the poll phase); `turnWith` says how many items the slice ran.
+ */
+function slicing(options: Omit<Partial<IngestQueueOptions>, 'now'>) {
+  const clock = fakeClock();
+  const queue = new IngestQueue(() => undefined, { ...options, now: clock.now });
+  let done = 0;
+  const push = (n: number): void => {
+    for (let i = 0; i < n; i++)
+      queue.push(() => {
+        clock.spend(1);
+        done += 1;
+      });
+  };
+  const turnWith = async (elsewhere: number): Promise<number> => {
+    const before = done;
+    await turn();
+    clock.spend(elsewhere);
+    return done - before;
+  };
+  return { clock, queue, push, turnWith };
 }
 
 describe('IngestQueue', () => {
@@ -34,23 +59,7 @@ describe('IngestQueue', () => {
   });
 
   it('a slice gets as long as the rest of the thread had since the last one, up to the maximum; an emptied queue starts short', async () => {
-    const clock = fakeClock();
-    const queue = new IngestQueue(() => undefined, { sliceMs: 5, calmSliceMs: 30, maxSliceMs: 30, now: clock.now });
-    let done = 0;
-    const push = (n: number): void => {
-      for (let i = 0; i < n; i++)
-        queue.push(() => {
-          clock.spend(1);
-          done += 1;
-        });
-    };
-    /** One turn of the loop: the queue's slice, then `elsewhere` ms of other work (requests, the poll phase). */
-    const turnWith = async (elsewhere: number): Promise<number> => {
-      const before = done;
-      await turn();
-      clock.spend(elsewhere);
-      return done - before;
-    };
+    const { clock, queue, push, turnWith } = slicing({ sliceMs: 5, calmSliceMs: 30, maxSliceMs: 30 });
     push(200);
     // The first slice of a burst is short; then each is as long as what ran elsewhere, at least 5, at most 30 ms.
     expect(await turnWith(12)).toBe(5);
@@ -65,22 +74,7 @@ describe('IngestQueue', () => {
   });
 
   it('while the queue keeps emptying a slice is at most the calm cap; once it has held work for a second, the long one', async () => {
-    const clock = fakeClock();
-    const queue = new IngestQueue(() => undefined, { sliceMs: 5, calmSliceMs: 20, maxSliceMs: 50, behindAfterMs: 1_000, now: clock.now });
-    let done = 0;
-    const push = (n: number): void => {
-      for (let i = 0; i < n; i++)
-        queue.push(() => {
-          clock.spend(1);
-          done += 1;
-        });
-    };
-    const turnWith = async (elsewhere: number): Promise<number> => {
-      const before = done;
-      await turn();
-      clock.spend(elsewhere);
-      return done - before;
-    };
+    const { queue, push, turnWith } = slicing({ sliceMs: 5, calmSliceMs: 20, maxSliceMs: 50, behindAfterMs: 1_000 });
     push(5_000);
     expect(await turnWith(100)).toBe(5);
     // 100 ms elsewhere (a long GC): the next slice gets the calm cap, not 50 ms.
