@@ -197,9 +197,12 @@ export class ResourceInformer {
     private readonly options: InformerOptions = {},
   ) {
     // The tests of quiet watches (test/integration/watch-liveness.test.ts) check that a watch ends at its limit, not before.
-    const watch =
-      options.watch ??
-      new LineWatch(client.kubeConfig, { idleMs: options.watchIdleMs ?? watchIdleMs, ...(options.defer ? { defer: options.defer } : {}) });
+    const lineWatch = options.watch
+      ? null
+      : new LineWatch(client.kubeConfig, {
+          idleMs: options.watchIdleMs ?? watchIdleMs,
+          ...(options.defer ? { defer: options.defer } : {}),
+        });
     // upstream: kubernetes-client/javascript src/cache.ts doneHandler — after `await this.listFn()` the
     // cache is replaced (deletes, adds, updates) and only then is the watch opened. The watch call is
     // therefore the first moment the cache holds the list.
@@ -212,22 +215,26 @@ export class ResourceInformer {
         // One watch request; `resumeWatch` abandons it, after which nothing of it reaches ListWatch.
         const current: CurrentWatch = { abandoned: false, controller: null };
         this.current = current;
-        const request = watch.watch(
-          path,
-          { ...query, allowWatchBookmarks: true },
-          (phase, object, raw) => {
-            if (current.abandoned) return;
-            this.answered('event');
-            if (phase !== 'BOOKMARK' && phase !== 'ERROR') this.arrived(object as KubernetesObject);
-            callback(phase, object, raw);
-          },
-          (err) => {
-            if (current.abandoned) return;
-            ended = true;
-            this.streamWasOpen = opened;
-            done(err);
-          },
-        );
+        const deliver = (phase: string, object: unknown, raw: unknown): void => {
+          if (current.abandoned) return;
+          if (!lineWatch) this.answered('event');
+          if (phase !== 'BOOKMARK' && phase !== 'ERROR') this.arrived(object as KubernetesObject);
+          callback(phase, object, raw);
+        };
+        const end = (err: unknown): void => {
+          if (current.abandoned) return;
+          ended = true;
+          this.streamWasOpen = opened;
+          done(err);
+        };
+        const watchQuery = { ...query, allowWatchBookmarks: true };
+        // LineWatch parses a line later, in the ingest queue; the cluster answered when the line arrived, which is when
+        // it counts (an event taken as an answer after a failure reported meanwhile would undo that failure).
+        const request = lineWatch
+          ? lineWatch.watch(path, watchQuery, deliver, end, () => {
+              if (!current.abandoned) this.answered('event');
+            })
+          : (options.watch as WatchLike).watch(path, watchQuery, deliver, end);
         // client-node's Watch resolves once the response is in: ended already means it failed.
         return request.then((controller) => {
           current.controller = controller;

@@ -62,15 +62,19 @@ describe('LineWatch', () => {
     const queued: (() => void)[] = [];
     const w = watcher();
     const watch = new LineWatch(config, { idleMs: 5_000, defer: (work) => queued.push(work) });
+    let heard = 0;
     await watch.watch(
       '/apis/autoscaling/v2/horizontalpodautoscalers',
       { resourceVersion: '7', allowWatchBookmarks: true },
       w.callback,
       w.done,
+      () => (heard += 1),
     );
     await new Promise((r) => setTimeout(r, 200));
-    // Everything waits in the queue: nothing was parsed or reported while the stream delivered.
+    // Everything waits in the queue: nothing was parsed or reported while the stream delivered…
     expect(w.seen).toEqual([]);
+    // …but each line was heard as it arrived (the cluster answered then, whenever the line is parsed).
+    expect(heard).toBe(4);
     expect(queued).toHaveLength(5);
     for (const work of queued.splice(0)) work();
     expect(w.seen).toEqual(['ADDED a', 'MODIFIED b', 'DELETED c', 'done null']);

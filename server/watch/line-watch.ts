@@ -51,6 +51,8 @@ export class LineWatch {
     queryParams: Record<string, string | number | boolean | undefined>,
     callback: WatchCallback,
     done: WatchDone,
+    /** Told of each line as it arrives, before `defer`: the server answered now, whenever the line is parsed. */
+    heard?: () => void,
   ): Promise<AbortController> {
     const cluster = this.config.getCurrentCluster();
     if (!cluster) throw new Error('No currently active cluster');
@@ -116,6 +118,7 @@ export class LineWatch {
       lines.on('line', (line: string) => {
         // What readline still holds once the stream ended is a line cut short: nothing to parse.
         if (ended) return;
+        heard?.();
         defer(() => {
           let event: { type?: unknown; object?: unknown };
           try {
