@@ -3,8 +3,8 @@
  * fast and repeatable. Builds N HPAs (BENCH_CLUSTERS × BENCH_HPAS, default 50 × 2,000) the way the informers
  * hold them — each parsed from its own JSON text, as a watch event delivers it, slimmed by the informers' own
  * `slimObject` (managedFields and kubectl's last-applied-configuration dropped) — then
- * maps each to its DTO with `toHpaAutoscaler` and keeps what `FleetIndex` keeps per entry (the DTO and the raw
- * object; it kept a sha1 fingerprint too until it compared DTOs directly). Reads the live heap after a full GC at
+ * maps each to its DTO with `toHpaAutoscaler` and keeps what `FleetIndex` keeps per entry (the DTO and the object as
+ * JSON bytes, `HeldJson`; before 2026-11-28 the parsed object itself, its strings shared). Reads the live heap after a full GC at
  * each step; prints KiB per autoscaler for the raw objects and the DTOs, and the goal (issue 18: ≤ 2 KiB heap).
  * Needs `--expose-gc` (the npm script passes it). A benchmark, not a test: it prints and asserts nothing.
  */
@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Autoscaler } from '@/lib/api';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import { toHpaAutoscaler } from '@/lib/triage/to-hpa-autoscaler';
+import { HeldJson } from '@/server/fleet/held-object';
 import { StringPool } from '@/server/fleet/string-pool';
 import { slimObject } from '@/server/watch/informer';
 
@@ -73,8 +74,8 @@ const afterRaw = liveHeap();
 const dtos: Autoscaler[] = raws.map(({ cluster, hpa }) => toHpaAutoscaler(cluster, hpa, { stale: false }, now));
 const afterDtos = liveHeap();
 
-// What FleetIndex does with each object it is given and each DTO it stores (the mapper copies many strings
-// of the raw object into the DTO, so the raw object goes first).
+// What FleetIndex did with each object it was given before it kept HPAs as JSON (the mapper copies many strings
+// of the raw object into the DTO, so the raw object went first): the raw objects' strings shared.
 const pool = new StringPool();
 const internStart = performance.now();
 for (const { hpa } of raws) pool.internDeep(hpa);
@@ -82,6 +83,16 @@ const internRawMs = performance.now() - internStart;
 const afterInternRaw = liveHeap();
 for (const dto of dtos) pool.internDeep(dto);
 const afterInternDtos = liveHeap();
+
+// What it keeps now: each HPA as its JSON's bytes (`HeldJson`), the parsed object left to die.
+const externalBefore = process.memoryUsage().external;
+const heldStart = performance.now();
+const held = raws.map(({ hpa }) => new HeldJson(hpa));
+const heldMs = performance.now() - heldStart;
+const afterHeld = liveHeap();
+const heldExternal = process.memoryUsage().external - externalBefore;
+raws.length = 0;
+const afterDropRaw = liveHeap();
 
 const dtoJsonBytes = dtos.reduce((sum, d) => sum + Buffer.byteLength(JSON.stringify(d)), 0);
 const rss = process.memoryUsage().rss;
@@ -96,8 +107,14 @@ console.info(
 );
 console.info(`  saved by sharing the DTOs' equal strings then (FleetIndex does):       ${kib(afterInternRaw - afterInternDtos)}`);
 console.info(
-  `  total as the index holds it (raw + shared DTOs):                      ${kib(afterInternDtos - base)}  goal ≤ 2 KiB heap for the whole BFF`,
+  `  raw + shared DTOs (what the index held before 2026-11-28):             ${kib(afterInternDtos - base)}`,
+);
+console.info(
+  `  HPAs as JSON bytes (HeldJson): heap ${kib(afterHeld - afterInternDtos)} + beside the heap ${kib(heldExternal)}  (${((heldMs / n) * 1000).toFixed(1)} µs per object)`,
+);
+console.info(
+  `  total as the index holds it (JSON bytes + shared DTOs): heap ${kib(afterDropRaw - base)} + beside ${kib(heldExternal)}  goal ≤ 2 KiB heap for the whole BFF`,
 );
 console.info(`  pooled strings: ${pool.size}; process RSS / n (runtime included): ${kib(rss)}  goal ≤ 6 KiB`);
 // Keep everything reachable until the last reading.
-if (raws.length + dtos.length < 0) console.info('');
+if (held.length + dtos.length < 0) console.info('');

@@ -33,11 +33,45 @@ function rig() {
 
 const idOf = (o: KubeObject): string => `prod/HorizontalPodAutoscaler/${o.metadata.namespace}/${o.metadata.name}`;
 
+let written = 0;
+/** A copy of an object as the API server serves it after a write: a new resourceVersion (the index maps each version once). */
+function rewritten<T extends KubeObject>(o: T): T {
+  const copy = structuredClone(o);
+  written += 1;
+  copy.metadata.resourceVersion = `${o.metadata.resourceVersion ?? ''}.${written}`;
+  return copy;
+}
+
 /** A full list as the informer delivers it: each listed object through `apply`, then `resync` with the list. */
 function relist(index: FleetIndex, objects: KubeObject[]): void {
   for (const o of objects) index.apply('prod', 'hpas', 'update', o);
   index.resync('prod', 'hpas', objects);
 }
+
+describe('FleetIndex.apply', () => {
+  it('maps each version of an HPA once, and keeps the object it mapped as its own copy', () => {
+    const r = rig();
+    relist(r.index, real);
+    const first = real[0] as KubeObject;
+    const id = idOf(first);
+    r.changed.length = 0;
+    const before = r.index.entries.get(id)?.dto;
+    // The version the index holds, again (ListWatch announcing a listed object, a replayed event): nothing to map.
+    const sameVersion = { ...structuredClone(first), spec: { ...(first.spec as object), maxReplicas: 999 } } as KubeObject;
+    r.index.apply('prod', 'hpas', 'update', sameVersion);
+    expect(r.changed).toEqual([]);
+    expect(r.index.entries.get(id)?.dto).toBe(before);
+    // A new version is mapped, and what the entry holds is a copy: the object handed in can change without it.
+    const next = rewritten(sameVersion);
+    r.index.apply('prod', 'hpas', 'update', next);
+    expect(r.changed).toEqual([id]);
+    expect(r.index.entries.get(id)?.dto.maxReplicas).toBe(999);
+    (next.spec as { maxReplicas: number }).maxReplicas = 5;
+    expect((r.index.entries.get(id)?.held.object().spec as { maxReplicas: number }).maxReplicas).toBe(999);
+    expect(r.index.entries.get(id)?.held.resourceVersion).toBe(next.metadata.resourceVersion);
+    void r.history.close();
+  });
+});
 
 describe('FleetIndex.resync', () => {
   it('a relist of the same objects changes nothing: no removal, no history row, every since kept', async () => {
@@ -311,7 +345,7 @@ describe('FleetIndex.refreshAll', () => {
     newer.spec.maxReplicas += 7;
     r.index.apply('prod', 'hpas', 'update', newer);
     await pass;
-    expect(r.index.entries.get(id)?.raw.metadata.resourceVersion).toBe('999999');
+    expect(r.index.entries.get(id)?.held.resourceVersion).toBe('999999');
     expect(r.index.entries.get(id)?.dto.maxReplicas).toBe(newer.spec.maxReplicas);
     void r.history.close();
   });
@@ -323,11 +357,11 @@ describe('FleetIndex.refreshAll', () => {
       relist(pass.index, real);
       pass.tick(minutes * 60_000);
       await pass.index.refreshAll(7);
-      // The same fleet, every HPA re-mapped at the same instant (as the watch's update of each would: a new object each).
+      // The same fleet, every HPA re-mapped at the same instant (as the watch's update of each would: a new version each).
       const all = rig();
       relist(all.index, real);
       all.tick(minutes * 60_000);
-      for (const o of real) all.index.apply('prod', 'hpas', 'update', structuredClone(o));
+      for (const o of real) all.index.apply('prod', 'hpas', 'update', rewritten(o));
       expect(dtos(pass)).toEqual(dtos(all));
       void pass.history.close();
       void all.history.close();
@@ -348,7 +382,7 @@ describe('FleetIndex.refreshAll', () => {
       pass.tick(minutes * 60_000);
       all.tick(minutes * 60_000);
       await pass.index.refreshAll(3);
-      for (const o of real) all.index.apply('prod', 'hpas', 'update', structuredClone(o));
+      for (const o of real) all.index.apply('prod', 'hpas', 'update', rewritten(o));
       expect(dtos(pass), `after ${minutes} min`).toEqual(dtos(all));
     }
     void pass.history.close();
@@ -361,7 +395,7 @@ describe('FleetIndex.refreshAll', () => {
     const status = target.status ?? {};
     const desired = status.desiredReplicas ?? 1;
     const version = (current: number) =>
-      ({ ...structuredClone(target), status: { ...status, currentReplicas: current } }) as unknown as KubeObject;
+      ({ ...rewritten(target), status: { ...status, currentReplicas: current } }) as unknown as KubeObject;
     const flapped = () => {
       const r = rig();
       relist(r.index, real);
@@ -384,7 +418,7 @@ describe('FleetIndex.refreshAll', () => {
     expect(problemsOf(pass)).toContain('ReplicasMismatch');
     // And every other HPA ends as a re-map of all of them would leave it.
     all.tick(15 * 60_000 + 1_000);
-    for (const o of real.slice(1)) all.index.apply('prod', 'hpas', 'update', structuredClone(o));
+    for (const o of real.slice(1)) all.index.apply('prod', 'hpas', 'update', rewritten(o));
     all.index.apply('prod', 'hpas', 'update', version(desired + 1));
     const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([key, e]) => [key, e.dto]));
     expect(dtos(pass)).toEqual(dtos(all));

@@ -27,6 +27,8 @@ import type { ObjectChange } from '../watch/cluster-watcher';
 import type { ResourceKey } from '../watch/resources';
 import type { DtoChange } from './change-journal';
 import { ChangeJournal } from './change-journal';
+import type { HeldObject } from './held-object';
+import { HeldAsIs, HeldJson } from './held-object';
 import { jsonEqual } from './json-equal';
 import { StringPool } from './string-pool';
 
@@ -53,14 +55,23 @@ function inputsListed(source: ClusterObjects, resources: ReadonlySet<ResourceKey
 
 export interface IndexEntry {
   dto: Autoscaler;
-  /** The object as the API served it (for YAML, behavior and explain). */
-  raw: KubeObject;
-  /** The objects the mapper read beside `raw`, as of the last mapping (the detail page shows them). */
+  /** The object as the API served it (for YAML, behavior and explain): `held.object()`. */
+  held: HeldObject;
+  /** The objects the mapper read beside the object, as of the last mapping (the detail page shows them). */
   related: RelatedObjects;
 }
 
 /** An entry as another replica published it: what it mapped, from what. */
-export type RemoteEntry = Pick<IndexEntry, 'dto' | 'raw' | 'related'>;
+export interface RemoteEntry {
+  dto: Autoscaler;
+  raw: KubeObject;
+  related: RelatedObjects;
+}
+
+/** How the index keeps an object it mapped: an HPA as JSON bytes (a hundred thousand of them), any other as it is. */
+function hold(raw: KubeObject, kind: AutoscalerKind): HeldObject {
+  return kind === 'HorizontalPodAutoscaler' ? new HeldJson(raw) : new HeldAsIs(raw);
+}
 
 /** A FederatedHPA's binding and policy; a MachineAutoscaler's target MachineSet copies. */
 export interface RelatedObjects {
@@ -113,6 +124,12 @@ function sameContext(x: MapperContext, y: MapperContext): boolean {
 }
 
 /** Whether a re-mapped DTO differs from the stored one in anything but `stale` (a re-map that changes nothing does not). */
+/** Whether an object is the version the index holds (a resourceVersion names one state of one object). */
+function sameVersion(held: HeldObject, object: KubeObject): boolean {
+  const version = object.metadata.resourceVersion;
+  return version !== undefined && version !== '' && held.resourceVersion === version;
+}
+
 function sameDto(stored: Autoscaler, mapped: Autoscaler): boolean {
   return jsonEqual(stored, mapped, 'stale');
 }
@@ -283,9 +300,9 @@ export class FleetIndex {
   apply(cluster: string, resource: ResourceKey, change: ObjectChange, object: KubeObject): void {
     if (change === 'listed') {
       if (resource !== 'hpas') return;
-      const held = this.entries.get(autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata))?.raw;
-      // A relist of an object the index holds at this version: nothing to map (ListWatch keeps its own copy too).
-      if (held && held.metadata.resourceVersion === object.metadata.resourceVersion) return;
+      const held = this.entries.get(autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata))?.held;
+      // A relist of an object the index holds at this version: nothing to map.
+      if (held && sameVersion(held, object)) return;
       this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
       return;
     }
@@ -293,8 +310,11 @@ export class FleetIndex {
     if (resource === 'hpas') {
       const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata);
       if (change === 'delete') this.remove(id);
-      // The object its list page brought: indexed already.
-      else if (this.entries.get(id)?.raw !== object) this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
+      // The object its list page brought: indexed already (ListWatch reports it again once the whole list is in).
+      else {
+        const held = this.entries.get(id)?.held;
+        if (!held || !sameVersion(held, object)) this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
+      }
       return;
     }
     if (resource === 'federatedHpas' && change !== 'delete') {
@@ -336,7 +356,7 @@ export class FleetIndex {
       const old = entry.dto;
       entry.dto = withStale(old, stale);
       this.changed(cluster, old, entry.dto);
-      this.publisher?.(cluster, id, entry);
+      this.publisher?.(cluster, id, { dto: entry.dto, raw: entry.held.object(), related: entry.related });
       changed.push(id);
     }
     if (changed.length) this.onChanged(changed);
@@ -433,7 +453,7 @@ export class FleetIndex {
     this.clockDue.delete(id);
     const entry = this.entries.get(id);
     if (!entry || entry.dto.kind !== 'HorizontalPodAutoscaler' || !this.sources(entry.dto.cluster)) return;
-    this.upsertHpa(entry.dto.cluster, entry.raw as HorizontalPodAutoscaler);
+    this.upsertHpa(entry.dto.cluster, entry.held.object() as HorizontalPodAutoscaler);
   }
 
   /** Notes when the clock alone can next move an HPA's DTO (mapped now with `context`); never: forgets it. */
@@ -477,7 +497,15 @@ export class FleetIndex {
   private upsertHpa(cluster: string, hpa: HorizontalPodAutoscaler): void {
     const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', hpa.metadata);
     const at = this.clock();
-    const context = this.put(id, cluster, (ctx, now) => toHpaAutoscaler(cluster, hpa, ctx, now), hpa, NOTHING_RELATED, at);
+    const context = this.put(
+      id,
+      cluster,
+      'HorizontalPodAutoscaler',
+      (ctx, now) => toHpaAutoscaler(cluster, hpa, ctx, now),
+      hpa,
+      NOTHING_RELATED,
+      at,
+    );
     this.noteClock(id, hpa, context, at.getTime());
   }
 
@@ -519,7 +547,9 @@ export class FleetIndex {
         machineAPI: mapiByName.get(verdict.target.name) ?? null,
         clusterAPI: capiByName.get(verdict.target.name) ?? null,
       };
-      this.put(id, cluster, (ctx, now) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, now), ma, { machineSets });
+      this.put(id, cluster, 'MachineAutoscaler', (ctx, now) => toMachineAutoscaler(cluster, ma, verdict, target, ctx, now), ma, {
+        machineSets,
+      });
     }
     for (const id of this.idsOf(cluster, 'MachineAutoscaler')) if (!seen.has(id)) this.remove(id);
   }
@@ -561,6 +591,7 @@ export class FleetIndex {
     this.put(
       id,
       cluster,
+      'FederatedHPA',
       (ctx, now) => toFederatedAutoscaler(cluster, fhpa, { binding, clusters, policy }, ctx, now),
       fhpa,
       { binding, policy },
@@ -608,6 +639,7 @@ export class FleetIndex {
   private put(
     id: string,
     cluster: string,
+    kind: AutoscalerKind,
     map: (context: MapperContext, now: string) => Autoscaler,
     raw: KubeObject,
     related: RelatedObjects,
@@ -616,15 +648,17 @@ export class FleetIndex {
     clock: Date = this.clock(),
   ): MapperContext {
     const previous = this.entries.get(id);
-    // The informer's object, in place (values unchanged): its strings first, so the DTO mapped from it shares them.
-    // Not again for the object the entry already holds (the minute's re-map): walking it was half of that pass.
-    if (previous?.raw !== raw && !this.sharedOnArrival) this.strings.internDeep(raw);
+    // The entry's own version (the minute's re-map, a cross-object recomputation) is not encoded or walked again.
+    const held = previous && sameVersion(previous.held, raw) ? previous.held : hold(raw, kind);
+    // An object the entry keeps as it is (not an HPA's, kept as JSON), in place (values unchanged): its strings first,
+    // so the DTO mapped from it shares them.
+    if (held !== previous?.held && held instanceof HeldAsIs && !this.sharedOnArrival) this.strings.internDeep(raw);
     const now = clock.toISOString();
     const before = this.context(id, cluster);
     const canonicalId = previous?.dto.id ?? id;
     let dto = withIdString(map(before, now), canonicalId);
     if (previous && sameDto(previous.dto, dto)) {
-      previous.raw = raw;
+      previous.held = held;
       previous.related = related;
       return before;
     }
@@ -632,13 +666,13 @@ export class FleetIndex {
     const after = this.context(id, cluster);
     if (!sameContext(after, before)) dto = withIdString(map(after, now), canonicalId);
     if (previous && sameDto(previous.dto, dto)) {
-      previous.raw = raw;
+      previous.held = held;
       previous.related = related;
       return after;
     }
     if (!previous) this.idOrder = null;
     this.strings.internDeep(dto);
-    this.entries.set(id, { dto, raw, related });
+    this.entries.set(id, { dto, held, related });
     this.changed(cluster, previous?.dto ?? null, dto);
     let ids = this.byCluster.get(cluster);
     if (!ids) {
@@ -680,16 +714,17 @@ export class FleetIndex {
       return;
     }
     const previous = this.entries.get(id);
-    this.strings.internDeep(remote.raw);
+    const held = hold(remote.raw, remote.dto.kind);
+    if (held instanceof HeldAsIs) this.strings.internDeep(remote.raw);
     withIdString(remote.dto, previous?.dto.id ?? id);
     if (previous && sameDto(previous.dto, remote.dto)) {
-      previous.raw = remote.raw;
+      previous.held = held;
       previous.related = remote.related;
       return;
     }
     this.strings.internDeep(remote.dto);
     if (!previous) this.idOrder = null;
-    this.entries.set(id, { dto: remote.dto, raw: remote.raw, related: remote.related });
+    this.entries.set(id, { dto: remote.dto, held, related: remote.related });
     this.changed(cluster, previous?.dto ?? null, remote.dto);
     let ids = this.byCluster.get(cluster);
     if (!ids) {

@@ -21,7 +21,8 @@ function withoutManagedFields(raw: KubeObject): KubeObject {
 export async function getAutoscalerDetail(app: Autoscope, path: AutoscalerPath, viewer: Viewer): Promise<AutoscalerDetailResponse> {
   const entry = findEntry(app, path, viewer);
   const a = entry.dto;
-  const spec = (entry.raw.spec ?? {}) as Record<string, unknown>;
+  const raw = entry.held.object();
+  const spec = (raw.spec ?? {}) as Record<string, unknown>;
   return {
     autoscaler: a,
     behavior: spec.behavior ?? null,
@@ -33,7 +34,7 @@ export async function getAutoscalerDetail(app: Autoscope, path: AutoscalerPath, 
       ? { placement: toFederationPlacement(a, entry.related.binding ?? null, entry.related.policy ?? null) }
       : {}),
     events: await app.history.events(a.id, 100),
-    yaml: stringify(withoutManagedFields(entry.raw)),
+    yaml: stringify(withoutManagedFields(raw)),
     kubectl: kubectlCommands(app, a),
     clusters: app.clusterStatuses().filter((c) => c.name === a.cluster),
   };

@@ -53,7 +53,7 @@ async function gather(
       'bad_request',
       'explain and preview are for HorizontalPodAutoscalers and FederatedHPAs; a MachineAutoscaler has no metrics decision (see its findings)',
     );
-  const raw = entry.raw as HorizontalPodAutoscaler;
+  const raw = entry.held.object() as HorizontalPodAutoscaler;
   if (dto.kind === 'HorizontalPodAutoscaler')
     return { kind: dto.kind, id: dto.id, raw, gathered: await gatherHpaInput(app, dto.cluster, raw, dto.id) };
 
@@ -219,7 +219,7 @@ export function federationPreviewInputs(app: Autoscope, path: AutoscalerPath, vi
   const strategy = dto.federation.strategy === 'Unknown' ? 'DynamicWeight' : dto.federation.strategy;
   const ready = dto.federation.members.filter((m) => m.ready === 'True');
   const previous = (bspec.clusters ?? []).map((c) => ({ name: c.name, replicas: c.replicas ?? 0 }));
-  const spec = (entry.raw.spec ?? {}) as { minReplicas?: number; maxReplicas?: number };
+  const spec = (entry.held.object().spec ?? {}) as { minReplicas?: number; maxReplicas?: number };
   const notes = [
     "Shipped Karmada divides the template's replicas with the PropagationPolicy's strategy (Webster method since v1.16); the seed's five policies, which split min/max bounds, never shipped (karmada-io/karmada PR #3161).",
   ];

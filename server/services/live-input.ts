@@ -185,8 +185,8 @@ export async function gatherHpaInput(
       .idsOfCluster(cluster)
       .map((otherId) => app.index.entries.get(otherId))
       .filter((e) => e?.dto.kind === 'HorizontalPodAutoscaler' && e.dto.namespace === namespace && e.dto.name !== hpa.metadata.name)
-      .map((e) => e?.raw)
-      .slice(0, 20) as HorizontalPodAutoscaler[];
+      .slice(0, 20)
+      .map((e) => e?.held.object()) as HorizontalPodAutoscaler[];
     for (const other of others) {
       const s = await readScale(client, namespace, other.spec.scaleTargetRef).catch(() => null);
       if (s?.status?.selector) otherHpaSelectors.push({ name: `${namespace}/${other.metadata.name}`, selector: s.status.selector });

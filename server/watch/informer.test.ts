@@ -8,10 +8,12 @@ import { watchedResources } from './resources';
 
 const hpas = watchedResources.find((r) => r.key === 'hpas');
 if (!hpas) throw new Error('hpas resource missing');
+/** The HPAs as a resource whose informer caches whole objects (every kind but HPAs: MachineSets, Events, …). */
+const { keysOnly: _keysOnly, ...hpasWhole } = hpas;
 const path = '/apis/autoscaling/v2/horizontalpodautoscalers';
 const real = (fixture as { items: HorizontalPodAutoscaler[] }).items;
 
-function harness(cluster = new FakeCluster(), arrived?: (o: KubeObject) => void) {
+function harness(cluster = new FakeCluster(), arrived?: (o: KubeObject) => void, resource = hpas as NonNullable<typeof hpas>) {
   const seen = {
     synced: [] as string[][],
     added: [] as string[],
@@ -23,7 +25,7 @@ function harness(cluster = new FakeCluster(), arrived?: (o: KubeObject) => void)
   const name = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
   const informer = new ResourceInformer(
     cluster.client,
-    hpas as NonNullable<typeof hpas>,
+    resource,
     'v2',
     {
       onAdd: (o) => seen.added.push(name(o)),
@@ -101,10 +103,14 @@ describe('ResourceInformer', () => {
   it('hands each object to `arrived` as it comes (list items, watch events), without managedFields or last-applied', async () => {
     const order: string[] = [];
     const arrivedObjects: KubeObject[] = [];
-    const h = harness(new FakeCluster(), (o) => {
-      arrivedObjects.push(o);
-      order.push(`arrived ${o.metadata.name} rv=${o.metadata.resourceVersion}`);
-    });
+    const h = harness(
+      new FakeCluster(),
+      (o) => {
+        arrivedObjects.push(o);
+        order.push(`arrived ${o.metadata.name} rv=${o.metadata.resourceVersion}`);
+      },
+      hpasWhole,
+    );
     const withFields = (o: HorizontalPodAutoscaler): KubeObject => ({
       ...o,
       metadata: {
@@ -129,6 +135,64 @@ describe('ResourceInformer', () => {
     const cached = new Set(h.informer.objects());
     expect(arrivedObjects.filter((o) => cached.has(o))).toHaveLength(2);
     h.informer.stop();
+  });
+
+  it('keys only (HPAs): the cache holds each key and resourceVersion, the handlers get the whole objects', async () => {
+    const cluster = new FakeCluster();
+    const arrivedKeys: KubeObject[] = [];
+    const reported: { change: string; object: KubeObject }[] = [];
+    const informer = new ResourceInformer(
+      cluster.client,
+      hpas,
+      'v2',
+      {
+        onAdd: (object) => reported.push({ change: 'add', object }),
+        onUpdate: (object) => reported.push({ change: 'update', object }),
+        onDelete: (object) => reported.push({ change: 'delete', object }),
+        onSynced: () => undefined,
+        onError: () => undefined,
+      },
+      { watch: cluster.watch, delay: () => 0, arrived: (o) => arrivedKeys.push(o) },
+    );
+    const [a, b, c] = real;
+    if (!a || !b || !c) throw new Error('fixture too small');
+    for (const o of [a, b, c]) cluster.put(path, { ...o, metadata: { ...o.metadata, managedFields: [{ manager: 'x' }] } });
+    informer.start();
+    await settle();
+    const whole = (o: KubeObject) => ({ name: o.metadata.name, spec: o.spec !== undefined, status: o.status !== undefined });
+    // Listed: each reported whole (spec and status), slimmed; the cache holds keys.
+    expect(reported.map((r) => r.change)).toEqual(['add', 'add', 'add']);
+    expect(reported.map((r) => whole(r.object))).toEqual([a, b, c].map((o) => ({ name: o.metadata.name, spec: true, status: true })));
+    expect(reported.every((r) => r.object.metadata.managedFields === undefined)).toBe(true);
+    // A key: its metadata's name, namespace and resourceVersion, and nothing of the object once handed over.
+    const keyOf = (o: KubeObject) => `${Object.keys(o.metadata).join()} ${/"(spec|status|labels|uid)"/.test(JSON.stringify(o))}`;
+    expect(informer.objects().map(keyOf)).toEqual(Array(3).fill('name,namespace,resourceVersion false'));
+    // `arrived` is given each key (its strings shared), never the object: the informer does not keep it.
+    expect(arrivedKeys.map(keyOf)).toEqual(informer.objects().map(keyOf));
+    // A watch event: reported whole; the cache's key moves to its resourceVersion.
+    cluster.put(path, { ...a, status: { ...a.status, desiredReplicas: 42 } });
+    await settle();
+    const update = reported[3];
+    expect(update?.change).toBe('update');
+    expect((update?.object.status as { desiredReplicas?: number }).desiredReplicas).toBe(42);
+    const keyA = informer.objects().find((o) => o.metadata.name === a.metadata.name);
+    expect(keyA?.metadata.resourceVersion).toBe(update?.object.metadata.resourceVersion);
+    expect(keyA?.status).toBeUndefined();
+    // A watched deletion is reported whole; one a relist finds (410 Gone) can only be reported by its key.
+    cluster.remove(path, b.metadata.namespace ?? '', b.metadata.name);
+    await settle();
+    expect(reported[4]?.change).toBe('delete');
+    expect(whole(reported[4]?.object as KubeObject)).toEqual({ name: b.metadata.name, spec: true, status: true });
+    cluster.cut();
+    cluster.remove(path, c.metadata.namespace ?? '', c.metadata.name);
+    cluster.compact(path);
+    await settle();
+    expect(cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(2);
+    const relistDelete = reported.find((r, i) => i > 4 && r.change === 'delete');
+    expect(relistDelete && keyOf(relistDelete.object)).toBe('name,namespace,resourceVersion false');
+    expect(relistDelete?.object.metadata.name).toBe(c.metadata.name);
+    expect(informer.objects().map((o) => o.metadata.name)).toEqual([a.metadata.name]);
+    informer.stop();
   });
 
   it('a watch that defers its lines: what it still holds when the informer stops is dropped, not delivered', async () => {

@@ -67,6 +67,28 @@ export function isRefusal(err: unknown, statusCode: number, message: string): bo
   return unreachableCodes.has(code) || /^(CERT_|ERR_TLS_|DEPTH_ZERO_SELF_SIGNED|SELF_SIGNED_CERT|UNABLE_TO_(GET|VERIFY)_)/.test(code);
 }
 
+/**
+ * What ListWatch's cache holds of an object of a `keysOnly` resource: its key and resourceVersion, all it reads (to
+ * tell an update from an add, to find what a relist no longer has, to resume the watch). ListWatch reports an object
+ * synchronously from the call that hands it over (a watch event, a list's items), so the whole object rides along
+ * in `whole` for that call only and is handed to the informer's handlers; the cache never keeps it.
+ */
+class ObjectKey {
+  readonly metadata: { name: string; namespace?: string; resourceVersion?: string };
+  whole: KubeObject | null;
+
+  constructor(object: KubeObject) {
+    const { name, namespace, resourceVersion } = object.metadata;
+    this.metadata = namespace === undefined ? { name, resourceVersion } : { name, namespace, resourceVersion };
+    this.whole = object;
+  }
+}
+
+/** The object ListWatch reports: the whole one while its key is being handed over, else the key (a relist's delete). */
+function reported(o: KubernetesObject): KubeObject {
+  return o instanceof ObjectKey ? (o.whole ?? (o as unknown as KubeObject)) : slimObject(o);
+}
+
 /** One watch request as the informer hands it to ListWatch. */
 interface CurrentWatch {
   abandoned: boolean;
@@ -173,6 +195,8 @@ export class ResourceInformer {
   private streamWasOpen = false;
   /** The cache has held a complete list once (ListWatch keeps it across restarts, failed relists included). */
   private hasListed = false;
+  /** The keys of the last list (a `keysOnly` resource), carrying their objects until ListWatch has applied the list. */
+  private listedKeys: ObjectKey[] = [];
 
   get listedOnce(): boolean {
     return this.hasListed;
@@ -218,8 +242,13 @@ export class ResourceInformer {
         const deliver = (phase: string, object: unknown, raw: unknown): void => {
           if (current.abandoned) return;
           if (!lineWatch) this.answered('event');
-          if (phase !== 'BOOKMARK' && phase !== 'ERROR') this.arrived(object as KubernetesObject);
-          callback(phase, object, raw);
+          if (phase === 'BOOKMARK' || phase === 'ERROR') return void callback(phase, object, raw);
+          const arrived = this.arrived(object as KubernetesObject);
+          if (!arrived || !resource.keysOnly) return void callback(phase, object, raw);
+          const key = new ObjectKey(arrived);
+          this.options.arrived?.(key as unknown as KubeObject);
+          callback(phase, key, raw);
+          key.whole = null;
         };
         const end = (err: unknown): void => {
           if (current.abandoned) return;
@@ -253,9 +282,9 @@ export class ResourceInformer {
       },
     };
     const lw = new ListWatch<KubernetesObject>(this.path, signalling as Watch, () => this.list(), false, undefined, resource.fieldSelector);
-    lw.on('add', (o) => this.handlers.onAdd(slimObject(o)));
-    lw.on('update', (o) => this.handlers.onUpdate(slimObject(o)));
-    lw.on('delete', (o) => this.handlers.onDelete(slimObject(o)));
+    lw.on('add', (o) => this.handlers.onAdd(reported(o)));
+    lw.on('update', (o) => this.handlers.onUpdate(reported(o)));
+    lw.on('delete', (o) => this.handlers.onDelete(reported(o)));
     lw.on('error', (err) => this.failed(err));
     this.listWatch = lw;
   }
@@ -296,7 +325,10 @@ export class ResourceInformer {
     this.run();
   }
 
-  /** The informer's cache: every object of the last list plus the watch's changes since. */
+  /**
+   * The informer's cache: every object of the last list plus the watch's changes since. For a `keysOnly` resource, each
+   * object's key (metadata with namespace, name and resourceVersion only).
+   */
   objects(): KubeObject[] {
     return this.listWatch.list() as unknown as KubeObject[];
   }
@@ -306,10 +338,15 @@ export class ResourceInformer {
     this.listWatch.start().catch((err: unknown) => this.failed(err));
   }
 
-  /** An object as it arrives: what Autoscope never reads dropped, then handed to `options.arrived`. */
-  private arrived(object: KubernetesObject | null | undefined): void {
-    if (!object || typeof object !== 'object' || !object.metadata) return;
-    this.options.arrived?.(slimObject(object));
+  /**
+   * An object as it arrives: what Autoscope never reads dropped, then handed to `options.arrived` (for a `keysOnly`
+   * resource its key is, by the caller: the object itself is not kept).
+   */
+  private arrived(object: KubernetesObject | null | undefined): KubeObject | null {
+    if (!object || typeof object !== 'object' || !object.metadata) return null;
+    const slim = slimObject(object);
+    if (!this.resource.keysOnly) this.options.arrived?.(slim);
+    return slim;
   }
 
   /** The API answered: a watch that resumed clears a watch failure, and the next failure restarts at once. */
@@ -325,6 +362,8 @@ export class ResourceInformer {
   }
 
   private cacheHoldsList(): void {
+    for (const key of this.listedKeys) key.whole = null;
+    this.listedKeys = [];
     if (!this.listPending) return;
     this.listPending = false;
     this.handlers.onSynced(this.objects());
@@ -333,6 +372,7 @@ export class ResourceInformer {
   /** Lists in pages of 500; objects stay raw JSON, like the watch's. */
   private async list(): Promise<{ apiVersion: string; kind: string; items: KubernetesObject[]; metadata: { resourceVersion?: string } }> {
     const items: KubernetesObject[] = [];
+    const keys: ObjectKey[] = [];
     let resourceVersion: string | undefined;
     let token: string | undefined;
     try {
@@ -345,9 +385,19 @@ export class ResourceInformer {
           },
         );
         this.answered('request');
-        for (const item of page.items ?? []) this.arrived(item);
+        for (const item of page.items ?? []) {
+          const arrived = this.arrived(item);
+          if (!arrived || !this.resource.keysOnly) {
+            items.push(item);
+            continue;
+          }
+          // ListWatch caches the key; the object rides along until ListWatch has applied the list (`cacheHoldsList`).
+          const key = new ObjectKey(arrived);
+          this.options.arrived?.(key as unknown as KubeObject);
+          keys.push(key);
+          items.push(key);
+        }
         if (page.items?.length) this.handlers.onListed?.(page.items as unknown as KubeObject[]);
-        items.push(...(page.items ?? []));
         resourceVersion ??= page.metadata?.resourceVersion;
         token = page.metadata?.continue || undefined;
       } while (token);
@@ -361,6 +411,7 @@ export class ResourceInformer {
     this.lastError = null;
     this.lastSyncAt = new Date().toISOString();
     this.listPending = true;
+    this.listedKeys = keys;
     return { apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion } };
   }
 

@@ -35,6 +35,11 @@ export interface WatchedResource {
    * cluster from complete inputs and waits for its whole list.
    */
   pageByPage?: true;
+  /**
+   * The informer's cache keeps each object's key only (namespace, name, resourceVersion: what a relist and a watch
+   * need), not the object: the index holds it (HPAs, as JSON bytes: `HeldJson`). Its `objects()` are those keys.
+   */
+  keysOnly?: true;
 }
 
 const events = (key: ResourceKey, kind: string, requires: WatchedResource['requires']): WatchedResource => ({
@@ -61,6 +66,7 @@ export const watchedResources: WatchedResource[] = [
     requires: { group: 'autoscaling', version: 'v2' },
     label: 'horizontalpodautoscalers.autoscaling',
     pageByPage: true,
+    keysOnly: true,
   },
   {
     key: 'machineAutoscalers',
