@@ -114,6 +114,15 @@ async function gcTotals(): Promise<Map<string, GcTotal>> {
   return totals;
 }
 
+/** Watch events the BFF has received so far, every cluster's (`autoscope_watch_events_total`); NaN without its metrics. */
+async function watchEvents(): Promise<number> {
+  const text = await fetch('http://127.0.0.1:9464/metrics')
+    .then((r) => r.text())
+    .catch(() => '');
+  const values = [...text.matchAll(/^autoscope_watch_events_total\{[^}]*\} (\S+)/gm)].map((m) => Number(m[1]));
+  return values.length ? values.reduce((a, b) => a + b, 0) : NaN;
+}
+
 /** What the BFF collected between two `gcTotals`: the collections that requests of a phase waited behind. */
 function gcDuring(before: Map<string, GcTotal>, after: Map<string, GcTotal>): string {
   const parts = [...after].map(([kind, t]) => {
@@ -478,9 +487,15 @@ async function main(): Promise<void> {
   bffCpu.pid = bff.pid;
   // 15 s: a 5-second window right after the kubectl phase could be mostly one major GC (1,170 ms/s in run K).
   const idleCpu = cpuMs(bff.pid);
+  const eventsBefore = await watchEvents();
   await new Promise((r) => setTimeout(r, 15_000));
   bffCpu.churnMsPerS = (cpuMs(bff.pid) - idleCpu) / 15;
-  console.info(`BFF CPU with no requests (applying the simulator's churn): ${bffCpu.churnMsPerS.toFixed(0)} ms a second`);
+  // The simulator's pace moves from run to run (its controller pass over 100,000 HPAs took 22–113 s of a 15 s period):
+  // the CPU an event is what compares across runs.
+  const eventsPerS = ((await watchEvents()) - eventsBefore) / 15;
+  console.info(
+    `BFF CPU with no requests (applying the simulator's churn): ${bffCpu.churnMsPerS.toFixed(0)} ms a second for ${eventsPerS.toFixed(0)} watch events a second (${((bffCpu.churnMsPerS / eventsPerS) * 1000).toFixed(0)} µs an event)`,
+  );
   const lists = [
     `${base}/api/v1/autoscalers?limit=100`,
     `${base}/api/v1/autoscalers?health=failing&limit=100`,

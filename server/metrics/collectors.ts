@@ -87,6 +87,21 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
   });
 
   new Counter({
+    name: 'autoscope_watch_events_total',
+    help: 'Watch events received (bookmarks included), per cluster: how fast each cluster churns, and what the BFF applies.',
+    labelNames: ['cluster'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const watcher of instance()?.watchers.values() ?? []) {
+        let events = 0;
+        for (const informer of watcher.informers.values()) events += informer.events;
+        this.inc({ cluster: watcher.name }, events);
+      }
+    },
+  });
+
+  new Counter({
     name: 'autoscope_cluster_probes_total',
     help: 'Liveness probes (GET /version) sent to a cluster that had been quiet for 10 s, per cluster.',
     labelNames: ['cluster'],

@@ -208,6 +208,8 @@ export class ResourceInformer {
   watches = 0;
   /** Watches ended and made again by `resumeWatch`. */
   resumes = 0;
+  /** Watch events received (bookmarks included), counted as they arrive. */
+  events = 0;
   private current: CurrentWatch | null = null;
   synced = false;
   lastSyncAt: string | null = null;
@@ -351,6 +353,7 @@ export class ResourceInformer {
 
   /** The API answered: a watch that resumed clears a watch failure, and the next failure restarts at once. */
   private answered(kind: 'request' | 'event'): void {
+    if (kind === 'event') this.events += 1;
     this.attempt = 0;
     // A watch that resumed over a cache holding a complete list (after a cut, a 5xx, even a 403 that was
     // lifted) is current again; a failed list is cured only by a list.

@@ -116,6 +116,11 @@ describe('the metrics endpoint', () => {
     );
     // Bounded labels: no autoscaler's name in any series.
     expect(text).not.toMatch(/name="/);
+    // Watch events, per cluster: the simulator's controller keeps writing statuses, so the fleet's sum grows.
+    const events = (t: string) => samplesOf(t, 'autoscope_watch_events_total').reduce((n, e) => n + e.value, 0);
+    expect(samplesOf(text, 'autoscope_watch_events_total')).toHaveLength(7);
+    const first = events(text);
+    await until(scrape, (t) => events(t) > first, 30_000);
   });
 
   // A relist needs a 410 Gone (a resumed watch needs none); server/watch/informer.test.ts covers when it happens.
