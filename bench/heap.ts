@@ -3,7 +3,7 @@
  * BENCH_CLUSTERS × BENCH_HPAS (10 × 2,000: a 20,000-HPA snapshot is ~210 MiB, and this reader takes up to 512 MiB),
  * the BFF (`scripts/serve.mjs`) synced on it, 20 s of the simulator's churn and the fleet bench's request mix, a full
  * GC, then a heap snapshot (`--heapsnapshot-signal`). Prints the bytes each part of the index retains — the DTOs, the
- * raw objects, the index's own structures, the history recorder, the informer caches — per autoscaler, what the
+ * objects held (an HPA's as JSON bytes outside the heap: `external` beside the heap figure), the index's own structures, the history recorder, the informer caches — per autoscaler, what the
  * largest are made of, and the snapshot's path (open it in Chrome DevTools' Memory tab). `npm run bench:memory` is
  * the in-process counterpart without the simulator. A benchmark, not a test: it prints and asserts nothing.
  */
@@ -60,8 +60,13 @@ async function main(): Promise<void> {
   const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats?gc=1`);
   const n = stats.autoscalers;
   const kib = (bytes: number) => `${(bytes / n / 1024).toFixed(2)} KiB`;
+  // The HPAs' JSON bytes (`HeldJson`) are outside V8's heap: prom-client's process metrics say how much is.
+  const metrics = await fetch('http://127.0.0.1:9464/metrics')
+    .then((r) => r.text())
+    .catch(() => '');
+  const external = Number(/^nodejs_external_memory_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN);
   console.info(
-    `BFF after a full GC: heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB (${kib(stats.heapUsedBytes)} an autoscaler), RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB`,
+    `BFF after a full GC: heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB (${kib(stats.heapUsedBytes)} an autoscaler), external ${(external / 2 ** 20).toFixed(0)} MiB (${kib(external)}), RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB`,
   );
   const file = await snapshotWritten(bff, dir);
   stopAll();
@@ -70,14 +75,17 @@ async function main(): Promise<void> {
   const heap = HeapSnapshot.read(file);
   const total = heap.totalSize();
   const one = (names: string[]): number[] => heap.objectsWith(names).slice(0, 1);
-  const entries = heap.objectsWith(['dto', 'raw', 'related']);
+  const entries = heap.objectsWith(['dto', 'held', 'related']);
   const index = one(['entries', 'byCluster', 'pendingClusterWork']);
   const indexField = (name: string): number[] => index.flatMap((v) => heap.properties(v).get(name) ?? []);
   const recorder = one(['known', 'times', 'clusterStates']);
   const informers = heap.objectsWith(['objects', 'indexCache', 'callbackCache']);
   const parts: [string, number[]][] = [
     ['DTOs (the index entries’ `dto`)', entries.flatMap((v) => heap.properties(v).get('dto') ?? [])],
-    ['raw objects (`raw`, shared with the informer caches)', entries.flatMap((v) => heap.properties(v).get('raw') ?? [])],
+    [
+      'objects held (`held`: an HPA as JSON bytes, whose backing store is outside the heap; any other kind the informer cache’s object)',
+      entries.flatMap((v) => heap.properties(v).get('held') ?? []),
+    ],
     ['index entries themselves', entries],
     ['index: the entries Map', indexField('entries')],
     ['index: change journal (replaced DTOs)', indexField('journal')],
