@@ -13,6 +13,7 @@ import { HistoryStore } from '../history/history-store';
 import type { ResourceKey } from '../watch/resources';
 import type { ClusterObjects } from './fleet-index';
 import { FleetIndex } from './fleet-index';
+import type { HeldJson } from './held-object';
 
 const real = (fixture as { items: HorizontalPodAutoscaler[] }).items as unknown as KubeObject[];
 
@@ -69,6 +70,28 @@ describe('FleetIndex.apply', () => {
     (next.spec as { maxReplicas: number }).maxReplicas = 5;
     expect((r.index.entries.get(id)?.held.object().spec as { maxReplicas: number }).maxReplicas).toBe(999);
     expect(r.index.entries.get(id)?.held.resourceVersion).toBe(next.metadata.resourceVersion);
+    void r.history.close();
+  });
+});
+
+describe('FleetIndex: held HPAs settle', () => {
+  it('the minute pass deflates each HPA version that stood a minute, not a newer one, and each reads back the same', async () => {
+    const r = rig();
+    relist(r.index, real);
+    r.tick(61_000);
+    const fresh = rewritten(real[0] as KubeObject);
+    r.index.apply('prod', 'hpas', 'update', fresh);
+    await r.index.refreshAll();
+    const held = (o: KubeObject) => r.index.entries.get(idOf(o))?.held as HeldJson;
+    expect(held(fresh).settled).toBe(false);
+    expect(real.slice(1).every((o) => held(o).settled)).toBe(true);
+    expect(real.slice(1).map((o) => held(o).object())).toEqual(real.slice(1));
+    expect(held(fresh).object()).toEqual(fresh);
+    // A minute on, the newer one has stood a minute too.
+    r.tick(60_000);
+    await r.index.refreshAll();
+    expect(held(fresh).settled).toBe(true);
+    expect(held(fresh).object()).toEqual(fresh);
     void r.history.close();
   });
 });
