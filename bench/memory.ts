@@ -91,7 +91,7 @@ const held = raws.map(({ hpa }) => new HeldJson(hpa, 0));
 const heldMs = performance.now() - heldStart;
 const afterHeld = liveHeap();
 const heldExternal = process.memoryUsage().external - externalBefore;
-// And settled, as the minute pass leaves a version that stood a minute: deflated against a dictionary of a few HPAs.
+// And settled, as the minute pass leaves a version that stood two minutes: deflated against a dictionary of a few HPAs.
 const settleStart = performance.now();
 for (const h of held) h.settle(held);
 const settleMs = performance.now() - settleStart;

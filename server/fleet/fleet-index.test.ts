@@ -13,7 +13,7 @@ import { HistoryStore } from '../history/history-store';
 import type { ResourceKey } from '../watch/resources';
 import type { ClusterObjects } from './fleet-index';
 import { FleetIndex } from './fleet-index';
-import type { HeldJson } from './held-object';
+import { HeldJson } from './held-object';
 
 const real = (fixture as { items: HorizontalPodAutoscaler[] }).items as unknown as KubeObject[];
 
@@ -75,10 +75,18 @@ describe('FleetIndex.apply', () => {
 });
 
 describe('FleetIndex: held HPAs settle', () => {
-  it('the minute pass deflates each HPA version that stood a minute, not a newer one, and each reads back the same', async () => {
+  it('the minute pass deflates each HPA version that stood two minutes, not a newer one, and each reads back the same', async () => {
     const r = rig();
+    // What the index counts as held, against the entries themselves.
+    const counted = () => {
+      const sum = { json: 0, deflated: 0 };
+      for (const { held } of r.index.entries.values()) if (held instanceof HeldJson) sum[held.settled ? 'deflated' : 'json'] += held.size;
+      return sum;
+    };
     relist(r.index, real);
-    r.tick(61_000);
+    expect(r.index.heldBytes).toEqual(counted());
+    expect(r.index.heldBytes.json).toBeGreaterThan(0);
+    r.tick(121_000);
     const fresh = rewritten(real[0] as KubeObject);
     r.index.apply('prod', 'hpas', 'update', fresh);
     await r.index.refreshAll();
@@ -87,11 +95,23 @@ describe('FleetIndex: held HPAs settle', () => {
     expect(real.slice(1).every((o) => held(o).settled)).toBe(true);
     expect(real.slice(1).map((o) => held(o).object())).toEqual(real.slice(1));
     expect(held(fresh).object()).toEqual(fresh);
-    // A minute on, the newer one has stood a minute too.
+    expect(r.index.heldBytes).toEqual(counted());
+    expect(r.index.heldBytes.deflated).toBeGreaterThan(0);
+    // A minute on the newer one has stood one minute: left as it is; two minutes on it has stood two.
+    r.tick(60_000);
+    await r.index.refreshAll();
+    expect(held(fresh).settled).toBe(false);
     r.tick(60_000);
     await r.index.refreshAll();
     expect(held(fresh).settled).toBe(true);
     expect(held(fresh).object()).toEqual(fresh);
+    // Replaced and removed entries leave the count.
+    r.index.apply('prod', 'hpas', 'update', rewritten(fresh));
+    expect(r.index.heldBytes).toEqual(counted());
+    expect(r.index.heldBytes.json).toBeGreaterThan(0);
+    r.index.resync('prod', 'hpas', real.slice(2));
+    expect(r.index.heldBytes).toEqual(counted());
+    expect(r.index.heldBytes.json).toBe(0);
     void r.history.close();
   });
 });

@@ -73,8 +73,12 @@ function hold(raw: KubeObject, kind: AutoscalerKind, at: number): HeldObject {
   return kind === 'HorizontalPodAutoscaler' ? new HeldJson(raw, at) : new HeldAsIs(raw);
 }
 
-/** An HPA's version that has stood this long is deflated by the minute pass (`HeldJson.settle`). */
-const SETTLE_AFTER_MS = 60_000;
+/**
+ * An HPA's version that has stood this long is deflated by the minute pass (`HeldJson.settle`). A busy HPA's status
+ * changes every controller pass (15 s) or every few; one that has held two minutes is most likely steady, and deflating
+ * versions about to be replaced would be CPU spent for nothing.
+ */
+const SETTLE_AFTER_MS = 120_000;
 
 /** A FederatedHPA's binding and policy; a MachineAutoscaler's target MachineSet copies. */
 export interface RelatedObjects {
@@ -215,6 +219,14 @@ export class FleetIndex {
    */
   shareStrings(object: KubeObject): void {
     this.strings.internDeep(object);
+  }
+
+  /** Bytes of the HPAs' objects held outside V8's heap (`HeldJson`): as JSON, and deflated (`settle`). */
+  readonly heldBytes = { json: 0, deflated: 0 };
+
+  private heldChanged(before: HeldObject | undefined, after: HeldObject | undefined): void {
+    if (before instanceof HeldJson) this.heldBytes[before.settled ? 'deflated' : 'json'] -= before.size;
+    if (after instanceof HeldJson) this.heldBytes[after.settled ? 'deflated' : 'json'] += after.size;
   }
 
   /** Bumped on every change to an entry: a view computed at one version holds until the next. */
@@ -449,9 +461,9 @@ export class FleetIndex {
 
   /**
    * Deflates, once each, the HPAs' held JSON whose version was written before `cutoff` (`HeldJson.settle`), in slices
-   * of SLICE_MS. A version still there a minute later is most likely to stay (a busy HPA's status changes every
-   * controller pass, 15 s, and is never compressed); the first pass after a sync settles the whole fleet (~34 µs an
-   * HPA: ~3.4 s of CPU at 100,000, in 5 ms slices).
+   * of SLICE_MS (SETTLE_AFTER_MS says which). The first pass two minutes after a sync settles every HPA that has not
+   * changed since (~35 µs an HPA: up to ~3.5 s of CPU at 100,000, in 5 ms slices); later passes, the versions that
+   * have stood two minutes since the last.
    */
   private async settleInSlices(cutoff: number): Promise<void> {
     const samples: HeldJson[] = [];
@@ -472,7 +484,9 @@ export class FleetIndex {
         }
         const { held } = next.value;
         if (held instanceof HeldJson && !held.settled && held.writtenAt <= cutoff) {
+          this.heldChanged(held, undefined);
           held.settle(samples);
+          this.heldChanged(undefined, held);
           if (performance.now() >= deadline) break;
         } else if ((++seen & 255) === 0 && performance.now() >= deadline) break;
       }
@@ -687,6 +701,7 @@ export class FleetIndex {
     const previous = this.entries.get(id);
     // The entry's own version (the minute's re-map, a cross-object recomputation) is not encoded or walked again.
     const held = previous && sameVersion(previous.held, raw) ? previous.held : hold(raw, kind, clock.getTime());
+    if (held !== previous?.held) this.heldChanged(previous?.held, held);
     // An object the entry keeps as it is (not an HPA's, kept as JSON), in place (values unchanged): its strings first,
     // so the DTO mapped from it shares them.
     if (held !== previous?.held && held instanceof HeldAsIs && !this.sharedOnArrival) this.strings.internDeep(raw);
@@ -734,6 +749,7 @@ export class FleetIndex {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     this.entries.delete(id);
+    this.heldChanged(entry.held, undefined);
     this.clockDue.delete(id);
     this.idOrder = null;
     this.byCluster.get(entry.dto.cluster)?.delete(id);
@@ -752,6 +768,7 @@ export class FleetIndex {
     }
     const previous = this.entries.get(id);
     const held = hold(remote.raw, remote.dto.kind, this.clock().getTime());
+    this.heldChanged(previous?.held, held);
     if (held instanceof HeldAsIs) this.strings.internDeep(remote.raw);
     withIdString(remote.dto, previous?.dto.id ?? id);
     if (previous && sameDto(previous.dto, remote.dto)) {

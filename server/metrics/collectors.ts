@@ -159,6 +159,18 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
   });
 
   new Gauge({
+    name: 'autoscope_index_held_bytes',
+    help: "Bytes of the HPAs' objects the index holds outside V8's heap: as JSON (form=json), and deflated once a version has stood two minutes (form=deflated).",
+    labelNames: ['form'],
+    registers: [registry],
+    collect() {
+      const held = instance()?.index.heldBytes ?? { json: 0, deflated: 0 };
+      this.set({ form: 'json' }, held.json);
+      this.set({ form: 'deflated' }, held.deflated);
+    },
+  });
+
+  new Gauge({
     name: 'autoscope_sse_streams_open',
     help: 'Open Server-Sent Events streams (/api/v1/stream).',
     registers: [registry],

@@ -108,6 +108,10 @@ describe('the metrics endpoint', () => {
     const byKindHealth = samplesOf(text, 'autoscope_autoscalers');
     expect(byKindHealth.reduce((n, s) => n + s.value, 0)).toBe(sample(text, 'autoscope_index_entries'));
     expect(sample(text, 'autoscope_index_entries')).toBe(app.index.entries.size);
+    // The HPAs' objects held outside the heap, as JSON or deflated: the demo fleet's HPAs are some.
+    const held = samplesOf(text, 'autoscope_index_held_bytes');
+    expect(held.map((h) => h.labels).sort()).toEqual(['{form="deflated"}', '{form="json"}']);
+    expect(held.reduce((n, h) => n + h.value, 0)).toBeGreaterThan(0);
     expect(text).toMatch(
       new RegExp(
         `^autoscope_build_info\\{version="\\d+\\.\\d+\\.\\d+",node_version="${process.versions.node.replace(/\./g, '\\.')}"\\} 1$`,
