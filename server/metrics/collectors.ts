@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import { Counter, Gauge } from 'prom-client';
 import { AutoscalerKindSchema, ClusterStateSchema, HealthSchema } from '@/lib/api';
 import type { Autoscope } from '../runtime';
+import type { ResourceInformer } from '../watch/informer';
 
 /**
  * The metrics read from the running Autoscope when Prometheus scrapes (prom-client's `collect()`), so
@@ -41,65 +42,39 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
     },
   });
 
-  new Counter({
-    name: 'autoscope_watch_restarts_total',
-    help: 'Informer restarts after a failed list or a broken watch, per cluster.',
-    labelNames: ['cluster'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const watcher of instance()?.watchers.values() ?? []) {
-        let restarts = 0;
-        for (const informer of watcher.informers.values()) restarts += informer.restarts;
-        this.inc({ cluster: watcher.name }, restarts);
-      }
-    },
-  });
-
-  new Counter({
-    name: 'autoscope_watch_relists_total',
-    help: "Full lists after a resource's first one (after a restart or a 410 Gone), per cluster.",
-    labelNames: ['cluster'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const watcher of instance()?.watchers.values() ?? []) {
-        let relists = 0;
-        for (const informer of watcher.informers.values()) relists += Math.max(0, informer.lists - 1);
-        this.inc({ cluster: watcher.name }, relists);
-      }
-    },
-  });
-
-  new Counter({
-    name: 'autoscope_watch_streams_total',
-    help: 'Watch requests made (the first of each resource, then every resumption after a cut, an idle limit or a server timeout), per cluster.',
-    labelNames: ['cluster'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const watcher of instance()?.watchers.values() ?? []) {
-        let streams = 0;
-        for (const informer of watcher.informers.values()) streams += informer.watches;
-        this.inc({ cluster: watcher.name }, streams);
-      }
-    },
-  });
-
-  new Counter({
-    name: 'autoscope_watch_events_total',
-    help: 'Watch events received (bookmarks included), per cluster: how fast each cluster churns, and what the BFF applies.',
-    labelNames: ['cluster'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const watcher of instance()?.watchers.values() ?? []) {
-        let events = 0;
-        for (const informer of watcher.informers.values()) events += informer.events;
-        this.inc({ cluster: watcher.name }, events);
-      }
-    },
-  });
+  /** A counter per cluster, summed over the cluster's informers at scrape time. */
+  const perCluster = (name: string, help: string, count: (informer: ResourceInformer) => number): void => {
+    new Counter({
+      name,
+      help,
+      labelNames: ['cluster'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const watcher of instance()?.watchers.values() ?? []) {
+          let sum = 0;
+          for (const informer of watcher.informers.values()) sum += count(informer);
+          this.inc({ cluster: watcher.name }, sum);
+        }
+      },
+    });
+  };
+  perCluster('autoscope_watch_restarts_total', 'Informer restarts after a failed list or a broken watch, per cluster.', (i) => i.restarts);
+  perCluster(
+    'autoscope_watch_relists_total',
+    "Full lists after a resource's first one (after a restart or a 410 Gone), per cluster.",
+    (i) => Math.max(0, i.lists - 1),
+  );
+  perCluster(
+    'autoscope_watch_streams_total',
+    'Watch requests made (the first of each resource, then every resumption after a cut, an idle limit or a server timeout), per cluster.',
+    (i) => i.watches,
+  );
+  perCluster(
+    'autoscope_watch_events_total',
+    'Watch events received (bookmarks included), per cluster: how fast each cluster churns, and what the BFF applies.',
+    (i) => i.events,
+  );
 
   new Counter({
     name: 'autoscope_cluster_probes_total',
