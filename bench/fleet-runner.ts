@@ -40,6 +40,13 @@ export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** The BFF's Prometheus metrics as text (its metrics endpoint, :9464); empty when it does not answer. */
+export function bffMetrics(): Promise<string> {
+  return fetch('http://127.0.0.1:9464/metrics')
+    .then((r) => r.text())
+    .catch(() => '');
+}
+
 export interface SimulatorHandle {
   kubeconfig: string;
   adminUrl: string;

@@ -26,7 +26,7 @@ import { gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
-import { simulatorEnv } from './fleet-runner';
+import { bffMetrics, simulatorEnv } from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -101,9 +101,7 @@ type GcTotal = { count: number; seconds: number };
 
 /** The BFF's garbage collections so far by kind (prom-client's `nodejs_gc_duration_seconds`). */
 async function gcTotals(): Promise<Map<string, GcTotal>> {
-  const text = await fetch('http://127.0.0.1:9464/metrics')
-    .then((r) => r.text())
-    .catch(() => '');
+  const text = await bffMetrics();
   const totals = new Map<string, GcTotal>();
   for (const [, part, kind = '', value] of text.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="([^"]+)"\} (\S+)/gm)) {
     const t = totals.get(kind) ?? { count: 0, seconds: 0 };
@@ -116,9 +114,7 @@ async function gcTotals(): Promise<Map<string, GcTotal>> {
 
 /** Watch events the BFF has received so far, every cluster's (`autoscope_watch_events_total`); NaN without its metrics. */
 async function watchEvents(): Promise<number> {
-  const text = await fetch('http://127.0.0.1:9464/metrics')
-    .then((r) => r.text())
-    .catch(() => '');
+  const text = await bffMetrics();
   const values = [...text.matchAll(/^autoscope_watch_events_total\{[^}]*\} (\S+)/gm)].map((m) => Number(m[1]));
   return values.length ? values.reduce((a, b) => a + b, 0) : NaN;
 }
@@ -548,9 +544,7 @@ async function main(): Promise<void> {
   );
   // Where the RSS beyond the live heap is: V8's committed heap, memory outside it (Buffers, zlib, SQLite's own),
   // and the process' anonymous vs file-backed pages (Prometheus' default process metrics, /proc).
-  const metrics = await fetch('http://127.0.0.1:9464/metrics')
-    .then((r) => r.text())
-    .catch(() => '');
+  const metrics = await bffMetrics();
   const metric = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20;
   const status = bff.pid ? readFileSync(`/proc/${bff.pid}/status`, 'utf8') : '';
   const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;

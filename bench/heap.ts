@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
+import { bffMetrics, buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
 import { HeapSnapshot } from './heap-snapshot';
 
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 10);
@@ -61,9 +61,7 @@ async function main(): Promise<void> {
   const n = stats.autoscalers;
   const kib = (bytes: number) => `${(bytes / n / 1024).toFixed(2)} KiB`;
   // The HPAs' JSON bytes (`HeldJson`) are outside V8's heap: prom-client's process metrics say how much is.
-  const metrics = await fetch('http://127.0.0.1:9464/metrics')
-    .then((r) => r.text())
-    .catch(() => '');
+  const metrics = await bffMetrics();
   const external = Number(/^nodejs_external_memory_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN);
   console.info(
     `BFF after a full GC: heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB (${kib(stats.heapUsedBytes)} an autoscaler), external ${(external / 2 ** 20).toFixed(0)} MiB (${kib(external)}), RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB`,

@@ -130,13 +130,13 @@ function sameContext(x: MapperContext, y: MapperContext): boolean {
   );
 }
 
-/** Whether a re-mapped DTO differs from the stored one in anything but `stale` (a re-map that changes nothing does not). */
 /** Whether an object is the version the index holds (a resourceVersion names one state of one object). */
-function sameVersion(held: HeldObject, object: KubeObject): boolean {
+function sameVersion(held: HeldObject | undefined, object: KubeObject): boolean {
   const version = object.metadata.resourceVersion;
-  return version !== undefined && version !== '' && held.resourceVersion === version;
+  return held !== undefined && version !== undefined && version !== '' && held.resourceVersion === version;
 }
 
+/** Whether a re-mapped DTO differs from the stored one in anything but `stale` (a re-map that changes nothing does not). */
 function sameDto(stored: Autoscaler, mapped: Autoscaler): boolean {
   return jsonEqual(stored, mapped, 'stale');
 }
@@ -315,10 +315,9 @@ export class FleetIndex {
   apply(cluster: string, resource: ResourceKey, change: ObjectChange, object: KubeObject): void {
     if (change === 'listed') {
       if (resource !== 'hpas') return;
-      const held = this.entries.get(autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata))?.held;
       // A relist of an object the index holds at this version: nothing to map.
-      if (held && sameVersion(held, object)) return;
-      this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
+      const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata);
+      if (!sameVersion(this.entries.get(id)?.held, object)) this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
       return;
     }
     if (eventResources.has(resource)) this.recordEvent(cluster, object);
@@ -326,10 +325,7 @@ export class FleetIndex {
       const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata);
       if (change === 'delete') this.remove(id);
       // The object its list page brought: indexed already (ListWatch reports it again once the whole list is in).
-      else {
-        const held = this.entries.get(id)?.held;
-        if (!held || !sameVersion(held, object)) this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
-      }
+      else if (!sameVersion(this.entries.get(id)?.held, object)) this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
       return;
     }
     if (resource === 'federatedHpas' && change !== 'delete') {
@@ -700,11 +696,13 @@ export class FleetIndex {
   ): MapperContext {
     const previous = this.entries.get(id);
     // The entry's own version (the minute's re-map, a cross-object recomputation) is not encoded or walked again.
-    const held = previous && sameVersion(previous.held, raw) ? previous.held : hold(raw, kind, clock.getTime());
-    if (held !== previous?.held) this.heldChanged(previous?.held, held);
-    // An object the entry keeps as it is (not an HPA's, kept as JSON), in place (values unchanged): its strings first,
-    // so the DTO mapped from it shares them.
-    if (held !== previous?.held && held instanceof HeldAsIs && !this.sharedOnArrival) this.strings.internDeep(raw);
+    const held = sameVersion(previous?.held, raw) ? (previous?.held as HeldObject) : hold(raw, kind, clock.getTime());
+    if (held !== previous?.held) {
+      this.heldChanged(previous?.held, held);
+      // An object the entry keeps as it is (not an HPA's, kept as JSON), in place (values unchanged): its strings
+      // first, so the DTO mapped from it shares them.
+      if (held instanceof HeldAsIs && !this.sharedOnArrival) this.strings.internDeep(raw);
+    }
     const now = clock.toISOString();
     const before = this.context(id, cluster);
     const canonicalId = previous?.dto.id ?? id;

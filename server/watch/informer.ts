@@ -245,12 +245,10 @@ export class ResourceInformer {
           if (current.abandoned) return;
           if (!lineWatch) this.answered('event');
           if (phase === 'BOOKMARK' || phase === 'ERROR') return void callback(phase, object, raw);
-          const arrived = this.arrived(object as KubernetesObject);
-          if (!arrived || !resource.keysOnly) return void callback(phase, object, raw);
-          const key = new ObjectKey(arrived);
-          this.options.arrived?.(key as unknown as KubeObject);
-          callback(phase, key, raw);
-          key.whole = null;
+          const cached = this.arrived(object as KubernetesObject);
+          callback(phase, cached ?? object, raw);
+          // ListWatch has reported it: its cache keeps the key only.
+          if (cached instanceof ObjectKey) cached.whole = null;
         };
         const end = (err: unknown): void => {
           if (current.abandoned) return;
@@ -341,14 +339,16 @@ export class ResourceInformer {
   }
 
   /**
-   * An object as it arrives: what Autoscope never reads dropped, then handed to `options.arrived` (for a `keysOnly`
-   * resource its key is, by the caller: the object itself is not kept).
+   * An object as it arrives: what Autoscope never reads dropped, and what ListWatch is to cache of it — the object, or
+   * for a `keysOnly` resource its key (carrying the object until ListWatch has reported it) — handed to
+   * `options.arrived`. Null for what is not an object.
    */
-  private arrived(object: KubernetesObject | null | undefined): KubeObject | null {
+  private arrived(object: KubernetesObject | null | undefined): KubeObject | ObjectKey | null {
     if (!object || typeof object !== 'object' || !object.metadata) return null;
     const slim = slimObject(object);
-    if (!this.resource.keysOnly) this.options.arrived?.(slim);
-    return slim;
+    const cached = this.resource.keysOnly ? new ObjectKey(slim) : slim;
+    this.options.arrived?.(cached as unknown as KubeObject);
+    return cached;
   }
 
   /** The API answered: a watch that resumed clears a watch failure, and the next failure restarts at once. */
@@ -389,16 +389,10 @@ export class ResourceInformer {
         );
         this.answered('request');
         for (const item of page.items ?? []) {
-          const arrived = this.arrived(item);
-          if (!arrived || !this.resource.keysOnly) {
-            items.push(item);
-            continue;
-          }
-          // ListWatch caches the key; the object rides along until ListWatch has applied the list (`cacheHoldsList`).
-          const key = new ObjectKey(arrived);
-          this.options.arrived?.(key as unknown as KubeObject);
-          keys.push(key);
-          items.push(key);
+          const cached = this.arrived(item);
+          items.push((cached ?? item) as KubernetesObject);
+          // A key carries its object until ListWatch has applied the list (`cacheHoldsList`).
+          if (cached instanceof ObjectKey) keys.push(cached);
         }
         if (page.items?.length) this.handlers.onListed?.(page.items as unknown as KubeObject[]);
         resourceVersion ??= page.metadata?.resourceVersion;
