@@ -16,6 +16,8 @@ import { ChangeJournal } from '@/server/fleet/change-journal';
 import type { ViewSource } from '@/server/fleet/fleet-views';
 import { FleetViews } from '@/server/fleet/fleet-views';
 import { decodeCursor, encodeCursor, indexAfter, matchesFilter, sortAutoscalers } from '@/server/fleet/query';
+import type { AccessScope } from '@/lib/access';
+import { canSeeAutoscaler, fullAccess, scopeFor } from '@/lib/access';
 
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
 const perCluster = Number(process.env.BENCH_HPAS ?? 2000);
@@ -150,19 +152,29 @@ const queries: AutoscalerQuery[] = [
 ];
 const triages: AutoscalerFilter[] = [{}, { cluster: ['bench-002'] }];
 
+/**
+ * Two teams' scopes as a policy file grants them: a quarter of the namespaces in every cluster (`team-0*`), and every
+ * namespace of a fifth of the clusters (`bench-00*`, with BENCH_CLUSTERS=50).
+ */
+const someone = { subject: 'someone', name: 'someone', email: null, groups: [] };
+const scopes: AccessScope[] = [
+  scopeFor({ defaultRole: 'none', rules: [{ users: ['someone'], groups: [], clusters: ['*'], namespaces: ['team-0*'] }] }, someone),
+  scopeFor({ defaultRole: 'none', rules: [{ users: ['someone'], groups: [], clusters: ['bench-00*'], namespaces: ['*'] }] }, someone),
+];
+
 /** The first page and the page after it (through the first page's cursor), as the list service reads them. */
-function twoPages(views: FleetViews, q: AutoscalerQuery): void {
-  const first = views.page(q, q.sort, q.order, q.limit);
+function twoPages(views: FleetViews, q: AutoscalerQuery, scope: AccessScope = fullAccess): void {
+  const first = views.page(q, q.sort, q.order, q.limit, undefined, scope);
   const last = first.items[first.items.length - 1];
   if (!last || !first.more) return;
   const cursor = decodeCursor(encodeCursor(last, q.sort, q.order), q.sort, q.order);
-  if (cursor.ok) views.page(q, q.sort, q.order, q.limit, cursor.after);
+  if (cursor.ok) views.page(q, q.sort, q.order, q.limit, cursor.after, scope);
 }
 
-/** The way a list request was answered before: filter the fleet in id order, sort it, find the cursor. */
-function twoPagesBefore(source: MemoryFleet, q: AutoscalerQuery): void {
+/** The way a list request was answered before (and a scoped viewer's until 2026-11-28): filter the fleet in id order, sort it, find the cursor. */
+function twoPagesBefore(source: MemoryFleet, q: AutoscalerQuery, scope: AccessScope = fullAccess): void {
   const view = sortAutoscalers(
-    source.dtosInIdOrder().filter((a) => matchesFilter(a, q)),
+    source.dtosInIdOrder().filter((a) => canSeeAutoscaler(scope, a) && matchesFilter(a, q)),
     q.sort,
     q.order,
   );
@@ -191,6 +203,21 @@ function main(): void {
       views.triage(triages[i % triages.length] as AutoscalerFilter, Date.now()),
     );
   }
+  // A signed-in person with a policy's scope: the same mixes through a set kept for their scope (two scopes in turn).
+  const firstScoped = performance.now();
+  for (const scope of scopes) {
+    for (const q of queries) twoPages(views, q, scope);
+    for (const f of triages) views.triage(f, Date.now(), scope);
+  }
+  console.info(
+    `\nscoped viewers (two teams' scopes in turn), 5 changes between two requests; first requests (each set and tally built) ${(performance.now() - firstScoped).toFixed(0)} ms`,
+  );
+  measure('list (5 mixes, page 1 and 2)', source, all, 5, (i) =>
+    twoPages(views, queries[i % queries.length] as AutoscalerQuery, scopes[i % scopes.length]),
+  );
+  measure('triage (whole fleet, one cluster)', source, all, 5, (i) =>
+    views.triage(triages[i % triages.length] as AutoscalerFilter, Date.now(), scopes[i % scopes.length]),
+  );
   if (process.env.BENCH_BEFORE === '0') return;
   console.info('\nbefore (filter, sort and group the whole fleet), 5 changes between two requests');
   const before = Math.max(20, Math.floor(requests / 10));
@@ -200,6 +227,14 @@ function main(): void {
     all,
     5,
     (i) => twoPagesBefore(source, queries[i % queries.length] as AutoscalerQuery),
+    before,
+  );
+  measure(
+    `list, scoped viewers, ${before} requests`,
+    source,
+    all,
+    5,
+    (i) => twoPagesBefore(source, queries[i % queries.length] as AutoscalerQuery, scopes[i % scopes.length]),
     before,
   );
   measure(

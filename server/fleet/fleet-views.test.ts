@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import type { AccessScope } from '@/lib/access';
+import { canSeeAutoscaler, fullAccess, scopeFor } from '@/lib/access';
 import type { Autoscaler, AutoscalerFilter, AutoscalerKind, AutoscalerSort, Health } from '@/lib/api';
 import { until } from '@/test/integration/until';
 import { AutoscalerSortSchema, toAutoscalerId } from '@/lib/api';
@@ -109,6 +111,32 @@ const filterArb: fc.Arbitrary<AutoscalerFilter> = fc.oneof(
   ),
 );
 
+/**
+ * A viewer's scope as the policy file makes it: the whole fleet, nothing, or the union of one to three grants of
+ * cluster and namespace globs (some of one kind only) — globs that split the arbitrary fleet's clusters and namespaces.
+ */
+const scopeArb: fc.Arbitrary<AccessScope> = fc.oneof(
+  fc.constant(fullAccess),
+  fc
+    .array(
+      fc.record(
+        {
+          clusters: fc.subarray(['prod*', 'a', 'arn:*', '*'], { minLength: 1 }),
+          namespaces: fc.subarray(['shop*', 'payments', '*'], { minLength: 1 }),
+          kinds: fc.constant<AutoscalerKind[]>(['HorizontalPodAutoscaler']),
+        },
+        { requiredKeys: ['clusters', 'namespaces'] },
+      ),
+      { maxLength: 3 },
+    )
+    .map((grants) =>
+      scopeFor(
+        { defaultRole: 'none', rules: grants.map((g) => ({ ...g, users: ['someone'], groups: [] })) },
+        { subject: 'someone', name: 'someone', email: null, groups: [] },
+      ),
+    ),
+);
+
 /** Every page of the view as the list service reads them, cursor after cursor. */
 function pages(
   views: FleetViews,
@@ -116,6 +144,7 @@ function pages(
   sort: AutoscalerSort,
   order: 'asc' | 'desc' | undefined,
   limit: number,
+  scope: AccessScope = fullAccess,
 ): { ids: string[]; total: number } {
   const ids: string[] = [];
   let cursor: string | null = null;
@@ -126,7 +155,7 @@ function pages(
       if (!check.ok) throw new Error(check.message);
       after = check.after;
     }
-    const page = views.page(filter, sort, order, limit, after);
+    const page = views.page(filter, sort, order, limit, after, scope);
     ids.push(...page.items.map((a) => a.id));
     const last = page.items[page.items.length - 1];
     cursor = last && page.more ? encodeCursor(last, sort, order) : null;
@@ -143,21 +172,53 @@ const stepArb = fc.array(
   { maxLength: 12 },
 );
 
+/** One look at the views: a step of changes first, then every page of a filter in an order, the export and the triage. */
+const look = {
+  step: stepArb,
+  filter: filterArb,
+  sort: fc.constantFrom(...AutoscalerSortSchema.options),
+  order: fc.constantFrom<'asc' | 'desc' | undefined>('asc', 'desc', undefined),
+  limit: fc.integer({ min: 1, max: 9 }),
+};
+
+/** Applies one step to the index. */
+function applyStep(index: FakeIndex, step: ({ set: Autoscaler } | { drop: number })[]): void {
+  for (const s of step) {
+    if ('set' in s) index.set(s.set);
+    else {
+      const ids = index.dtosInIdOrder();
+      const victim = ids[s.drop % Math.max(1, ids.length)];
+      if (victim) index.delete(victim.id);
+    }
+  }
+}
+
+/** Every page, the export and the triage of the views equal a fresh filter, sort and grouping of what the scope sees. */
+function expectAsFresh(
+  views: FleetViews,
+  index: FakeIndex,
+  filter: AutoscalerFilter,
+  sort: AutoscalerSort,
+  order: 'asc' | 'desc' | undefined,
+  limit: number,
+  scope: AccessScope = fullAccess,
+): void {
+  const inIdOrder = index.dtosInIdOrder().filter((a) => canSeeAutoscaler(scope, a) && matchesFilter(a, filter));
+  const expected = sortAutoscalers([...inIdOrder], sort, order);
+  expect(pages(views, filter, sort, order, limit, scope)).toEqual({ ids: expected.map((a) => a.id), total: expected.length });
+  expect(views.all(filter, sort, order, scope).map((a) => a.id)).toEqual(expected.map((a) => a.id));
+  const totals = { total: inIdOrder.length, failing: 0, degraded: 0, ok: 0, unknown: 0 };
+  for (const a of inIdOrder) totals[a.health] += 1;
+  const now = Date.parse(NOW);
+  expect(views.triage(filter, now, scope)).toEqual({ groups: groupProblems(inIdOrder, now), totals });
+}
+
 describe('FleetViews', () => {
   it('pages, exports and triage of an index that keeps changing equal a fresh filter, sort and grouping', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 50 }),
-        fc.array(
-          fc.record({
-            step: stepArb,
-            filter: filterArb,
-            sort: fc.constantFrom(...AutoscalerSortSchema.options),
-            order: fc.constantFrom<'asc' | 'desc' | undefined>('asc', 'desc', undefined),
-            limit: fc.integer({ min: 1, max: 9 }),
-          }),
-          { minLength: 1, maxLength: 6 },
-        ),
+        fc.array(fc.record(look), { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 1, max: 40 }),
         fc.integer({ min: 0, max: 30 }),
         fc.integer({ min: 0, max: 20 }),
@@ -166,26 +227,28 @@ describe('FleetViews', () => {
           for (const a of initial) index.set(a);
           const views = new FleetViews(index, { sortBelow, spliceUpTo });
           for (const { step, filter, sort, order, limit } of looks) {
-            for (const s of step) {
-              if ('set' in s) index.set(s.set);
-              else {
-                const ids = index.dtosInIdOrder();
-                const victim = ids[s.drop % Math.max(1, ids.length)];
-                if (victim) index.delete(victim.id);
-              }
-            }
-            const expected = sortAutoscalers(
-              index.dtosInIdOrder().filter((a) => matchesFilter(a, filter)),
-              sort,
-              order,
-            );
-            expect(pages(views, filter, sort, order, limit)).toEqual({ ids: expected.map((a) => a.id), total: expected.length });
-            expect(views.all(filter, sort, order).map((a) => a.id)).toEqual(expected.map((a) => a.id));
-            const inIdOrder = index.dtosInIdOrder().filter((a) => matchesFilter(a, filter));
-            const totals = { total: inIdOrder.length, failing: 0, degraded: 0, ok: 0, unknown: 0 };
-            for (const a of inIdOrder) totals[a.health] += 1;
-            const now = Date.parse(NOW);
-            expect(views.triage(filter, now)).toEqual({ groups: groupProblems(inIdOrder, now), totals });
+            applyStep(index, step);
+            expectAsFresh(views, index, filter, sort, order, limit);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+  it("a scoped viewer's pages, exports and triage equal a fresh filter, sort and grouping of what the scope sees", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 50 }),
+        fc.array(fc.record({ ...look, scope: scopeArb }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 30 }),
+        (initial, looks, journalCap, sortBelow) => {
+          const index = new FakeIndex(journalCap);
+          for (const a of initial) index.set(a);
+          const views = new FleetViews(index, { sortBelow });
+          for (const { step, filter, scope, sort, order, limit } of looks) {
+            applyStep(index, step);
+            expectAsFresh(views, index, filter, sort, order, limit, scope);
           }
         },
       ),

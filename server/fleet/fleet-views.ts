@@ -1,4 +1,6 @@
 import 'server-only';
+import type { AccessScope } from '@/lib/access';
+import { canSeeAutoscaler, canSeeCluster, fullAccess } from '@/lib/access';
 import type { Autoscaler, AutoscalerFilter, AutoscalerSort, Health, ProblemGroup } from '@/lib/api';
 import type { ProblemTally } from '@/lib/triage';
 import { groupTallies, ProblemLedger } from '@/lib/triage';
@@ -20,6 +22,20 @@ export function filterKey(f: AutoscalerFilter): unknown[] {
 
 function filters(f: AutoscalerFilter): boolean {
   return Boolean(f.kind?.length || f.cluster?.length || f.namespace?.length || f.health?.length || f.reason?.length || f.q || f.group);
+}
+
+/**
+ * A kept set's or ledger's key: the filter's, and the viewer's scope unless it is the whole fleet. Two people whose
+ * rules grant the same globs share a scope key (`scopeFor`), so they share the kept views too.
+ */
+function viewKey(filter: AutoscalerFilter, scope: AccessScope): string {
+  return JSON.stringify(scope.all ? filterKey(filter) : [scope.key, ...filterKey(filter)]);
+}
+
+/** Passes the filter and is visible to the scope. */
+function scopedPredicate(filter: AutoscalerFilter, scope: AccessScope): (a: Autoscaler) => boolean {
+  const matches = filterPredicate(filter);
+  return scope.all ? matches : (a) => canSeeAutoscaler(scope, a) && matches(a);
 }
 
 /** First index whose item is not before `item` in the order (binary search). */
@@ -97,6 +113,7 @@ interface Kept<T> {
 
 interface KeptSet extends Kept<Set<Autoscaler>> {
   filter: AutoscalerFilter;
+  scope: AccessScope;
 }
 
 /** Options of `FleetViews`; see the constructor. */
@@ -134,6 +151,7 @@ export interface TriageView {
 interface KeptTriage {
   revision: number;
   filter: AutoscalerFilter;
+  scope: AccessScope;
   ledger: ProblemLedger;
   totals: Record<Health, number>;
   /** The ledger's tally, made at the first request after it last changed. */
@@ -151,8 +169,8 @@ interface KeptTriage {
  *   members (or, for small sets, a sort of the set);
  * - the triage keeps one problem ledger per filter (`ProblemLedger`), which takes each change in and out, so a
  *   request groups what the ledger holds without reading the autoscalers.
- * A viewer's scope (which clusters or namespaces a person may see) fits as one more filter: its set is
- * kept like a filter's.
+ * A viewer's scope (which clusters, namespaces and kinds a person may see) is one more filter: a scoped viewer's
+ * set (scope and filter together) and triage ledger are kept like a filter's, under a key that includes the scope's.
  */
 export class FleetViews {
   private readonly orders = new Map<AutoscalerSort, Kept<SortedBlocks<Autoscaler>>>();
@@ -206,11 +224,11 @@ export class FleetViews {
     return { revision, value, used: kept?.used ?? 0 };
   }
 
-  /** The DTOs that pass the filter, or null when it filters nothing. */
-  matching(filter: AutoscalerFilter): ReadonlySet<Autoscaler> | null {
-    if (!filters(filter)) return null;
-    const key = JSON.stringify(filterKey(filter));
-    const kept = this.currentSet(filter, this.filtered.get(key));
+  /** The DTOs that pass the filter and that the scope sees, or null when neither leaves anything out. */
+  matching(filter: AutoscalerFilter, scope: AccessScope = fullAccess): ReadonlySet<Autoscaler> | null {
+    if (scope.all && !filters(filter)) return null;
+    const key = viewKey(filter, scope);
+    const kept = this.currentSet(filter, scope, this.filtered.get(key));
     kept.used = this.options.now();
     // Most recently used last: the first is the one to drop.
     this.filtered.delete(key);
@@ -220,11 +238,11 @@ export class FleetViews {
     return kept.value;
   }
 
-  private currentSet(filter: AutoscalerFilter, kept: KeptSet | undefined): KeptSet {
+  private currentSet(filter: AutoscalerFilter, scope: AccessScope, kept: KeptSet | undefined): KeptSet {
     const revision = this.index.version;
     if (kept?.revision === revision) return kept;
     const changes = kept ? this.index.changesSince(kept.revision) : null;
-    const matches = filterPredicate(filter);
+    const matches = scopedPredicate(filter, scope);
     if (kept && !tooMany(changes, this.index.size)) {
       for (const { old, now } of changes ?? []) {
         if (old) kept.value.delete(old);
@@ -233,10 +251,14 @@ export class FleetViews {
       kept.revision = revision;
       return kept;
     }
-    const source = filter.cluster?.length
-      ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c))
-      : this.index.dtosInIdOrder();
-    return { revision, value: new Set(source.filter(matches)), used: kept?.used ?? 0, filter };
+    return { revision, value: new Set(this.candidates(filter, scope).filter(matches)), used: kept?.used ?? 0, filter, scope };
+  }
+
+  /** What a full scan for the filter and scope reads: the clusters the filter names and the scope may see, else every DTO. */
+  private candidates(filter: AutoscalerFilter, scope: AccessScope): Autoscaler[] {
+    if (filter.cluster?.length) return [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c));
+    if (scope.all) return this.index.dtosInIdOrder();
+    return this.index.clusterNames().flatMap((c) => (canSeeCluster(scope, c) ? this.index.dtosOfCluster(c) : []));
   }
 
   /**
@@ -289,13 +311,13 @@ export class FleetViews {
         const kept = this.filtered.get(key);
         if (!kept) return;
         if (idle(kept.used)) this.filtered.delete(key);
-        else this.currentSet(kept.filter, kept);
+        else this.currentSet(kept.filter, kept.scope, kept);
       }),
       ...[...this.tallies.keys()].map((key) => (): void => {
         const kept = this.tallies.get(key);
         if (!kept) return;
         if (idle(kept.used)) this.tallies.delete(key);
-        else this.tallies.set(key, this.currentTriage(kept.filter, kept));
+        else this.tallies.set(key, this.currentTriage(kept.filter, kept.scope, kept));
       }),
     ];
   }
@@ -339,8 +361,9 @@ export class FleetViews {
     order: 'asc' | 'desc' | undefined,
     limit: number,
     after?: (a: Autoscaler) => boolean,
+    scope: AccessScope = fullAccess,
   ): ViewPage {
-    const matched = this.matching(filter);
+    const matched = this.matching(filter, scope);
     if (matched && matched.size <= this.options.sortBelow) {
       const view = sortAutoscalers([...matched], sort, order);
       const start = after ? indexAfter(view, after) : 0;
@@ -363,18 +386,18 @@ export class FleetViews {
   }
 
   /** The whole filtered view in `sort`/`order` (exports). */
-  all(filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined): Autoscaler[] {
-    const matched = this.matching(filter);
+  all(filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined, scope: AccessScope = fullAccess): Autoscaler[] {
+    const matched = this.matching(filter, scope);
     const view = this.order(sort)
       .toArray()
       .filter((a) => !matched || matched.has(a));
     return order === 'desc' ? view.reverse() : view;
   }
 
-  /** Problem groups and health totals of the filtered fleet, from the filter's ledger. */
-  triage(filter: AutoscalerFilter, now: number): TriageView {
-    const key = JSON.stringify(filterKey(filter));
-    const kept = this.currentTriage(filter, this.tallies.get(key));
+  /** Problem groups and health totals of the filtered fleet the scope sees, from the ledger of that filter and scope. */
+  triage(filter: AutoscalerFilter, now: number, scope: AccessScope = fullAccess): TriageView {
+    const key = viewKey(filter, scope);
+    const kept = this.currentTriage(filter, scope, this.tallies.get(key));
     kept.used = this.options.now();
     // Most recently used last: the first is the one to drop.
     this.tallies.delete(key);
@@ -387,7 +410,7 @@ export class FleetViews {
   }
 
   /** A triage filter's ledger brought up to date with the index (built on first use or when behind the journal). */
-  private currentTriage(filter: AutoscalerFilter, kept: KeptTriage | undefined): KeptTriage {
+  private currentTriage(filter: AutoscalerFilter, scope: AccessScope, kept: KeptTriage | undefined): KeptTriage {
     const revision = this.index.version;
     if (kept?.revision === revision) return kept;
     const changes = kept ? this.index.changesSince(kept.revision) : null;
@@ -397,12 +420,13 @@ export class FleetViews {
       : {
           revision,
           filter,
+          scope,
           ledger: new ProblemLedger(),
           totals: { failing: 0, degraded: 0, ok: 0, unknown: 0 },
           tally: null,
           used: kept?.used ?? 0,
         };
-    const matches = filterPredicate(filter);
+    const matches = scopedPredicate(filter, scope);
     const take = (a: Autoscaler, by: 1 | -1): void => {
       if (!matches(a)) return;
       if (by > 0) into.ledger.add(a);
@@ -416,10 +440,7 @@ export class FleetViews {
         if (now) take(now, 1);
       }
     } else {
-      const source = filter.cluster?.length
-        ? [...new Set(filter.cluster)].flatMap((c) => this.index.dtosOfCluster(c))
-        : this.index.dtosInIdOrder();
-      for (const a of source) take(a, 1);
+      for (const a of this.candidates(filter, scope)) take(a, 1);
     }
     into.revision = revision;
     return into;

@@ -1,12 +1,12 @@
 import 'server-only';
 import type { AutoscalerListResponse, AutoscalerQuery } from '@/lib/api';
 import type { Viewer } from '../access/access';
-import { decodeCursor, encodeCursor, indexAfter } from '../fleet/query';
+import { decodeCursor, encodeCursor } from '../fleet/query';
 import { AppError } from '../http/app-error';
 import type { Autoscope } from '../runtime';
 import { exportAutoscalers } from './export-autoscalers';
 import { requireKnownClusters, requireSynced, visibleClusterStatuses } from './guards';
-import { scopedSortedView, viewsOf } from './view-cache';
+import { viewsOf } from './view-cache';
 
 /** One page of the filtered, sorted autoscaler list the viewer may see (cursor paging), or the whole view as a download. */
 export function listAutoscalers(app: Autoscope, query: AutoscalerQuery, viewer: Viewer): AutoscalerListResponse | Response {
@@ -22,19 +22,11 @@ export function listAutoscalers(app: Autoscope, query: AutoscalerQuery, viewer: 
       });
     after = cursor.after;
   }
-  if (viewer.scope.all) {
-    const views = viewsOf(app);
-    if (query.format) return exportAutoscalers(views.all(query, query.sort, query.order), query.format, clusters);
-    const page = views.page(query, query.sort, query.order, query.limit, after);
-    const last = page.items[page.items.length - 1];
-    const next = last && page.more ? encodeCursor(last, query.sort, query.order) : null;
-    return { items: page.items, total: page.total, nextCursor: next, clusters, generatedAt: new Date().toISOString() };
-  }
-  const items = scopedSortedView(app, query, viewer);
-  if (query.format) return exportAutoscalers(items, query.format, clusters);
-  const start = after ? indexAfter(items, after) : 0;
-  const page = items.slice(start, start + query.limit);
-  const last = page[page.length - 1];
-  const next = last && start + query.limit < items.length ? encodeCursor(last, query.sort, query.order) : null;
-  return { items: page, total: items.length, nextCursor: next, clusters, generatedAt: new Date().toISOString() };
+  // A scoped viewer's page comes from the same kept views, through a set kept for their scope (fleet-views.ts).
+  const views = viewsOf(app);
+  if (query.format) return exportAutoscalers(views.all(query, query.sort, query.order, viewer.scope), query.format, clusters);
+  const page = views.page(query, query.sort, query.order, query.limit, after, viewer.scope);
+  const last = page.items[page.items.length - 1];
+  const next = last && page.more ? encodeCursor(last, query.sort, query.order) : null;
+  return { items: page.items, total: page.total, nextCursor: next, clusters, generatedAt: new Date().toISOString() };
 }

@@ -1,10 +1,6 @@
 import 'server-only';
-import type { Autoscaler, AutoscalerFilter, AutoscalerQuery } from '@/lib/api';
-import { canSeeAutoscaler } from '@/lib/access';
-import type { Viewer } from '../access/access';
 import type { FleetViews } from '../fleet/fleet-views';
-import { filterKey, fleetViews } from '../fleet/fleet-views';
-import { filterPredicate, sortAutoscalers } from '../fleet/query';
+import { fleetViews } from '../fleet/fleet-views';
 import type { Autoscope } from '../runtime';
 
 /**
@@ -33,21 +29,4 @@ export function cachedView<T>(app: Autoscope, key: string, compute: () => T): T 
 /** The incrementally kept views of the app's index. */
 export function viewsOf(app: Autoscope): FleetViews {
   return fleetViews(app.index);
-}
-
-/**
- * A viewer who may not see the whole fleet: the autoscalers of their scope that pass the filter, in id order.
- * (The whole fleet's viewers take the incremental views above.)
- */
-export function scopedView(app: Autoscope, filter: AutoscalerFilter, viewer: Viewer): Autoscaler[] {
-  const { scope } = viewer;
-  const matches = filterPredicate(filter);
-  return app.index.dtosInIdOrder().filter((dto) => canSeeAutoscaler(scope, dto) && matches(dto));
-}
-
-/** The scoped view in the query's sort order, cached per scope and filter while the index has not changed. */
-export function scopedSortedView(app: Autoscope, query: AutoscalerQuery, viewer: Viewer): Autoscaler[] {
-  return cachedView(app, JSON.stringify(['list', viewer.scope.key, ...filterKey(query), query.sort, query.order]), () =>
-    sortAutoscalers(scopedView(app, query, viewer), query.sort, query.order),
-  );
 }
