@@ -119,6 +119,14 @@ async function watchEvents(): Promise<number> {
   return values.length ? values.reduce((a, b) => a + b, 0) : NaN;
 }
 
+/** Answers of lists and triage the BFF made and shared so far (`autoscope_http_shared_answers_total`). */
+async function sharedAnswers(): Promise<{ made: number; shared: number }> {
+  const text = await bffMetrics();
+  const value = (outcome: string) =>
+    Number(new RegExp(`^autoscope_http_shared_answers_total\\{outcome="${outcome}"\\} (\\S+)`, 'm').exec(text)?.[1]);
+  return { made: value('made'), shared: value('shared') };
+}
+
 /** What the BFF collected between two `gcTotals`: the collections that requests of a phase waited behind. */
 function gcDuring(before: Map<string, GcTotal>, after: Map<string, GcTotal>): string {
   const parts = [...after].map(([kind, t]) => {
@@ -135,6 +143,7 @@ async function latency(label: string, urls: string[], clients = 1): Promise<stri
   // A phase's p99 moves with whether a major collection fell in it (2026-11-28: a major GC's marking took ~0.4 s of
   // the thread), so each line says which collections ran while it was timed.
   const gcBefore = await gcTotals();
+  const sharedBefore = await sharedAnswers();
   const cpuBefore = cpuMs(bffCpu.pid);
   const started = performance.now();
   await Promise.all(
@@ -153,7 +162,28 @@ async function latency(label: string, urls: string[], clients = 1): Promise<stri
   const seconds = (performance.now() - started) / 1000;
   const busy = (cpuMs(bffCpu.pid) - cpuBefore) / seconds;
   const gc = gcDuring(gcBefore, await gcTotals());
-  return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests; BFF CPU ${busy.toFixed(0)} ms/s, churn alone ${bffCpu.churnMsPerS.toFixed(0)}; ${gc})`;
+  // Identical reads share an answer until the stream's next message (shared-answers.ts): say how many did.
+  const sharedAfter = await sharedAnswers();
+  const shared = sharedAfter.shared - sharedBefore.shared;
+  const made = sharedAfter.made - sharedBefore.made;
+  const sharing = Number.isNaN(shared) || shared + made === 0 ? '' : `; ${shared} of ${shared + made} answers shared`;
+  return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests; BFF CPU ${busy.toFixed(0)} ms/s, churn alone ${bffCpu.churnMsPerS.toFixed(0)}; ${gc}${sharing})`;
+}
+
+/** Up to `pages` pages of each list URL, followed by cursor, interleaved (page 1 of each, then page 2 of each, …). */
+async function distinctPages(urls: string[], pages: number): Promise<string[]> {
+  const chains = await Promise.all(
+    urls.map(async (url) => {
+      const chain = [url];
+      for (let cursor: string | null = null; chain.length < pages;) {
+        cursor = (await getJson<{ nextCursor: string | null }>(chain[chain.length - 1] as string)).nextCursor;
+        if (!cursor) break;
+        chain.push(`${url}&cursor=${encodeURIComponent(cursor)}`);
+      }
+      return chain;
+    }),
+  );
+  return Array.from({ length: pages }, (_, i) => chains.flatMap((c) => c[i] ?? [])).flat();
 }
 
 /** Each URL's first request, one at a time (the view it reads built then), as `path?query ms` in one line. */
@@ -502,6 +532,8 @@ async function main(): Promise<void> {
   const first = await getJson<{ nextCursor: string | null }>(`${base}/api/v1/autoscalers?limit=100`);
   if (first.nextCursor) lists.push(`${base}/api/v1/autoscalers?limit=100&cursor=${encodeURIComponent(first.nextCursor)}`);
   const triages = [`${base}/api/v1/triage`, `${base}/api/v1/triage?cluster=bench-002`];
+  // Twenty people reading different pages (each mix's pages in cursor order, interleaved): few answers to share.
+  const distinct = await distinctPages(lists.slice(0, 4), 30);
   // The same mix as the dashboard's tables read it: each item as a table row (`fields=row`).
   const rowLists = lists.map((url) => `${url}&fields=row`);
   // Each view's first request builds it (a sort of the fleet, a filter's scan, a triage ledger): once per process, and
@@ -519,6 +551,7 @@ async function main(): Promise<void> {
     mark(`list ${clients}`);
     console.info(await latency('/api/v1/autoscalers (page of 100)', lists, clients));
     console.info(await latency('  the same as table rows (fields=row)', rowLists, clients));
+    console.info(await latency(`  ${distinct.length} distinct pages of the mix`, distinct, clients));
     mark(`triage ${clients}`);
     console.info(await latency('/api/v1/triage', triages, clients));
   }

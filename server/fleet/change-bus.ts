@@ -9,6 +9,8 @@ export interface ListenerScope {
 }
 
 const maxIds = 500;
+/** How long changed ids gather before one message carries them. */
+export const batchMs = 250;
 
 /**
  * Change notifications for the SSE stream: changed ids are coalesced and sent at most every 250 ms
@@ -18,6 +20,15 @@ export class ChangeBus {
   private readonly listeners = new Map<Listener, ListenerScope | undefined>();
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private sent = 0;
+
+  /**
+   * Counts the messages sent (changed ids, cluster states), whoever heard them: an answer made before the count moved
+   * may not show what a subscriber was just told of (shared-answers.ts).
+   */
+  get sequence(): number {
+    return this.sent;
+  }
 
   subscribe(listener: Listener, scope?: ListenerScope): () => void {
     this.listeners.set(listener, scope);
@@ -31,16 +42,18 @@ export class ChangeBus {
   changed(ids: readonly string[]): void {
     if (this.listeners.size === 0) return;
     for (const id of ids) this.pending.add(id);
-    this.timer ??= setTimeout(() => this.flush(), 250);
+    this.timer ??= setTimeout(() => this.flush(), batchMs);
   }
 
   cluster(status: ClusterStatus): void {
+    this.sent += 1;
     for (const [listener, scope] of this.listeners)
       if (!scope || scope.cluster(status.name)) listener({ type: 'cluster', cluster: status });
   }
 
   private flush(): void {
     this.timer = null;
+    this.sent += 1;
     const all = [...this.pending];
     this.pending = new Set();
     for (const [listener, scope] of this.listeners) {

@@ -7,7 +7,7 @@ import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/sec
 import path from 'node:path';
 import { errorText, log } from '../log';
 import { acceptsGzip, compressFrom } from './accept-encoding';
-import { listAutoscalersPrepared, triageGet } from './fleet-reads';
+import { listAutoscalersPrepared, triagePrepared } from './fleet-reads';
 import { preparedBody } from './row-json';
 import type { AssetAnswer } from './static-assets';
 import { staticAssets } from './static-assets';
@@ -29,7 +29,7 @@ type RouteHandler = (req: NextRequest, context: { params: Promise<Record<string,
 
 const routes = new Map<string, RouteHandler>([
   ['/api/v1/autoscalers', listAutoscalersPrepared],
-  ['/api/v1/triage', triageGet],
+  ['/api/v1/triage', triagePrepared],
 ]);
 
 /** What `scripts/serve.mjs` calls for each request: true when the fast path answers it. */
@@ -48,6 +48,18 @@ export function installFastPath(): void {
 }
 
 const gzipAsync = promisify(gzip);
+/** Each body's gzip, made once: a shared answer (shared-answers.ts) is the same bytes for every request it goes to. */
+const gzipped = new WeakMap<Buffer, Promise<Buffer>>();
+
+function gzipOf(body: Buffer): Promise<Buffer> {
+  let zipped = gzipped.get(body);
+  if (!zipped) {
+    // The compression runs on libuv's thread pool; creating the zlib engine (about a third of the cost) does not.
+    zipped = gzipAsync(body, { level: constants.Z_BEST_SPEED });
+    gzipped.set(body, zipped);
+  }
+  return zipped;
+}
 
 export function answerFast(req: IncomingMessage, res: ServerResponse): boolean {
   if (assets?.(req, res)) return true;
@@ -72,8 +84,8 @@ export function answerFast(req: IncomingMessage, res: ServerResponse): boolean {
 async function respond(route: RouteHandler, request: NextRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const response = await route(request, { params: Promise.resolve({}) });
-    // A list page's bytes as `jsonWithRows` made them; any other answer (the triage, an error) read from its stream.
-    let body = preparedBody(response) ?? Buffer.from(await response.arrayBuffer());
+    // A page's or triage's bytes as they were prepared (row-json.ts); any other answer (an error) read from its stream.
+    let body: Buffer = preparedBody(response) ?? Buffer.from(await response.arrayBuffer());
     const headers: Record<string, string | string[]> = Object.fromEntries(securityHeaders(contentSecurityPolicy(newNonce(), process.env)));
     response.headers.forEach((value, name) => {
       if (name !== 'set-cookie') headers[name] = value;
@@ -83,8 +95,7 @@ async function respond(route: RouteHandler, request: NextRequest, req: IncomingM
     if (body.length >= compressFrom) {
       headers.vary = 'Accept-Encoding';
       if (acceptsGzip(req.headers['accept-encoding'])) {
-        // The compression runs on libuv's thread pool; creating the zlib engine (about a third of the cost) does not.
-        body = await gzipAsync(body, { level: constants.Z_BEST_SPEED });
+        body = await gzipOf(body);
         headers['content-encoding'] = 'gzip';
       }
     }

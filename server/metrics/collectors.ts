@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Registry } from 'prom-client';
 import { Counter, Gauge } from 'prom-client';
 import { AutoscalerKindSchema, ClusterStateSchema, HealthSchema } from '@/lib/api';
+import { sharedAnswersOf } from '../http/shared-answers';
 import type { Autoscope } from '../runtime';
 import type { ResourceInformer } from '../watch/informer';
 
@@ -142,6 +143,20 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
       const held = instance()?.index.heldBytes ?? { json: 0, deflated: 0 };
       this.set({ form: 'json' }, held.json);
       this.set({ form: 'deflated' }, held.deflated);
+    },
+  });
+
+  new Counter({
+    name: 'autoscope_http_shared_answers_total',
+    help: "Answers of list pages and triage reads: made for a request (outcome=made), or shared with an identical request (same query and scope) before the stream's next message (outcome=shared).",
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const app = instance();
+      const counts = app ? sharedAnswersOf(app).counts : { made: 0, shared: 0 };
+      this.inc({ outcome: 'made' }, counts.made);
+      this.inc({ outcome: 'shared' }, counts.shared);
     },
   });
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as clustersRoute from '@/app/api/v1/clusters/route';
+import * as triageRoute from '@/app/api/v1/triage/route';
 import * as detailRoute from '@/app/api/v1/autoscalers/[cluster]/[kind]/[namespace]/[name]/route';
 import { loadConnections } from '@/server/clusters/connections';
 import { registerCollectors } from '@/server/metrics/collectors';
@@ -125,6 +126,27 @@ describe('the metrics endpoint', () => {
     expect(samplesOf(text, 'autoscope_watch_events_total')).toHaveLength(7);
     const first = events(text);
     await until(scrape, (t) => events(t) > first, 30_000);
+  });
+
+  it('counts answers made and answers shared by identical reads', async () => {
+    const counts = (t: string) => ({
+      made: sample(t, 'autoscope_http_shared_answers_total{outcome="made"}') ?? -1,
+      shared: sample(t, 'autoscope_http_shared_answers_total{outcome="shared"}') ?? -1,
+    });
+    const before = counts(await scrape());
+    expect(before.made).toBeGreaterThanOrEqual(0);
+    // Five identical reads at once: the first makes the answer, the others share it (no stream message between them).
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        triageRoute.GET(new NextRequest('http://localhost/api/v1/triage?health=failing'), { params: Promise.resolve({}) }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(new Set(bodies).size).toBe(1);
+    const after = counts(await scrape());
+    expect(after.made).toBe(before.made + 1);
+    expect(after.shared).toBe(before.shared + 4);
   });
 
   // A relist needs a 410 Gone (a resumed watch needs none); server/watch/informer.test.ts covers when it happens.
