@@ -93,6 +93,18 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** The machine's CPU time so far, busy and in all (ms, every core, from /proc/stat's first line); NaNs without it. */
+function machineMs(): { busy: number; all: number } {
+  try {
+    const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const all = ticks.reduce((a, b) => a + b, 0);
+    // idle and iowait are the 4th and 5th fields.
+    return { busy: (all - (ticks[3] ?? 0) - (ticks[4] ?? 0)) * 10, all: all * 10 };
+  } catch {
+    return { busy: NaN, all: NaN };
+  }
+}
+
 /** The BFF's process, and the CPU it spends a second on the churn alone (measured before the requests). */
 const bffCpu = { pid: undefined as number | undefined, churnMsPerS: NaN };
 
@@ -145,6 +157,8 @@ async function latency(label: string, urls: string[], clients = 1): Promise<stri
   const gcBefore = await gcTotals();
   const sharedBefore = await sharedAnswers();
   const cpuBefore = cpuMs(bffCpu.pid);
+  const machineBefore = machineMs();
+  const ownBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -161,13 +175,18 @@ async function latency(label: string, urls: string[], clients = 1): Promise<stri
   // How busy the BFF's core was meanwhile (1,000 ms a second: saturated), beside the churn alone (measured before).
   const seconds = (performance.now() - started) / 1000;
   const busy = (cpuMs(bffCpu.pid) - cpuBefore) / seconds;
+  // And the machine's: the simulator, this bench's own clients and the BFF share its cores.
+  const machine = machineMs();
+  const cores = ((machine.busy - machineBefore.busy) / (machine.all - machineBefore.all)) * os.availableParallelism();
+  const own = process.cpuUsage(ownBefore);
+  const clientMs = (own.user + own.system) / 1000 / seconds;
   const gc = gcDuring(gcBefore, await gcTotals());
   // Identical reads share an answer until the stream's next message (shared-answers.ts): say how many did.
   const sharedAfter = await sharedAnswers();
   const shared = sharedAfter.shared - sharedBefore.shared;
   const made = sharedAfter.made - sharedBefore.made;
   const sharing = Number.isNaN(shared) || shared + made === 0 ? '' : `; ${shared} of ${shared + made} answers shared`;
-  return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests; BFF CPU ${busy.toFixed(0)} ms/s, churn alone ${bffCpu.churnMsPerS.toFixed(0)}; ${gc}${sharing})`;
+  return `${label.padEnd(34)} ${String(clients).padStart(2)} client${clients === 1 ? ' ' : 's'}  p50 ${percentile(times, 50).toFixed(1)} ms   p99 ${percentile(times, 99).toFixed(1)} ms (goal p99 ≤ 50 ms)   (${requests} requests; BFF CPU ${busy.toFixed(0)} ms/s, churn alone ${bffCpu.churnMsPerS.toFixed(0)}, the bench's clients ${clientMs.toFixed(0)}, machine ${cores.toFixed(2)} of ${os.availableParallelism()} cores busy; ${gc}${sharing})`;
 }
 
 /** Up to `pages` pages of each list URL, followed by cursor, interleaved (page 1 of each, then page 2 of each, …). */
