@@ -15,6 +15,7 @@
  * A benchmark, not a test: it prints numbers and asserts nothing.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ChildProcess } from 'node:child_process';
@@ -22,7 +23,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
@@ -148,6 +149,36 @@ function gcDuring(before: Map<string, GcTotal>, after: Map<string, GcTotal>): st
   return parts.length ? `GC ${parts.join(', ')}` : 'GC not reported';
 }
 
+/** Keep-alive connections for the timed requests, one per client at most. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * One timed GET as a browser sends it (gzip accepted) whose answer is read to its last byte but not inflated: what the
+ * server sends is all there is to time, and inflating pages of 180 KiB with undici's fetch took the bench's clients
+ * up to a core of this two-core machine (run AL, docs/performance.md), which the BFF and the simulator then lacked.
+ * `check` also inflates and parses the answer, once per URL, so a broken answer fails the run.
+ */
+function timedGet(url: string, check = false): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
+        if (check) chunks.push(chunk);
+      });
+      res.on('error', reject);
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`${url}: ${res.statusCode}`));
+        if (check) {
+          const body = Buffer.concat(chunks);
+          JSON.parse((res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8'));
+        }
+        resolve();
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
 /** `requests` requests spread over `clients` clients that each send their next request when the last one answered. */
 async function latency(label: string, urls: string[], clients = 1): Promise<string> {
   const times: number[] = [];
@@ -163,10 +194,10 @@ async function latency(label: string, urls: string[], clients = 1): Promise<stri
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (next < requests) {
-        const url = urls[next++ % urls.length] as string;
+        const i = next++;
+        const url = urls[i % urls.length] as string;
         const t = performance.now();
-        const res = await fetch(url);
-        await res.arrayBuffer();
+        await timedGet(url, i < urls.length);
         times.push(performance.now() - t);
       }
     }),
