@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { RequestLogEntry } from '@/sim/api/api-server';
 import type { Transition } from '@/sim/world/ground-truth';
 import type { World } from '@/sim/world/world';
 import type { Comparison, RecordedRow } from './compare';
@@ -37,6 +38,43 @@ export function resourceVersions(world: World, clusters: Iterable<string>): Map<
   const out = new Map<string, number>();
   for (const c of clusters) out.set(c, Number(world.fleet.cluster(c).store.resourceVersion));
   return out;
+}
+
+/**
+ * The versions each cluster's resource (`cluster|path`) was served in, from the simulator's request log: a list's
+ * version, a watch's [fromRv, rv]. What a killed process was served is cut: after the kill it read nothing, so only
+ * what the simulator had written by then counts (`rvAt`); with `inFlight`, only what it had written a second
+ * before (`rvBefore`), since what the process read in its last second may not have been written yet.
+ */
+export function servedRangesOf(
+  requestLog: readonly RequestLogEntry[],
+  kills: readonly Kill[],
+  inFlight: boolean,
+): Map<string, [number, number][]> {
+  const servedRanges = new Map<string, [number, number][]>();
+  for (const e of requestLog) {
+    if (e.status !== 200 || e.method !== 'GET' || !e.rv) continue;
+    const key = `${e.cluster}|${e.path}`;
+    const ranges = servedRanges.get(key) ?? [];
+    // A request of a killed process (one it made before the kill, on a cluster it watched): what the simulator
+    // wrote into it after the cut was not kept by the process. That holds for a stream still open at the kill and
+    // for one that ended in its last second (a cut, a 5xx) alike, and for a list answered then. A watch opened in
+    // that second delivered everything it carried then, however old — a watch resumed after an outage replays the
+    // changes since its resourceVersion at once — so all of it was in flight.
+    const from = Number(e.fromRv ?? e.rv);
+    let cut = Infinity;
+    for (const k of kills) {
+      const at = Date.parse(e.at);
+      if (at >= k.at || !k.clusters(e.cluster)) continue;
+      const openedInFlight = inFlight && e.verb === 'watch' && at >= k.at - inFlightSecond;
+      cut = Math.min(cut, openedInFlight ? from - 1 : ((inFlight ? k.rvBefore : k.rvAt).get(e.cluster) ?? Infinity));
+    }
+    if (e.verb !== 'watch' && Number(e.rv) > cut) continue;
+    if (e.verb === 'watch' && cut < from) continue;
+    ranges.push(e.verb === 'watch' ? [from, Math.min(Number(e.rv), cut)] : [Number(e.rv), Number(e.rv)]);
+    servedRanges.set(key, ranges);
+  }
+  return servedRanges;
 }
 
 export interface Judgement extends Comparison {
@@ -118,26 +156,7 @@ export function judgeHistory(input: {
    * does — a cluster down or failing while its watch window moved on (410, relist), a process killed — it was
    * never served to any Autoscope process, and cannot have been recorded.
    */
-  const servedRangesUpTo = (cutOf: (k: Kill) => ReadonlyMap<string, number>): Map<string, [number, number][]> => {
-    const servedRanges = new Map<string, [number, number][]>();
-    for (const e of requestLog) {
-      if (e.status !== 200 || e.method !== 'GET' || !e.rv) continue;
-      const key = `${e.cluster}|${e.path}`;
-      const ranges = servedRanges.get(key) ?? [];
-      // A request of a killed process (one it made before the kill, on a cluster it watched): what the simulator
-      // wrote into it after the cut was not kept by the process — after the kill it was never read, and in the
-      // second before it (`rvBefore`) it was read but may not have been written yet. That holds for a stream still
-      // open at the kill and for one that ended in that second (a cut, a 5xx) alike, and for a list answered then.
-      let cut = Infinity;
-      for (const k of input.kills) {
-        if (Date.parse(e.at) < k.at && k.clusters(e.cluster)) cut = Math.min(cut, cutOf(k).get(e.cluster) ?? Infinity);
-      }
-      if (e.verb !== 'watch' && Number(e.rv) > cut) continue;
-      ranges.push(e.verb === 'watch' ? [Number(e.fromRv ?? e.rv), Math.min(Number(e.rv), cut)] : [Number(e.rv), Number(e.rv)]);
-      servedRanges.set(key, ranges);
-    }
-    return servedRanges;
-  };
+  const servedRangesUpTo = (inFlight: boolean) => servedRangesOf(requestLog, input.kills, inFlight);
   const neverServed = (servedRanges: Map<string, [number, number][]>) => (t: Transition, next: Transition | undefined) => {
     if (!next) return false;
     const ranges = servedRanges.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? [];
@@ -150,8 +169,8 @@ export function judgeHistory(input: {
     truthBy,
     recordedBy,
     due: (t) => t.at < horizon && Number(t.rv) <= (servedRv.get(`${t.cluster}|${resourcePathOf(t.kind)}`) ?? 0),
-    unobservableState: neverServed(servedRangesUpTo((k) => k.rvAt)),
-    lostInFlight: neverServed(servedRangesUpTo((k) => k.rvBefore)),
+    unobservableState: neverServed(servedRangesUpTo(false)),
+    lostInFlight: neverServed(servedRangesUpTo(true)),
   });
   const missingServedBy = comparison.missing.slice(0, 10).map((m) => {
     const list = truthBy.get(`${m.id}|${m.type}`) ?? [];
