@@ -42,12 +42,21 @@ describe('HeldJson', () => {
     const late = new HeldJson(named, 0);
     late.settle();
     expect(late.object()).toEqual(named);
-    expect((late as unknown as { bytes: Buffer }).bytes.buffer.byteLength).toBe(late.size);
+    expect((late as unknown as { bytes: ArrayBuffer }).bytes.byteLength).toBe(late.size);
   });
 
   it('is not a slice of a shared pool: it holds its own bytes only', () => {
-    const held = new HeldJson(hpa, 0) as unknown as { bytes: Buffer };
-    expect(held.bytes.buffer.byteLength).toBe(held.bytes.length);
+    const held = new HeldJson(hpa, 0);
+    const bytes = (held as unknown as { bytes: ArrayBuffer }).bytes;
+    expect(bytes).toBeInstanceOf(ArrayBuffer);
+    expect(bytes.byteLength).toBe(held.size);
+  });
+
+  it('knows when it was written, to the second', () => {
+    const at = Date.parse('2026-11-28T09:30:00.000Z');
+    expect(new HeldJson(hpa, at).writtenAt).toBe(at);
+    expect(new HeldJson(hpa, at + 999).writtenAt).toBe(at);
+    expect(new HeldJson(hpa, at + 1000).writtenAt).toBe(at + 1000);
   });
 });
 
