@@ -83,13 +83,49 @@ interface OpenCondition {
   uid: string;
 }
 
+/** The fields of one open segment in `Tracked.open`, in this order. */
+const OPEN_FIELDS = 7;
+const TYPE = 0;
+const MESSAGE = 3;
+
+/** The open segment at offset `i` of a flat list, as an object (made when read; the list keeps only its fields). */
+function openAt(list: readonly (string | null)[], i: number): OpenCondition {
+  return {
+    type: list[i] as string,
+    status: list[i + 1] as string,
+    reason: list[i + 2] ?? null,
+    message: list[i + 3] ?? null,
+    at: list[i + 4] as string,
+    reasonSince: list[i + 5] as string,
+    uid: list[i + 6] as string,
+  };
+}
+
+/** The offset of the open segment of `type` in a flat list, or -1. */
+function openIndex(list: readonly (string | null)[] | null, type: string): number {
+  if (!list) return -1;
+  for (let i = 0; i < list.length; i += OPEN_FIELDS) if (list[i + TYPE] === type) return i;
+  return -1;
+}
+
+/** Every open segment of a flat list, as objects. */
+function openSegments(list: readonly (string | null)[] | null): OpenCondition[] {
+  const out: OpenCondition[] = [];
+  if (list) for (let i = 0; i < list.length; i += OPEN_FIELDS) out.push(openAt(list, i));
+  return out;
+}
+
 /**
  * What the recorder keeps of one autoscaler while it lives, in one object (five Maps keyed by id, a `{ uid,
  * firstSeen }` and a replica-sample object each cost ~0.4 KiB more per autoscaler in a heap snapshot at 20,000).
  */
 class Tracked {
-  /** Open segments, one per condition type; null when it has none. */
-  open: OpenCondition[] | null = null;
+  /**
+   * Open segments, one per condition type, flat: `OPEN_FIELDS` entries each (type, status, reason, message, at,
+   * reasonSince, uid); null when it has none. An object per segment and the array holding them were ~0.3 KiB an
+   * autoscaler (`npm run bench:heap`: three conditions each); flat, ~0.18 KiB.
+   */
+  open: (string | null)[] | null = null;
   /** The last replica sample written (`sampled` false until one is). */
   sampled = false;
   current: number | null = null;
@@ -170,15 +206,11 @@ export class HistoryRecorder {
 
   /** Sets the open segment of its type (replacing the one it ends). */
   private setOpen(t: Tracked, c: OpenCondition): void {
-    const list = t.open;
-    if (!list) {
-      t.open = [c];
-      return;
-    }
-    const i = list.findIndex((o) => o.type === c.type);
-    if (i >= 0) list[i] = c;
-    // A new array of exactly one more: `push` grows the backing store to 17 slots (~130 B an autoscaler).
-    else t.open = list.concat([c]);
+    const fields = [c.type, c.status, c.reason, c.message, c.at, c.reasonSince, c.uid];
+    const i = openIndex(t.open, c.type);
+    if (t.open && i >= 0) for (let k = 0; k < OPEN_FIELDS; k++) t.open[i + k] = fields[k] ?? null;
+    // A new array of exactly one segment more: `push` grows the backing store past what it needs.
+    else t.open = t.open ? t.open.concat(fields) : fields;
   }
 
   /** Reads back what was open when Autoscope stopped. */
@@ -238,11 +270,12 @@ export class HistoryRecorder {
       });
     }
     for (const c of a.conditions) {
-      const prev = t.open?.find((o) => o.type === c.type);
+      const i = openIndex(t.open, c.type);
+      const prev = t.open && i >= 0 ? openAt(t.open, i) : undefined;
       const reason = c.reason;
-      if (prev && prev.status === c.status && prev.reason === reason && prev.uid === a.uid) {
+      if (prev && t.open && prev.status === c.status && prev.reason === reason && prev.uid === a.uid) {
         if (prev.message !== c.message) {
-          prev.message = c.message;
+          t.open[i + MESSAGE] = c.message;
           this.emit({ op: 'message', cluster: a.cluster, id: a.id, type: c.type, message: c.message });
         }
         continue;
@@ -318,7 +351,7 @@ export class HistoryRecorder {
     const open = t.open;
     const ref = parseAutoscalerId(id);
     if (!open || !ref) return;
-    for (const { type, ...c } of open) {
+    for (const { type, ...c } of openSegments(open)) {
       this.emit({
         op: 'transition',
         cluster: ref.cluster,
@@ -360,7 +393,7 @@ export class HistoryRecorder {
   /** When each condition's current state began (the rule is `lib/history`'s `conditionSince`). */
   conditionSince(id: string): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const c of this.known.get(id)?.open ?? [])
+    for (const c of openSegments(this.known.get(id)?.open ?? null))
       out[c.type] = conditionSince({ type: c.type, status: c.status, start: c.at, reasonSince: c.reasonSince });
     return out;
   }
