@@ -601,6 +601,7 @@ async function main(): Promise<void> {
     mark(`list ${clients}`);
     console.info(await latency('/api/v1/autoscalers (page of 100)', lists, clients));
     console.info(await latency('  the same as table rows (fields=row)', rowLists, clients));
+    mark(`distinct ${clients}`);
     console.info(await latency(`  ${distinct.length} distinct pages of the mix`, distinct, clients));
     mark(`triage ${clients}`);
     console.info(await latency('/api/v1/triage', triages, clients));
