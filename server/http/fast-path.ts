@@ -57,6 +57,8 @@ function gzipOf(body: Buffer): Promise<Buffer> {
     // The compression runs on libuv's thread pool; creating the zlib engine (about a third of the cost) does not.
     zipped = gzipAsync(body, { level: constants.Z_BEST_SPEED });
     gzipped.set(body, zipped);
+    // A failure is answered once (respond's catch), not kept for every request sharing the body.
+    zipped.catch(() => gzipped.delete(body));
   }
   return zipped;
 }

@@ -1,20 +1,17 @@
 import 'server-only';
 import type { AutoscalerFilter, TriageResponse } from '@/lib/api';
 import type { Viewer } from '../access/access';
-import { filterKey } from '../fleet/fleet-views';
 import type { Autoscope } from '../runtime';
 import { requireKnownClusters, requireSynced, visibleClusterStatuses } from './guards';
-import { cachedView, viewsOf } from './view-cache';
+import { viewsOf } from './view-cache';
 
 /**
  * The triage queue of the filtered autoscalers the viewer may see: problem groups and health totals, from the problem
- * ledger kept for that filter and scope (fleet-views.ts), and the answer kept while the index has not changed.
+ * ledger kept for that filter and scope (fleet-views.ts; its tally is made once per change of the ledger).
  */
 export function getTriage(app: Autoscope, filter: AutoscalerFilter, viewer: Viewer): TriageResponse {
   requireKnownClusters(app, filter, viewer);
   requireSynced(app);
-  const { groups, totals } = cachedView(app, JSON.stringify(['triage', viewer.scope.key, ...filterKey(filter)]), () =>
-    viewsOf(app).triage(filter, Date.now(), viewer.scope),
-  );
+  const { groups, totals } = viewsOf(app).triage(filter, Date.now(), viewer.scope);
   return { groups, totals, clusters: visibleClusterStatuses(app, viewer), generatedAt: new Date().toISOString() };
 }

@@ -44,6 +44,7 @@ import { loadConnections } from '@/server/clusters/connections';
 import { Access, installAccess } from '@/server/access/access';
 import { readAccessConfig } from '@/server/access/config';
 import { answerFast } from '@/server/http/fast-path';
+import { sharedAnswersOf } from '@/server/http/shared-answers';
 import { Autoscope, installAutoscope } from '@/server/runtime';
 import { captureConsole, demoFleetSynced } from './harness';
 import { until } from './until';
@@ -383,6 +384,28 @@ describe('what each person sees', () => {
     expect(carol.totals).toEqual({ total: 0, failing: 0, degraded: 0, ok: 0, unknown: 0 });
     expect(carol.groups).toEqual([]);
     expect(carol.clusters).toEqual([]);
+  });
+
+  it('identical reads at once by people with other scopes never share an answer; the same person’s do', async () => {
+    const { counts } = sharedAnswersOf(app);
+    // Which clusters an answer names is the person's scope alone (the demo's churn moves everything else).
+    const clustersOf = (json: unknown): string => (json as { clusters: { name: string }[] }).clusters.map((c) => c.name).join(',');
+    for (const [route, url] of [
+      [triageRoute.GET, '/api/v1/triage?health=failing,degraded'],
+      [listRoute.GET, '/api/v1/autoscalers?limit=7&sort=name'],
+    ] as const) {
+      // All at once, alice twice, on a read nobody made before: the first of each scope makes its answer.
+      const before = { ...counts };
+      const people = ['alice', 'bob', 'carol', 'alice'] as const;
+      const answers = await Promise.all(people.map((who) => call(route, url, as(who))));
+      expect(counts.made + counts.shared - before.made - before.shared).toBe(4);
+      expect(counts.made - before.made).toBeGreaterThanOrEqual(3);
+      // Each person's answer is their own, whoever asked first: as each reads it alone.
+      const alone = new Map<string, string>();
+      for (const who of ['alice', 'bob', 'carol'] as const) alone.set(who, clustersOf((await call(route, url, as(who))).json));
+      expect(new Set(alone.values()).size).toBe(3);
+      answers.forEach((a, k) => expect(clustersOf(a.json), `${url} as ${people[k]}`).toBe(alone.get(people[k] as string)));
+    }
   });
 
   it('the server’s fast path (scripts/serve.mjs) asks the same question: each person their own, nobody without a session', async () => {
