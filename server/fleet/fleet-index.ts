@@ -28,7 +28,7 @@ import type { ResourceKey } from '../watch/resources';
 import type { DtoChange } from './change-journal';
 import { ChangeJournal } from './change-journal';
 import type { HeldObject } from './held-object';
-import { DICTIONARY_SAMPLES, HeldAsIs, HeldJson } from './held-object';
+import { DICTIONARY_SAMPLES, HeldAsIs, HeldDictionary, HeldJson } from './held-object';
 import { jsonEqual } from './json-equal';
 import { StringPool } from './string-pool';
 
@@ -69,14 +69,14 @@ export interface RemoteEntry {
 }
 
 /** How the index keeps an object it mapped: an HPA as JSON bytes (a hundred thousand of them), any other as it is. */
-function hold(raw: KubeObject, kind: AutoscalerKind, at: number): HeldObject {
-  return kind === 'HorizontalPodAutoscaler' ? new HeldJson(raw, at) : new HeldAsIs(raw);
+function hold(raw: KubeObject, kind: AutoscalerKind, at: number, dictionary: HeldDictionary): HeldObject {
+  return kind === 'HorizontalPodAutoscaler' ? new HeldJson(raw, at, dictionary) : new HeldAsIs(raw);
 }
 
 /**
- * An HPA's version that has stood this long is deflated by the minute pass (`HeldJson.settle`). A busy HPA's status
- * changes every controller pass (15 s) or every few; one that has held two minutes is most likely steady, and deflating
- * versions about to be replaced would be CPU spent for nothing.
+ * An HPA's version that has stood this long is deflated by the minute pass (`HeldJson.settle`): the first such pass,
+ * about two minutes after a start, settles what the cold start's lists brought and makes the index's dictionary; from
+ * then on versions are deflated as they are written, and the pass settles only what came before (held-object.ts).
  */
 const SETTLE_AFTER_MS = 120_000;
 
@@ -223,6 +223,8 @@ export class FleetIndex {
 
   /** Bytes of the HPAs' objects held outside V8's heap (`HeldJson`): as JSON, and deflated (`settle`). */
   readonly heldBytes = { json: 0, deflated: 0 };
+  /** What this index's HPAs are deflated against (`HeldJson`): made by the first settle, then used by every write. */
+  private readonly heldDictionary = new HeldDictionary();
 
   private heldChanged(before: HeldObject | undefined, after: HeldObject | undefined): void {
     if (before instanceof HeldJson) this.heldBytes[before.settled ? 'deflated' : 'json'] -= before.size;
@@ -458,8 +460,8 @@ export class FleetIndex {
   /**
    * Deflates, once each, the HPAs' held JSON whose version was written before `cutoff` (`HeldJson.settle`), in slices
    * of SLICE_MS (SETTLE_AFTER_MS says which). The first pass two minutes after a sync settles every HPA that has not
-   * changed since (~35 µs an HPA: up to ~3.5 s of CPU at 100,000, in 5 ms slices); later passes, the versions that
-   * have stood two minutes since the last.
+   * changed since (~40 µs an HPA: up to ~4 s of CPU at 100,000, in 5 ms slices) and makes the dictionary; later passes,
+   * the versions written plain before that which have since stood two minutes (every later one is deflated as written).
    */
   private async settleInSlices(cutoff: number): Promise<void> {
     const samples: HeldJson[] = [];
@@ -696,7 +698,7 @@ export class FleetIndex {
   ): MapperContext {
     const previous = this.entries.get(id);
     // The entry's own version (the minute's re-map, a cross-object recomputation) is not encoded or walked again.
-    const held = sameVersion(previous?.held, raw) ? (previous?.held as HeldObject) : hold(raw, kind, clock.getTime());
+    const held = sameVersion(previous?.held, raw) ? (previous?.held as HeldObject) : hold(raw, kind, clock.getTime(), this.heldDictionary);
     if (held !== previous?.held) {
       this.heldChanged(previous?.held, held);
       // An object the entry keeps as it is (not an HPA's, kept as JSON), in place (values unchanged): its strings
@@ -765,7 +767,7 @@ export class FleetIndex {
       return;
     }
     const previous = this.entries.get(id);
-    const held = hold(remote.raw, remote.dto.kind, this.clock().getTime());
+    const held = hold(remote.raw, remote.dto.kind, this.clock().getTime(), this.heldDictionary);
     this.heldChanged(previous?.held, held);
     if (held instanceof HeldAsIs) this.strings.internDeep(remote.raw);
     withIdString(remote.dto, previous?.dto.id ?? id);
