@@ -414,7 +414,8 @@ export class Autoscope {
         if (compaction)
           log.info('heap compacted after the first sync', {
             ms: Math.round(compaction.ms),
-            oldSpaceMiB: { before: mib(compaction.before.committed), after: mib(compaction.after.committed) },
+            oldSpaceBeforeMiB: mib(compaction.before.committed),
+            oldSpaceAfterMiB: mib(compaction.after.committed),
             liveMiB: mib(compaction.after.used),
           });
       } catch (err) {
