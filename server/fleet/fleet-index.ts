@@ -28,7 +28,7 @@ import type { ResourceKey } from '../watch/resources';
 import type { DtoChange } from './change-journal';
 import { ChangeJournal } from './change-journal';
 import type { HeldObject } from './held-object';
-import { DICTIONARY_SAMPLES, HeldAsIs, HeldDictionary, HeldJson } from './held-object';
+import { HeldAsIs, HeldDictionary, HeldJson } from './held-object';
 import { jsonEqual } from './json-equal';
 import { StringPool } from './string-pool';
 
@@ -69,16 +69,9 @@ export interface RemoteEntry {
 }
 
 /** How the index keeps an object it mapped: an HPA as JSON bytes (a hundred thousand of them), any other as it is. */
-function hold(raw: KubeObject, kind: AutoscalerKind, at: number, dictionary: HeldDictionary): HeldObject {
-  return kind === 'HorizontalPodAutoscaler' ? new HeldJson(raw, at, dictionary) : new HeldAsIs(raw);
+function hold(raw: KubeObject, kind: AutoscalerKind, dictionary: HeldDictionary): HeldObject {
+  return kind === 'HorizontalPodAutoscaler' ? new HeldJson(raw, dictionary) : new HeldAsIs(raw);
 }
-
-/**
- * An HPA's version that has stood this long is deflated by the minute pass (`HeldJson.settle`): the first such pass,
- * about two minutes after a start, settles what the cold start's lists brought and makes the index's dictionary; from
- * then on versions are deflated as they are written, and the pass settles only what came before (held-object.ts).
- */
-const SETTLE_AFTER_MS = 120_000;
 
 /** A FederatedHPA's binding and policy; a MachineAutoscaler's target MachineSet copies. */
 export interface RelatedObjects {
@@ -221,14 +214,14 @@ export class FleetIndex {
     this.strings.internDeep(object);
   }
 
-  /** Bytes of the HPAs' objects held outside V8's heap (`HeldJson`): as JSON, and deflated (`settle`). */
+  /** Bytes of the HPAs' objects held outside V8's heap (`HeldJson`): as JSON (the dictionary's samples), and deflated. */
   readonly heldBytes = { json: 0, deflated: 0 };
-  /** What this index's HPAs are deflated against (`HeldJson`): made by the first settle, then used by every write. */
+  /** What this index's HPAs are deflated against (`HeldJson`): made from the first few written. */
   private readonly heldDictionary = new HeldDictionary();
 
   private heldChanged(before: HeldObject | undefined, after: HeldObject | undefined): void {
-    if (before instanceof HeldJson) this.heldBytes[before.settled ? 'deflated' : 'json'] -= before.size;
-    if (after instanceof HeldJson) this.heldBytes[after.settled ? 'deflated' : 'json'] += after.size;
+    if (before instanceof HeldJson) this.heldBytes[before.deflated ? 'deflated' : 'json'] -= before.size;
+    if (after instanceof HeldJson) this.heldBytes[after.deflated ? 'deflated' : 'json'] += after.size;
   }
 
   /** Bumped on every change to an entry: a view computed at one version holds until the next. */
@@ -322,7 +315,8 @@ export class FleetIndex {
       if (!sameVersion(this.entries.get(id)?.held, object)) this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
       return;
     }
-    if (eventResources.has(resource)) this.recordEvent(cluster, object);
+    // An Event's removal (its TTL, an hour by default) is not news: it was filed when it came.
+    if (eventResources.has(resource) && change !== 'delete') this.recordEvent(cluster, object);
     if (resource === 'hpas') {
       const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata);
       if (change === 'delete') this.remove(id);
@@ -351,7 +345,8 @@ export class FleetIndex {
       for (const id of this.idsOf(cluster, 'HorizontalPodAutoscaler')) if (!present.has(id)) this.remove(id);
       return;
     }
-    if (eventResources.has(resource)) for (const o of objects) this.recordEvent(cluster, o);
+    // A list's Events were filed as they came through `apply` (ListWatch reports each new or changed listed object
+    // first); what a keys-only informer hands over here are keys, with nothing to file.
     if (federationResources.has(resource)) this.federationLookups.delete(cluster);
     if (machineResources.has(resource)) this.schedule(cluster, 'machine');
     if (federationResources.has(resource)) this.schedule(cluster, 'federation');
@@ -452,42 +447,6 @@ export class FleetIndex {
       if (!this.sources(cluster)) continue;
       this.recomputeMachine(cluster);
       this.recomputeFederation(cluster);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    await this.settleInSlices(nowMs - SETTLE_AFTER_MS);
-  }
-
-  /**
-   * Deflates, once each, the HPAs' held JSON whose version was written before `cutoff` (`HeldJson.settle`), in slices
-   * of SLICE_MS (SETTLE_AFTER_MS says which). The first pass two minutes after a sync settles every HPA that has not
-   * changed since (~40 µs an HPA: up to ~4 s of CPU at 100,000, in 5 ms slices) and makes the dictionary; later passes,
-   * the versions written plain before that which have since stood two minutes (every later one is deflated as written).
-   */
-  private async settleInSlices(cutoff: number): Promise<void> {
-    const samples: HeldJson[] = [];
-    for (const { held } of this.entries.values()) {
-      if (samples.length >= DICTIONARY_SAMPLES) break;
-      if (held instanceof HeldJson && !held.settled) samples.push(held);
-    }
-    const entries = this.entries.values();
-    for (let done = false; !done;) {
-      if (this.isHalted()) return;
-      const deadline = performance.now() + SLICE_MS;
-      let seen = 0;
-      for (;;) {
-        const next = entries.next();
-        if (next.done) {
-          done = true;
-          break;
-        }
-        const { held } = next.value;
-        if (held instanceof HeldJson && !held.settled && held.writtenAt <= cutoff) {
-          this.heldChanged(held, undefined);
-          held.settle(samples);
-          this.heldChanged(undefined, held);
-          if (performance.now() >= deadline) break;
-        } else if ((++seen & 255) === 0 && performance.now() >= deadline) break;
-      }
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
@@ -698,7 +657,7 @@ export class FleetIndex {
   ): MapperContext {
     const previous = this.entries.get(id);
     // The entry's own version (the minute's re-map, a cross-object recomputation) is not encoded or walked again.
-    const held = sameVersion(previous?.held, raw) ? (previous?.held as HeldObject) : hold(raw, kind, clock.getTime(), this.heldDictionary);
+    const held = sameVersion(previous?.held, raw) ? (previous?.held as HeldObject) : hold(raw, kind, this.heldDictionary);
     if (held !== previous?.held) {
       this.heldChanged(previous?.held, held);
       // An object the entry keeps as it is (not an HPA's, kept as JSON), in place (values unchanged): its strings
@@ -767,7 +726,7 @@ export class FleetIndex {
       return;
     }
     const previous = this.entries.get(id);
-    const held = hold(remote.raw, remote.dto.kind, this.clock().getTime(), this.heldDictionary);
+    const held = hold(remote.raw, remote.dto.kind, this.heldDictionary);
     this.heldChanged(previous?.held, held);
     if (held instanceof HeldAsIs) this.strings.internDeep(remote.raw);
     withIdString(remote.dto, previous?.dto.id ?? id);

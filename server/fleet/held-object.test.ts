@@ -1,80 +1,81 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@/lib/k8s/types';
 import fixture from '@/lib/triage/__fixtures__/prod-us.hpa.json';
-import { HeldAsIs, HeldDictionary, HeldJson } from './held-object';
+import { DICTIONARY_SAMPLES, HeldAsIs, HeldDictionary, HeldJson } from './held-object';
 
-const hpa = (fixture as { items: KubeObject[] }).items[0] as KubeObject;
+const items = (fixture as { items: KubeObject[] }).items;
+const hpa = items[0] as KubeObject;
+const plainSize = (o: KubeObject) => Buffer.byteLength(JSON.stringify(o));
+
+/** A dictionary made from the fixture's first HPAs, as an index makes one from the first it writes. */
+function madeDictionary(): HeldDictionary {
+  const dictionary = new HeldDictionary();
+  for (const o of items.slice(0, DICTIONARY_SAMPLES)) new HeldJson(o, dictionary);
+  return dictionary;
+}
 
 describe('HeldJson', () => {
   it('gives back the object it was made from, a new copy each time', () => {
-    const dictionary = new HeldDictionary();
-    const held = new HeldJson(hpa, 0, dictionary);
-    expect(held.object()).toEqual(hpa);
-    expect(held.resourceVersion).toBe(hpa.metadata.resourceVersion);
-    const first = held.object();
-    (first.spec as { maxReplicas: number }).maxReplicas = -1;
-    expect(held.object()).toEqual(hpa);
-    expect(held.object()).not.toBe(held.object());
+    for (const dictionary of [new HeldDictionary(), madeDictionary()]) {
+      const held = new HeldJson(hpa, dictionary);
+      expect(held.object()).toEqual(hpa);
+      expect(held.resourceVersion).toBe(hpa.metadata.resourceVersion);
+      const first = held.object();
+      (first.spec as { maxReplicas: number }).maxReplicas = -1;
+      expect(held.object()).toEqual(hpa);
+      expect(held.object()).not.toBe(held.object());
+    }
   });
 
-  it('keeps text that is not ASCII byte for byte (its bytes are UTF-8, longer than the string)', () => {
+  it('the first HPAs written stay JSON and make the dictionary; every later one is deflated, in under a quarter of the bytes', () => {
     const dictionary = new HeldDictionary();
-    const named = { ...hpa, metadata: { ...hpa.metadata, annotations: { note: 'équipe paiements — 支払い 🚀' } } };
-    const held = new HeldJson(named, 0, dictionary);
-    expect(held.settled).toBe(false);
-    expect(held.object()).toEqual(named);
-    expect(held.size).toBe(Buffer.byteLength(JSON.stringify(named)));
-    expect(held.size).toBeGreaterThan(JSON.stringify(named).length);
-  });
-
-  it('settled (deflated against a dictionary of the first HPAs settled) it reads back the same, in a quarter of the bytes', () => {
-    const items = (fixture as { items: KubeObject[] }).items;
-    const dictionary = new HeldDictionary();
-    const held = items.map((o) => new HeldJson(o, 0, dictionary));
-    const plain = held.map((h) => h.size);
-    for (const h of held) h.settle(held);
-    expect(held.every((h) => h.settled)).toBe(true);
-    expect(held.map((h) => h.object())).toEqual(items);
+    const first = items.slice(0, DICTIONARY_SAMPLES).map((o) => new HeldJson(o, dictionary));
+    expect(first.map((h) => [h.deflated, h.size])).toEqual(items.slice(0, DICTIONARY_SAMPLES).map((o) => [false, plainSize(o)]));
+    expect(dictionary.bytes?.length).toBe(first.reduce((n, h) => n + h.size, 0));
+    const later = items.slice(DICTIONARY_SAMPLES).map((o) => new HeldJson(o, dictionary));
+    expect(later.length).toBeGreaterThan(5);
+    expect(later.every((h) => h.deflated)).toBe(true);
+    expect(later.map((h) => h.object())).toEqual(items.slice(DICTIONARY_SAMPLES));
+    expect(first.map((h) => h.object())).toEqual(items.slice(0, DICTIONARY_SAMPLES));
     const sum = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);
-    expect(sum(held.map((h) => h.size))).toBeLessThan(sum(plain) / 4);
-    // Once only: settling again changes nothing.
-    const size = held[0]?.size;
-    held[0]?.settle();
-    expect(held[0]?.size).toBe(size);
-    // One settled later, with text the dictionary has never seen, still reads back byte for byte.
-    const named = { ...hpa, metadata: { ...hpa.metadata, name: 'zahlungsdienst-größe', annotations: { note: '支払い 🚀' } } };
-    const late = new HeldJson(named, 0, dictionary);
-    late.settle();
-    expect(late.object()).toEqual(named);
-    expect((late as unknown as { bytes: ArrayBuffer }).bytes.byteLength).toBe(late.size);
+    expect(sum(later.map((h) => h.size))).toBeLessThan(sum(items.slice(DICTIONARY_SAMPLES).map(plainSize)) / 4);
   });
 
-  it('once its dictionary is made (by a first settle), a new version is written deflated and reads back the same', () => {
-    const dictionary = new HeldDictionary();
-    new HeldJson(hpa, 0, dictionary).settle();
-    const plainSize = Buffer.byteLength(JSON.stringify(hpa));
-    const held = new HeldJson(hpa, 0, dictionary);
-    expect(held.settled).toBe(true);
-    expect(held.size).toBeLessThan(plainSize / 4);
-    expect(held.object()).toEqual(hpa);
-    const named = { ...hpa, metadata: { ...hpa.metadata, name: 'équipe-支払い', annotations: { note: '🚀'.repeat(3000) } } };
-    expect(new HeldJson(named, 0, dictionary).object()).toEqual(named);
+  it('keeps text that is not ASCII byte for byte, plain and deflated, and objects longer than zlib’s window', () => {
+    const named = {
+      ...hpa,
+      metadata: { ...hpa.metadata, name: 'zahlungsdienst-größe', annotations: { note: 'équipe paiements — 支払い 🚀' } },
+    };
+    const plain = new HeldJson(named, new HeldDictionary());
+    expect(plain.deflated).toBe(false);
+    expect(plain.object()).toEqual(named);
+    expect(plain.size).toBe(plainSize(named));
+    expect(plain.size).toBeGreaterThan(JSON.stringify(named).length);
+    const dictionary = madeDictionary();
+    expect(new HeldJson(named, dictionary).object()).toEqual(named);
+    const long = { ...hpa, metadata: { ...hpa.metadata, annotations: { note: '🚀'.repeat(20_000) } } };
+    const packed = new HeldJson(long, dictionary);
+    expect(packed.deflated).toBe(true);
+    expect(packed.object()).toEqual(long);
+  });
+
+  it('two indexes never share a dictionary: each reads back its own objects', () => {
+    const a = new HeldDictionary();
+    const b = new HeldDictionary();
+    for (const o of items.slice(0, DICTIONARY_SAMPLES)) new HeldJson(o, a);
+    for (const o of items.slice(-DICTIONARY_SAMPLES)) new HeldJson(o, b);
+    expect(a.bytes?.equals(b.bytes as Buffer)).toBe(false);
+    const other = items[DICTIONARY_SAMPLES] as KubeObject;
+    expect([new HeldJson(other, a).object(), new HeldJson(other, b).object()]).toEqual([other, other]);
   });
 
   it('is not a slice of a shared pool: it holds its own bytes only', () => {
-    const dictionary = new HeldDictionary();
-    const held = new HeldJson(hpa, 0, dictionary);
-    const bytes = (held as unknown as { bytes: ArrayBuffer }).bytes;
-    expect(bytes).toBeInstanceOf(ArrayBuffer);
-    expect(bytes.byteLength).toBe(held.size);
-  });
-
-  it('knows when it was written, to the second', () => {
-    const dictionary = new HeldDictionary();
-    const at = Date.parse('2026-11-28T09:30:00.000Z');
-    expect(new HeldJson(hpa, at, dictionary).writtenAt).toBe(at);
-    expect(new HeldJson(hpa, at + 999, dictionary).writtenAt).toBe(at);
-    expect(new HeldJson(hpa, at + 1000, dictionary).writtenAt).toBe(at + 1000);
+    for (const dictionary of [new HeldDictionary(), madeDictionary()]) {
+      const held = new HeldJson(hpa, dictionary);
+      const bytes = (held as unknown as { bytes: ArrayBuffer }).bytes;
+      expect(bytes).toBeInstanceOf(ArrayBuffer);
+      expect(bytes.byteLength).toBe(held.size);
+    }
   });
 });
 

@@ -25,9 +25,6 @@ export class HeldAsIs implements HeldObject {
   }
 }
 
-/** The epoch `HeldJson` counts its seconds from: this module's load, to the second. */
-const epoch = Math.floor(Date.now() / 1000) * 1000;
-
 /** Its own allocation, not a slice of Node's shared 8 KiB pool (a pool slab lives while any slice of it does). */
 function ownCopy(bytes: Uint8Array): Buffer {
   const copy = Buffer.allocUnsafeSlow(bytes.length);
@@ -35,111 +32,94 @@ function ownCopy(bytes: Uint8Array): Buffer {
   return copy;
 }
 
-/**
- * The preset dictionary the settled `HeldJson`s of one index are deflated against: the JSON of the first few HPAs
- * settled (their keys, the controller's condition messages, the fleet's label and annotation keys are what every
- * other HPA repeats). Chosen once and never changed: each settled object needs it to be read. One per index (each
- * `HeldJson` points at its index's), not one per process: two indexes in one process (the tests') never share one.
- */
-export class HeldDictionary {
-  bytes: Buffer | null = null;
-}
-
-/** Up to this many HPAs' JSON make the dictionary (three to four: ~1.4 KB each, 221–271 bytes a settled HPA). */
+/** This many HPAs' JSON make the dictionary (~1.4 KB each; an HPA deflated against four: ~250 bytes). */
 export const DICTIONARY_SAMPLES = 4;
 
 /**
- * zlib's shape for a held HPA: an 8 KiB window (`windowBits` 13) holds the dictionary (~5 KB) and an HPA (~1.4 KB), and
- * `memLevel` 4 a hash table to match; zlib's default (a 32 KiB window, `memLevel` 8) gave the same bytes here but
- * allocated and cleared four times the memory per call: 82 µs to deflate an HPA and 26 µs to inflate it, against 42
- * and 8 µs in this shape (measured on 2,000 variants of the prod-us fixture's HPAs). Inflating needs the
- * same window (or a larger one) as deflating: both read it from here.
+ * The preset dictionary the `HeldJson`s of one index are deflated against: the JSON of the first few HPAs written
+ * (their keys, the controller's condition messages, the fleet's label and annotation keys are what every other HPA
+ * repeats). Made once, from the first `DICTIONARY_SAMPLES` HPAs, and never changed: each deflated object needs it to
+ * be read. One per index (each `HeldJson` points at its index's), not one per process: two indexes in one process
+ * (the tests') never share one.
  */
-const ZLIB_SHAPE = { windowBits: 13, memLevel: 4 } as const;
+export class HeldDictionary {
+  private current: Buffer | null = null;
+  private samples: Uint8Array[] = [];
 
-function deflated(bytes: Uint8Array, against: Buffer): ArrayBuffer {
-  const packed = deflateRawSync(bytes, { ...ZLIB_SHAPE, dictionary: against });
-  const own = new ArrayBuffer(packed.length);
-  new Uint8Array(own).set(packed);
-  return own;
+  /** The dictionary, once made. */
+  get bytes(): Buffer | null {
+    return this.current;
+  }
+
+  /** An HPA's JSON written before the dictionary was made: one of its samples, until there are enough. */
+  offer(json: Uint8Array): void {
+    this.samples.push(json);
+    if (this.samples.length < DICTIONARY_SAMPLES) return;
+    this.current = ownCopy(Buffer.concat(this.samples));
+    this.samples = [];
+  }
 }
 
 /**
- * Kept as its JSON's UTF-8 bytes outside V8's heap: an HPA (a hundred thousand of them in a large fleet). As parsed
- * objects they were a quarter of the live heap (1.13 KiB an HPA, strings shared) in some forty small objects each,
- * which every major collection marks and every change promoted to old space before it died; as bytes an HPA is one
- * small object on the heap and its ~1.4 KB beside it, and the object a watch event brought dies young. Encoding is
- * ~10 µs a change (`JSON.stringify`, one copy).
+ * Kept as its JSON's UTF-8 bytes outside V8's heap, deflated: an HPA (a hundred thousand of them in a large fleet). As
+ * parsed objects they were a quarter of the live heap (1.13 KiB an HPA, strings shared) in some forty small objects
+ * each, which every major collection marks and every change promoted to old space before it died; as bytes an HPA is
+ * one small object on the heap and its bytes beside it, and the object a watch event brought dies young.
  *
- * Deflated against a dictionary of a few HPAs' JSON, ~1.4 KB → ~0.25 KB. The dictionary is made by the first `settle`
- * (the index's minute pass settles the versions that have stood two minutes, so the first one comes about two minutes
- * after a start, once a cold start's lists are in: deflating those 100,000 HPAs as they arrived would add ~4 s of CPU
- * to a sync); from then on every version is deflated as it is written (~40 µs more a watch event). Deflating only the
- * versions that stood two minutes, as before, left a live fleet's HPAs all plain: a busy HPA's status changes every
- * controller pass or few, and the bench's 100,000 held 1.55 KiB each of JSON with none deflated. Reading one back is
- * ~8 µs of inflating more.
+ * Deflated against its index's dictionary, an HPA's ~1.4 KB of JSON is ~0.25 KB (`npm run bench:memory`: 1.43 →
+ * 0.25 KiB an HPA). Writing one costs ~30 µs more than writing it plain (`bench:memory`: 15 → 48 µs with
+ * `JSON.stringify`; zlib's set-up for each call and hashing the ~5 KB dictionary are most of it: Node offers no
+ * deflater that can be reset and used again synchronously), reading one back ~8 µs of inflating more. The first
+ * `DICTIONARY_SAMPLES` HPAs written, which make the dictionary, stay plain until their next version.
+ *
+ * Until 2026-11-28 only a version that had stood two minutes was deflated (by the index's minute pass), to spare the
+ * CPU for versions about to be replaced. A live fleet's HPAs change status every controller pass or few, so none
+ * ever were: the bench's 100,000 held 1.55 KiB each of plain JSON, their malloc'd bytes most of what the process held
+ * outside V8's heap.
  */
 export class HeldJson implements HeldObject {
   /**
    * The bytes as a bare ArrayBuffer: a Buffer over it would be one more object on the heap for every HPA (~0.1 KiB in
    * `npm run bench:heap`); a view is made when they are read, and dies young.
    */
-  private bytes: ArrayBuffer;
-  private deflated = false;
-  /** When this version was written here, in whole seconds after `epoch` (a small integer: no boxed number per HPA). */
-  private readonly writtenSecond: number;
+  private readonly bytes: ArrayBuffer;
+  private readonly packed: boolean;
   readonly resourceVersion: string | undefined;
 
   constructor(
     object: KubeObject,
-    /** When this version was written here (epoch ms). */
-    writtenAt: number,
-    /** Its index's dictionary: once it has bytes, this version is deflated as it is written. */
+    /** Its index's dictionary, which it is deflated against once it is made. */
     private readonly dictionary: HeldDictionary,
   ) {
-    const json = JSON.stringify(object);
-    if (dictionary.bytes) {
-      this.bytes = deflated(Buffer.from(json, 'utf8'), dictionary.bytes);
-      this.deflated = true;
+    const json = Buffer.from(JSON.stringify(object), 'utf8');
+    const against = dictionary.bytes;
+    if (against) {
+      const packed = deflateRawSync(json, { dictionary: against });
+      this.bytes = new ArrayBuffer(packed.length);
+      new Uint8Array(this.bytes).set(packed);
+      this.packed = true;
     } else {
-      this.bytes = new ArrayBuffer(Buffer.byteLength(json));
-      Buffer.from(this.bytes).write(json, 0, 'utf8');
+      this.bytes = new ArrayBuffer(json.length);
+      new Uint8Array(this.bytes).set(json);
+      this.packed = false;
+      dictionary.offer(new Uint8Array(this.bytes));
     }
-    this.writtenSecond = Math.floor((writtenAt - epoch) / 1000);
     this.resourceVersion = object.metadata.resourceVersion;
-  }
-
-  /** When this version was written here (epoch ms, to the second). */
-  get writtenAt(): number {
-    return epoch + this.writtenSecond * 1000;
   }
 
   object(): KubeObject {
     const view = Buffer.from(this.bytes);
-    const bytes = this.deflated ? inflateRawSync(view, { ...ZLIB_SHAPE, dictionary: this.dictionary.bytes as Buffer }) : view;
+    const bytes = this.packed ? inflateRawSync(view, { dictionary: this.dictionary.bytes as Buffer }) : view;
     return JSON.parse(bytes.toString('utf8')) as KubeObject;
   }
 
-  get settled(): boolean {
-    return this.deflated;
+  /** Whether its bytes are deflated (all but the dictionary's samples). */
+  get deflated(): boolean {
+    return this.packed;
   }
 
   /** Bytes held beside V8's heap. */
   get size(): number {
     return this.bytes.byteLength;
-  }
-
-  /**
-   * Deflates the bytes against the dictionary (made first, from `samples`' bytes, if its index has none yet).
-   * Once only; the object reads back the same.
-   */
-  settle(samples: readonly HeldJson[] = []): void {
-    if (this.deflated) return;
-    if (!this.dictionary.bytes) {
-      const plain = [this, ...samples].filter((s) => !s.deflated).slice(0, DICTIONARY_SAMPLES);
-      this.dictionary.bytes = ownCopy(Buffer.concat(plain.map((s) => new Uint8Array(s.bytes))));
-    }
-    this.bytes = deflated(new Uint8Array(this.bytes), this.dictionary.bytes);
-    this.deflated = true;
   }
 }

@@ -136,7 +136,7 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
 
   new Gauge({
     name: 'autoscope_index_held_bytes',
-    help: "Bytes of the HPAs' objects the index holds outside V8's heap: as JSON (form=json), and deflated once a version has stood two minutes (form=deflated).",
+    help: "Bytes of the HPAs' objects the index holds outside V8's heap: deflated against a dictionary of the first few HPAs (form=deflated), and those few as JSON until their next version (form=json).",
     labelNames: ['form'],
     registers: [registry],
     collect() {

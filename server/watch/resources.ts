@@ -37,12 +37,18 @@ export interface WatchedResource {
   pageByPage?: true;
   /**
    * The informer's cache keeps each object's key only (namespace, name, resourceVersion: what a relist and a watch
-   * need), not the object: the index holds it (HPAs, as JSON bytes: `HeldJson`). Its `objects()` are those keys.
+   * need), not the object: what Autoscope reads of it is kept elsewhere (an HPA by the index, as JSON bytes:
+   * `HeldJson`; an HPA's or a FederatedHPA's Event by history, as it is filed). Its `objects()` are those keys.
    */
   keysOnly?: true;
 }
 
-const events = (key: ResourceKey, kind: string, requires: WatchedResource['requires']): WatchedResource => ({
+/**
+ * An autoscaler kind's Events. The MachineAutoscaler verdicts read a cluster's machine Events from the informer
+ * (`objects()`), so those keep whole objects; HPA and FederatedHPA Events are only filed into history as they
+ * arrive, so their informers keep keys (about one Event for every two HPAs in a large fleet: ~0.3 KB each as objects).
+ */
+const events = (key: ResourceKey, kind: string, requires: WatchedResource['requires'], keysOnly = false): WatchedResource => ({
   key,
   group: '',
   versions: ['v1'],
@@ -50,6 +56,7 @@ const events = (key: ResourceKey, kind: string, requires: WatchedResource['requi
   requires,
   fieldSelector: `involvedObject.kind=${kind}`,
   label: `events (${kind})`,
+  ...(keysOnly ? { keysOnly: true as const } : {}),
 });
 
 /**
@@ -141,10 +148,10 @@ export const watchedResources: WatchedResource[] = [
     requires: { group: 'policy.karmada.io' },
     label: 'propagationpolicies.policy.karmada.io',
   },
-  events('hpaEvents', 'HorizontalPodAutoscaler', { group: 'autoscaling', version: 'v2' }),
+  events('hpaEvents', 'HorizontalPodAutoscaler', { group: 'autoscaling', version: 'v2' }, true),
   events('machineAutoscalerEvents', 'MachineAutoscaler', { group: 'autoscaling.openshift.io', version: 'v1beta1' }),
   events('machineSetEvents', 'MachineSet', { group: 'machine.openshift.io' }),
-  events('federatedHpaEvents', 'FederatedHPA', { group: 'autoscaling.karmada.io' }),
+  events('federatedHpaEvents', 'FederatedHPA', { group: 'autoscaling.karmada.io' }, true),
 ];
 
 export function resourcePath(resource: WatchedResource, version: string): string {

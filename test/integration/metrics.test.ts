@@ -113,6 +113,8 @@ describe('the metrics endpoint', () => {
     const held = samplesOf(text, 'autoscope_index_held_bytes');
     expect(held.map((h) => h.labels).sort()).toEqual(['{form="deflated"}', '{form="json"}']);
     expect(held.reduce((n, h) => n + h.value, 0)).toBeGreaterThan(0);
+    // All but the dictionary's first few samples are deflated.
+    expect(sample(text, 'autoscope_index_held_bytes{form="deflated"}')).toBeGreaterThan(0);
     expect(text).toMatch(
       new RegExp(
         `^autoscope_build_info\\{version="\\d+\\.\\d+\\.\\d+",node_version="${process.versions.node.replace(/\./g, '\\.')}"\\} 1$`,
