@@ -99,6 +99,8 @@ export class Autoscope {
       this.history,
       (cluster) => this.watchers.get(cluster),
       (ids) => this.bus.changed(ids),
+      undefined,
+      true,
     );
     this.index.sharedOnArrival = true;
     // On SQLite every cluster is watched at once; on PostgreSQL each one once its lease is taken, and what this
@@ -415,6 +417,7 @@ export class Autoscope {
           log.info('heap compacted after the first sync', {
             ms: Math.round(compaction.ms),
             oldSpaceBeforeMiB: mib(compaction.before.committed),
+            oldSpaceCollectedMiB: mib(compaction.collected.committed),
             oldSpaceAfterMiB: mib(compaction.after.committed),
             liveMiB: mib(compaction.after.used),
           });

@@ -17,7 +17,7 @@ import { DICTIONARY_SAMPLES, HeldJson } from './held-object';
 
 const real = (fixture as { items: HorizontalPodAutoscaler[] }).items as unknown as KubeObject[];
 
-function rig() {
+function rig(compressInThread = false) {
   let now = Date.parse('2026-11-23T10:00:00.000Z');
   const objects = new Map<ResourceKey, KubeObject[]>([['hpas', real]]);
   const source: ClusterObjects = { objects: (r) => objects.get(r) ?? [], serves: (r) => objects.has(r), listed: (r) => objects.has(r) };
@@ -28,8 +28,16 @@ function rig() {
     () => source,
     (ids) => changed.push(...ids),
     () => new Date(now),
+    compressInThread,
   );
   return { index, history, changed, objects, tick: (ms: number) => (now += ms) };
+}
+
+/** What the index holds of its HPAs outside the heap, summed from the entries themselves (against its own count). */
+function heldIn(index: FleetIndex): { json: number; deflated: number } {
+  const sum = { json: 0, deflated: 0 };
+  for (const { held } of index.entries.values()) if (held instanceof HeldJson) sum[held.deflated ? 'deflated' : 'json'] += held.size;
+  return sum;
 }
 
 const idOf = (o: KubeObject): string => `prod/HorizontalPodAutoscaler/${o.metadata.namespace}/${o.metadata.name}`;
@@ -77,12 +85,7 @@ describe('FleetIndex.apply', () => {
 describe('FleetIndex: held HPAs', () => {
   it('the first few HPAs make the dictionary and stay JSON until their next version; every other is deflated as written and reads back the same', () => {
     const r = rig();
-    // What the index counts as held, against the entries themselves.
-    const counted = () => {
-      const sum = { json: 0, deflated: 0 };
-      for (const { held } of r.index.entries.values()) if (held instanceof HeldJson) sum[held.deflated ? 'deflated' : 'json'] += held.size;
-      return sum;
-    };
+    const counted = () => heldIn(r.index);
     const held = (o: KubeObject) => r.index.entries.get(idOf(o))?.held as HeldJson;
     relist(r.index, real);
     const samples = real.slice(0, DICTIONARY_SAMPLES);
@@ -102,6 +105,33 @@ describe('FleetIndex: held HPAs', () => {
     expect(r.index.heldBytes).toEqual(counted());
     expect(r.index.heldBytes.json).toBeLessThan(before.json);
     expect(r.index.heldBytes.deflated).toBeLessThan(before.deflated);
+    void r.history.close();
+  });
+});
+
+describe('FleetIndex: held HPAs deflated by the compressor thread', () => {
+  it('counts each version once its bytes come, not one replaced or removed before they did', async () => {
+    const r = rig(true);
+    const counted = () => heldIn(r.index);
+    const held = (o: KubeObject) => r.index.entries.get(idOf(o))?.held as HeldJson;
+    relist(r.index, real);
+    expect(r.index.heldWaiting).toBe(real.length - DICTIONARY_SAMPLES);
+    // Replaced and removed while the thread works.
+    const newer = rewritten(real[DICTIONARY_SAMPLES] as KubeObject);
+    r.index.apply('prod', 'hpas', 'update', newer);
+    r.index.resync(
+      'prod',
+      'hpas',
+      real.filter((o) => o !== real[DICTIONARY_SAMPLES + 1]),
+    );
+    expect(held(newer).object()).toEqual(newer);
+    for (let i = 0; i < 500 && r.index.heldWaiting > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(r.index.heldWaiting).toBe(0);
+    const present = [...real.filter((o) => o !== real[DICTIONARY_SAMPLES + 1] && o !== real[DICTIONARY_SAMPLES]), newer];
+    expect(present.map((o) => held(o).deflated)).toEqual(present.map((o) => !real.slice(0, DICTIONARY_SAMPLES).includes(o)));
+    expect(present.map((o) => held(o).object())).toEqual(present);
+    expect(r.index.heldBytes).toEqual(counted());
+    r.index.halt();
     void r.history.close();
   });
 });

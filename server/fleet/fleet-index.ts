@@ -201,7 +201,15 @@ export class FleetIndex {
     private readonly sources: (cluster: string) => ClusterObjects | undefined,
     private readonly onChanged: (ids: string[]) => void,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+    /** HPAs deflated by a thread of their own (`HeldCompressor`; the server's index), else as they are written. */
+    compressInThread = false,
+  ) {
+    this.heldDictionary = new HeldDictionary({
+      thread: compressInThread,
+      onDeflated: (held) => void (this.heldBytes.deflated += held.size),
+      onThreadError: (error) => log.warn('held HPA compressor failed; deflating on the event loop', { error: errorText(error) }),
+    });
+  }
 
   /**
    * Replaces, in place, the repeated strings of an object an informer just received by the index's shared copies.
@@ -217,11 +225,20 @@ export class FleetIndex {
   /** Bytes of the HPAs' objects held outside V8's heap (`HeldJson`): as JSON (the dictionary's samples), and deflated. */
   readonly heldBytes = { json: 0, deflated: 0 };
   /** What this index's HPAs are deflated against (`HeldJson`): made from the first few written. */
-  private readonly heldDictionary = new HeldDictionary();
+  private readonly heldDictionary: HeldDictionary;
 
+  /** An HPA waiting for its bytes from the compressor counts once they come (`onDeflated`), if it is still held then. */
   private heldChanged(before: HeldObject | undefined, after: HeldObject | undefined): void {
-    if (before instanceof HeldJson) this.heldBytes[before.deflated ? 'deflated' : 'json'] -= before.size;
+    if (before instanceof HeldJson) {
+      before.retired = true;
+      this.heldBytes[before.deflated ? 'deflated' : 'json'] -= before.size;
+    }
     if (after instanceof HeldJson) this.heldBytes[after.deflated ? 'deflated' : 'json'] += after.size;
+  }
+
+  /** HPA versions handed to the compressor thread and not yet deflated. */
+  get heldWaiting(): number {
+    return this.heldDictionary.compressor?.pending ?? 0;
   }
 
   /** Bumped on every change to an entry: a view computed at one version holds until the next. */
@@ -409,6 +426,7 @@ export class FleetIndex {
   /** Stops a refresh pass between slices (the process is stopping). */
   halt(): void {
     this.halted = true;
+    void this.heldDictionary.stop();
   }
 
   /** A method, not the field: the pass reads it again after each await (where narrowing would assume it unchanged). */

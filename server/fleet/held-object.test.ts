@@ -86,3 +86,47 @@ describe('HeldAsIs', () => {
     expect(held.resourceVersion).toBe(hpa.metadata.resourceVersion);
   });
 });
+
+describe('HeldJson deflated by the compressor thread', () => {
+  const settled = async (dictionary: HeldDictionary) => {
+    for (let i = 0; i < 500 && (dictionary.compressor?.pending ?? 0) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it('is held as its text until the thread answers, reads back the same throughout, and is counted once it is deflated', async () => {
+    const told: HeldJson[] = [];
+    const dictionary = new HeldDictionary({ thread: true, onDeflated: (h) => told.push(h) });
+    const first = items.slice(0, DICTIONARY_SAMPLES).map((o) => new HeldJson(o, dictionary));
+    expect(first.every((h) => !h.deflated && !h.waiting)).toBe(true);
+    const later = items.slice(DICTIONARY_SAMPLES).map((o) => new HeldJson(o, dictionary));
+    expect(later.every((h) => h.waiting && !h.deflated && h.size === 0)).toBe(true);
+    expect(later.map((h) => h.object())).toEqual(items.slice(DICTIONARY_SAMPLES));
+    // One replaced before the thread answers: its bytes come, but it is not counted.
+    (later[0] as HeldJson).retired = true;
+    await settled(dictionary);
+    expect(later.every((h) => h.deflated && !h.waiting)).toBe(true);
+    expect(later.map((h) => h.object())).toEqual(items.slice(DICTIONARY_SAMPLES));
+    expect(told).toEqual(later.slice(1));
+    // The same bytes the event loop would have made.
+    const here = madeDictionary();
+    expect(later.map((h) => h.size)).toEqual(items.slice(DICTIONARY_SAMPLES).map((o) => new HeldJson(o, here).size));
+    await dictionary.stop();
+  });
+
+  it('once the thread has failed, what it was given is deflated on the event loop', async () => {
+    const errors: Error[] = [];
+    const dictionary = new HeldDictionary({ thread: true, onThreadError: (e) => errors.push(e) });
+    for (const o of items.slice(0, DICTIONARY_SAMPLES)) new HeldJson(o, dictionary);
+    const compressor = dictionary.compressor as NonNullable<HeldDictionary['compressor']>;
+    const held = new HeldJson(hpa, dictionary);
+    expect(held.waiting).toBe(true);
+    // A message the thread cannot read, ahead of the batch queued for this turn: it fails.
+    (compressor as unknown as { thread: { post(m: unknown): void } }).thread.post('not a batch');
+    for (let i = 0; i < 500 && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('held HPA compressor')]);
+    expect(held.deflated).toBe(true);
+    expect(held.object()).toEqual(hpa);
+    const after = new HeldJson(hpa, dictionary);
+    expect(after.deflated).toBe(true);
+    expect(after.object()).toEqual(hpa);
+  });
+});

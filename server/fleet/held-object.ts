@@ -1,5 +1,7 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { KubeObject } from '@/lib/k8s/types';
+import { deflateHere, HeldCompressor } from './held-compressor';
+import type { Deflatable } from './held-compressor';
 
 /**
  * The object an index entry was mapped from, as the API served it (slimmed: `slimObject`). Read rarely — the detail
@@ -41,14 +43,31 @@ export const DICTIONARY_SAMPLES = 4;
  * repeats). Made once, from the first `DICTIONARY_SAMPLES` HPAs, and never changed: each deflated object needs it to
  * be read. One per index (each `HeldJson` points at its index's), not one per process: two indexes in one process
  * (the tests') never share one.
+ *
+ * With `thread`, the HPAs written once it is made are deflated by a thread of its own (`HeldCompressor`), each kept
+ * as its text until its bytes come back; without, as they are written.
  */
 export class HeldDictionary {
   private current: Buffer | null = null;
   private samples: Uint8Array[] = [];
+  private compressorOf: HeldCompressor | null = null;
+
+  constructor(
+    private readonly options: {
+      thread?: boolean;
+      /** Told when a held HPA's deflated bytes come from the thread (the index counts what it holds). */
+      onDeflated?: (held: HeldJson) => void;
+      onThreadError?: (error: Error) => void;
+    } = {},
+  ) {}
 
   /** The dictionary, once made. */
   get bytes(): Buffer | null {
     return this.current;
+  }
+
+  get compressor(): HeldCompressor | null {
+    return this.compressorOf;
   }
 
   /** An HPA's JSON written before the dictionary was made: one of its samples, until there are enough. */
@@ -57,6 +76,17 @@ export class HeldDictionary {
     if (this.samples.length < DICTIONARY_SAMPLES) return;
     this.current = ownCopy(Buffer.concat(this.samples));
     this.samples = [];
+    if (this.options.thread) this.compressorOf = new HeldCompressor(this.current, this.options.onThreadError);
+  }
+
+  /** `held`'s bytes came from the thread. */
+  deflated(held: HeldJson): void {
+    this.options.onDeflated?.(held);
+  }
+
+  /** Ends the compressor's thread, if there is one (what it had not answered stays as text). */
+  stop(): Promise<void> {
+    return this.compressorOf?.stop() ?? Promise.resolve();
   }
 }
 
@@ -67,23 +97,27 @@ export class HeldDictionary {
  * one small object on the heap and its bytes beside it, and the object a watch event brought dies young.
  *
  * Deflated against its index's dictionary, an HPA's ~1.4 KB of JSON is ~0.25 KB (`npm run bench:memory`: 1.43 →
- * 0.25 KiB an HPA). Writing one costs ~30 µs more than writing it plain (`bench:memory`: 15 → 48 µs with
- * `JSON.stringify`; zlib's set-up for each call and hashing the ~5 KB dictionary are most of it: Node offers no
- * deflater that can be reset and used again synchronously), reading one back ~8 µs of inflating more. The first
- * `DICTIONARY_SAMPLES` HPAs written, which make the dictionary, stay plain until their next version.
+ * 0.25 KiB an HPA); the index has a thread do it (`HeldCompressor`), and until the bytes come back (a turn or two of
+ * the event loop) the version is held as its JSON text. Reading a deflated one back is ~8 µs of inflating more than
+ * parsing. The first `DICTIONARY_SAMPLES` HPAs written, which make the dictionary, stay plain until their next version.
  *
- * Until 2026-11-28 only a version that had stood two minutes was deflated (by the index's minute pass), to spare the
- * CPU for versions about to be replaced. A live fleet's HPAs change status every controller pass or few, so none
- * ever were: the bench's 100,000 held 1.55 KiB each of plain JSON, their malloc'd bytes most of what the process held
- * outside V8's heap.
+ * Deflated from the first few HPAs on, not later: bytes malloc'd plain and freed once deflated leave the allocator's
+ * memory in holes it does not give back (a test of 100,000 ArrayBuffers of 1.4 KB replaced by 0.25 KB ones: RSS 224 →
+ * 283 MiB, against 105 MiB for 0.25 KB ones from the start). Until 2026-11-28 only a version that had stood two
+ * minutes was deflated (by the index's minute pass), and in a live fleet, whose HPAs change status every controller
+ * pass or few, none ever was: the bench's 100,000 held 1.55 KiB each of plain JSON.
  */
-export class HeldJson implements HeldObject {
+export class HeldJson implements HeldObject, Deflatable {
   /**
    * The bytes as a bare ArrayBuffer: a Buffer over it would be one more object on the heap for every HPA (~0.1 KiB in
-   * `npm run bench:heap`); a view is made when they are read, and dies young.
+   * `npm run bench:heap`); a view is made when they are read, and dies young. Null while the thread deflates them.
    */
-  private readonly bytes: ArrayBuffer;
-  private readonly packed: boolean;
+  private bytes: ArrayBuffer | null;
+  /** The JSON, while the thread deflates it. */
+  private text: string | null = null;
+  private packed: boolean;
+  /** No longer the version its index holds (replaced or removed): bytes that come later are not counted. */
+  retired = false;
   readonly resourceVersion: string | undefined;
 
   constructor(
@@ -91,35 +125,55 @@ export class HeldJson implements HeldObject {
     /** Its index's dictionary, which it is deflated against once it is made. */
     private readonly dictionary: HeldDictionary,
   ) {
-    const json = Buffer.from(JSON.stringify(object), 'utf8');
+    const json = JSON.stringify(object);
     const against = dictionary.bytes;
-    if (against) {
-      const packed = deflateRawSync(json, { dictionary: against });
-      this.bytes = new ArrayBuffer(packed.length);
-      new Uint8Array(this.bytes).set(packed);
+    const compressor = dictionary.compressor;
+    if (against && compressor) {
+      this.bytes = null;
+      this.text = json;
+      this.packed = false;
+      compressor.deflate(this, json);
+    } else if (against) {
+      this.bytes = deflateHere(json, against);
       this.packed = true;
     } else {
-      this.bytes = new ArrayBuffer(json.length);
-      new Uint8Array(this.bytes).set(json);
+      const bytes = Buffer.from(json, 'utf8');
+      this.bytes = new ArrayBuffer(bytes.length);
+      new Uint8Array(this.bytes).set(bytes);
       this.packed = false;
       dictionary.offer(new Uint8Array(this.bytes));
     }
     this.resourceVersion = object.metadata.resourceVersion;
   }
 
+  /** Its deflated bytes, from the thread. */
+  deflatedTo(bytes: ArrayBuffer): void {
+    if (this.text === null) return;
+    this.bytes = bytes;
+    this.text = null;
+    this.packed = true;
+    if (!this.retired) this.dictionary.deflated(this);
+  }
+
   object(): KubeObject {
-    const view = Buffer.from(this.bytes);
+    if (this.text !== null) return JSON.parse(this.text) as KubeObject;
+    const view = Buffer.from(this.bytes as ArrayBuffer);
     const bytes = this.packed ? inflateRawSync(view, { dictionary: this.dictionary.bytes as Buffer }) : view;
     return JSON.parse(bytes.toString('utf8')) as KubeObject;
   }
 
-  /** Whether its bytes are deflated (all but the dictionary's samples). */
+  /** Whether its bytes are deflated (all but the dictionary's samples, once the thread has answered). */
   get deflated(): boolean {
     return this.packed;
   }
 
-  /** Bytes held beside V8's heap. */
+  /** Whether the thread has yet to answer for it. */
+  get waiting(): boolean {
+    return this.text !== null;
+  }
+
+  /** Bytes held beside V8's heap (none while it waits for the thread). */
   get size(): number {
-    return this.bytes.byteLength;
+    return this.bytes?.byteLength ?? 0;
   }
 }

@@ -135,6 +135,15 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
   });
 
   new Gauge({
+    name: 'autoscope_index_held_waiting',
+    help: 'HPA versions handed to the compressor thread and not yet deflated (held as their JSON text meanwhile): a number that stays high says the thread falls behind the watch events.',
+    registers: [registry],
+    collect() {
+      this.set(instance()?.index.heldWaiting ?? 0);
+    },
+  });
+
+  new Gauge({
     name: 'autoscope_index_held_bytes',
     help: "Bytes of the HPAs' objects the index holds outside V8's heap: deflated against a dictionary of the first few HPAs (form=deflated), and those few as JSON until their next version (form=json).",
     labelNames: ['form'],

@@ -113,6 +113,8 @@ describe('the metrics endpoint', () => {
     const held = samplesOf(text, 'autoscope_index_held_bytes');
     expect(held.map((h) => h.labels).sort()).toEqual(['{form="deflated"}', '{form="json"}']);
     expect(held.reduce((n, h) => n + h.value, 0)).toBeGreaterThan(0);
+    // Versions waiting for the compressor thread: a count, there even when none wait.
+    expect(sample(text, 'autoscope_index_held_waiting')).toBeGreaterThanOrEqual(0);
     // All but the dictionary's first few samples are deflated.
     expect(sample(text, 'autoscope_index_held_bytes{form="deflated"}')).toBeGreaterThan(0);
     expect(text).toMatch(
