@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 
 /**
  * The life of a thread that works on a SQLite database beside the event loop (the WAL checkpointer, the history
@@ -18,6 +19,8 @@ export interface SqliteThreadOptions {
   onMessage: (message: ThreadMessage) => void;
   /** Told once when the thread fails. */
   onError: (error: Error) => void;
+  /** V8's limits for the thread's own heap (`Worker`'s `resourceLimits`). */
+  resourceLimits?: ResourceLimits;
 }
 
 export interface ThreadMessage {
@@ -38,7 +41,11 @@ export interface SqliteThread {
 }
 
 export function startSqliteThread(script: string, options: SqliteThreadOptions): SqliteThread {
-  const worker = new Worker(script, { eval: true, workerData: options.workerData });
+  const worker = new Worker(script, {
+    eval: true,
+    workerData: options.workerData,
+    ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+  });
   worker.unref();
   let failure: Error | null = null;
   let resolveStarted: () => void = () => {};
