@@ -206,7 +206,10 @@ export class FleetIndex {
   ) {
     this.heldDictionary = new HeldDictionary({
       thread: compressInThread,
-      onDeflated: (held) => void (this.heldBytes.deflated += held.size),
+      onDeflated: (held, plainSize) => {
+        this.heldBytes.json -= plainSize;
+        this.heldBytes.deflated += held.size;
+      },
       onThreadError: (error) => log.warn('held HPA compressor failed; deflating on the event loop', { error: errorText(error) }),
     });
   }
@@ -227,7 +230,7 @@ export class FleetIndex {
   /** What this index's HPAs are deflated against (`HeldJson`): made from the first few written. */
   private readonly heldDictionary: HeldDictionary;
 
-  /** An HPA waiting for its bytes from the compressor counts once they come (`onDeflated`), if it is still held then. */
+  /** An HPA waiting for the compressor counts as JSON until its deflated bytes come (`onDeflated`), if it is still held then. */
   private heldChanged(before: HeldObject | undefined, after: HeldObject | undefined): void {
     if (before instanceof HeldJson) {
       before.retired = true;

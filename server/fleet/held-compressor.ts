@@ -8,13 +8,16 @@ import type { SqliteThread } from '../store/sqlite-thread';
  * Deflating one HPA is ~30 µs of zlib (set up for every call: Node has no deflater that can be reset and reused
  * synchronously, and the ~5 KB dictionary is hashed each time) and its garbage; on the bench's busy machine twice that.
  * Done as each version was written, it made a 100,000-HPA cold start 17 s longer (41.5 → 58.1 s, 4.3× the floor) and
- * every watch event ~60 µs dearer. Here the event loop hands the JSON text over in batches (one message per turn of the
- * loop; the text is copied, the batch's deflated bytes come back as one transferred buffer, and each HPA's are copied
- * out of it into an allocation of its own) and keeps the text until they come.
+ * every watch event ~60 µs dearer. Here the event loop hands the JSON's bytes over in batches (one message per turn of
+ * the loop, the batch's bytes copied into one transferred buffer; the deflated bytes come back the same way, and each
+ * HPA's are copied out into an allocation of the event loop's). Until they come, a version is held as its plain bytes,
+ * outside V8's heap: held as text on the heap, the versions waiting during a cold start died in the old space and
+ * left it fragmented (runs AR–AT, docs/performance.md). At most `MAX_WAITING` wait; past that, or once the thread has
+ * failed, a version is deflated on the event loop as it is written.
  *
  * The thread is started with the dictionary and runs a script from a string (`eval`, so the bundler leaves it alone:
  * docs/toolchain.md, trap 18); its life (started, failed, stopped) is `startSqliteThread`'s, which knows nothing of
- * SQLite but the name. If it fails, what it was given and everything after is deflated on the event loop instead.
+ * SQLite but the name.
  */
 const script = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -27,7 +30,10 @@ parentPort.on('message', (m) => {
     return;
   }
   try {
-    const packed = m.texts.map((text) => deflateRawSync(Buffer.from(text, 'utf8'), { dictionary }));
+    const plain = new Uint8Array(m.bytes);
+    const packed = [];
+    for (let i = 0, at = 0; i < m.lengths.length; at += m.lengths[i], i++)
+      packed.push(deflateRawSync(plain.subarray(at, at + m.lengths[i]), { dictionary }));
     const joined = Buffer.concat(packed);
     const bytes = joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.length);
     parentPort.postMessage({ type: 'deflated', bytes, lengths: packed.map((p) => p.length) }, [bytes]);
@@ -44,24 +50,28 @@ export interface Deflatable {
 }
 
 /** Deflated on the event loop: what the thread does, for when it cannot. */
-export function deflateHere(text: string, dictionary: Buffer): ArrayBuffer {
-  const packed = deflateRawSync(Buffer.from(text, 'utf8'), { dictionary });
+export function deflateHere(plain: Uint8Array, dictionary: Buffer): ArrayBuffer {
+  const packed = deflateRawSync(plain, { dictionary });
   const own = new ArrayBuffer(packed.length);
   new Uint8Array(own).set(packed);
   return own;
 }
 
-/** Texts gathered in one turn of the event loop are one message; more than this many, several. */
+/** Versions gathered in one turn of the event loop are one message; more than this many, several. */
 const BATCH = 512;
+/** Versions waiting for the thread at most (~6 MB of plain JSON); more are deflated on the event loop. */
+export const MAX_WAITING = 4096;
 
 export class HeldCompressor {
   private readonly thread: SqliteThread;
   /** Given, not yet sent: flushed at the end of the turn. */
-  private queued: { held: Deflatable; text: string }[] = [];
+  private queued: { held: Deflatable; plain: Uint8Array }[] = [];
   /** Sent, in order: the thread answers each batch in the order it came. */
-  private readonly inFlight: { held: Deflatable; text: string }[][] = [];
+  private readonly inFlight: { held: Deflatable; plain: Uint8Array }[][] = [];
   private flushScheduled = false;
   private failed = false;
+  /** `queued` and `inFlight`'s lengths together. */
+  private waiting = 0;
 
   constructor(
     private readonly dictionary: Buffer,
@@ -71,11 +81,12 @@ export class HeldCompressor {
       name: 'held HPA compressor',
       workerData: { dictionary: new Uint8Array(dictionary) },
       stopMessage: 'stop',
-      // A small heap: it holds one batch's texts at a time (default limits let a young generation grow to tens of MiB).
+      // A small heap: it holds one batch's bytes at a time (default limits let a young generation grow to tens of MiB).
       resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
       onMessage: (m) => {
         if (m.type !== 'deflated') return;
         const batch = this.inFlight.shift() ?? [];
+        this.waiting -= batch.length;
         const joined = new Uint8Array(m.bytes as ArrayBuffer);
         const lengths = m.lengths as number[];
         // Each one copied into an allocation made here: made on the thread, the long-lived small buffers sat between
@@ -90,18 +101,27 @@ export class HeldCompressor {
       onError: (error) => {
         this.failed = true;
         // What the thread had, and what waits to be sent, is deflated here.
+        this.waiting -= this.inFlight.reduce((n, b) => n + b.length, 0);
         for (const batch of this.inFlight.splice(0))
-          for (const { held, text } of batch) held.deflatedTo(deflateHere(text, this.dictionary));
+          for (const { held, plain } of batch) held.deflatedTo(deflateHere(plain, this.dictionary));
         this.flush();
         onError(error);
       },
     });
   }
 
-  /** `held`'s text, to be deflated; `held.deflatedTo` is told the bytes on a later turn (at once if the thread failed). */
-  deflate(held: Deflatable, text: string): void {
-    if (this.failed) return held.deflatedTo(deflateHere(text, this.dictionary));
-    this.queued.push({ held, text });
+  /** Whether it takes another version now (else its writer deflates it on the event loop). */
+  get accepts(): boolean {
+    return !this.failed && this.pending < MAX_WAITING;
+  }
+
+  /**
+   * `held`'s plain bytes (which it keeps until then), to be deflated: `held.deflatedTo` is told the result on a later
+   * turn. Only when `accepts`.
+   */
+  deflate(held: Deflatable, plain: Uint8Array): void {
+    this.queued.push({ held, plain });
+    this.waiting += 1;
     if (this.queued.length >= BATCH) this.flush();
     else if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -109,9 +129,9 @@ export class HeldCompressor {
     }
   }
 
-  /** Texts given and not yet deflated (sent or waiting to be). */
+  /** Versions given and not yet deflated (sent or waiting to be). */
   get pending(): number {
-    return this.queued.length + this.inFlight.reduce((n, b) => n + b.length, 0);
+    return this.waiting;
   }
 
   private flush(): void {
@@ -120,14 +140,19 @@ export class HeldCompressor {
     const batch = this.queued;
     this.queued = [];
     if (this.failed) {
-      for (const { held, text } of batch) held.deflatedTo(deflateHere(text, this.dictionary));
+      this.waiting -= batch.length;
+      for (const { held, plain } of batch) held.deflatedTo(deflateHere(plain, this.dictionary));
       return;
     }
     this.inFlight.push(batch);
-    this.thread.post({ texts: batch.map((b) => b.text) });
+    const lengths = batch.map((b) => b.plain.length);
+    const bytes = new ArrayBuffer(lengths.reduce((n, l) => n + l, 0));
+    const into = new Uint8Array(bytes);
+    for (let i = 0, at = 0; i < batch.length; at += lengths[i] ?? 0, i++) into.set((batch[i] as { plain: Uint8Array }).plain, at);
+    this.thread.post({ bytes, lengths }, [bytes]);
   }
 
-  /** Ends the thread; what it had not answered stays as text (its holders read that). */
+  /** Ends the thread; what it had not answered stays plain (its holders read that). */
   stop(): Promise<void> {
     return this.thread.stop();
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@/lib/k8s/types';
 import fixture from '@/lib/triage/__fixtures__/prod-us.hpa.json';
+import { MAX_WAITING } from './held-compressor';
 import { DICTIONARY_SAMPLES, HeldAsIs, HeldDictionary, HeldJson } from './held-object';
 
 const items = (fixture as { items: KubeObject[] }).items;
@@ -92,23 +93,39 @@ describe('HeldJson deflated by the compressor thread', () => {
     for (let i = 0; i < 500 && (dictionary.compressor?.pending ?? 0) > 0; i++) await new Promise((r) => setTimeout(r, 10));
   };
 
-  it('is held as its text until the thread answers, reads back the same throughout, and is counted once it is deflated', async () => {
-    const told: HeldJson[] = [];
-    const dictionary = new HeldDictionary({ thread: true, onDeflated: (h) => told.push(h) });
+  it('is held as its plain bytes until the thread answers, reads back the same throughout, and is counted once it is deflated', async () => {
+    const told: [HeldJson, number][] = [];
+    const dictionary = new HeldDictionary({ thread: true, onDeflated: (h, plain) => told.push([h, plain]) });
     const first = items.slice(0, DICTIONARY_SAMPLES).map((o) => new HeldJson(o, dictionary));
     expect(first.every((h) => !h.deflated && !h.waiting)).toBe(true);
     const later = items.slice(DICTIONARY_SAMPLES).map((o) => new HeldJson(o, dictionary));
-    expect(later.every((h) => h.waiting && !h.deflated && h.size === 0)).toBe(true);
+    expect(later.map((h) => [h.waiting, h.deflated, h.size])).toEqual(
+      items.slice(DICTIONARY_SAMPLES).map((o) => [true, false, plainSize(o)]),
+    );
     expect(later.map((h) => h.object())).toEqual(items.slice(DICTIONARY_SAMPLES));
     // One replaced before the thread answers: its bytes come, but it is not counted.
     (later[0] as HeldJson).retired = true;
     await settled(dictionary);
     expect(later.every((h) => h.deflated && !h.waiting)).toBe(true);
     expect(later.map((h) => h.object())).toEqual(items.slice(DICTIONARY_SAMPLES));
-    expect(told).toEqual(later.slice(1));
+    expect(told).toEqual(later.slice(1).map((h, i) => [h, plainSize(items[DICTIONARY_SAMPLES + 1 + i] as KubeObject)]));
     // The same bytes the event loop would have made.
     const here = madeDictionary();
     expect(later.map((h) => h.size)).toEqual(items.slice(DICTIONARY_SAMPLES).map((o) => new HeldJson(o, here).size));
+    await dictionary.stop();
+  });
+
+  it('past MAX_WAITING versions waiting, the next are deflated on the event loop as they are written', async () => {
+    const dictionary = new HeldDictionary({ thread: true });
+    for (const o of items.slice(0, DICTIONARY_SAMPLES)) new HeldJson(o, dictionary);
+    const named = (i: number) => ({ ...hpa, metadata: { ...hpa.metadata, name: `burst-${i}` } });
+    const burst = Array.from({ length: MAX_WAITING + 10 }, (_, i) => new HeldJson(named(i), dictionary));
+    expect(burst.filter((h) => h.waiting).length).toBe(MAX_WAITING);
+    expect(burst.slice(MAX_WAITING).every((h) => h.deflated && !h.waiting)).toBe(true);
+    expect(burst.slice(MAX_WAITING).map((h) => h.object())).toEqual(Array.from({ length: 10 }, (_, i) => named(MAX_WAITING + i)));
+    await settled(dictionary);
+    expect(burst.every((h) => h.deflated)).toBe(true);
+    expect(burst[0]?.object()).toEqual(named(0));
     await dictionary.stop();
   });
 

@@ -45,7 +45,7 @@ export const DICTIONARY_SAMPLES = 4;
  * (the tests') never share one.
  *
  * With `thread`, the HPAs written once it is made are deflated by a thread of its own (`HeldCompressor`), each kept
- * as its text until its bytes come back; without, as they are written.
+ * as its plain bytes until the deflated ones come back; without, as they are written.
  */
 export class HeldDictionary {
   private current: Buffer | null = null;
@@ -55,8 +55,8 @@ export class HeldDictionary {
   constructor(
     private readonly options: {
       thread?: boolean;
-      /** Told when a held HPA's deflated bytes come from the thread (the index counts what it holds). */
-      onDeflated?: (held: HeldJson) => void;
+      /** Told when a held HPA's deflated bytes come from the thread, replacing `plainSize` plain ones (the index counts what it holds). */
+      onDeflated?: (held: HeldJson, plainSize: number) => void;
       onThreadError?: (error: Error) => void;
     } = {},
   ) {}
@@ -79,12 +79,12 @@ export class HeldDictionary {
     if (this.options.thread) this.compressorOf = new HeldCompressor(this.current, this.options.onThreadError);
   }
 
-  /** `held`'s bytes came from the thread. */
-  deflated(held: HeldJson): void {
-    this.options.onDeflated?.(held);
+  /** `held`'s bytes came from the thread, in place of `plainSize` plain ones. */
+  deflated(held: HeldJson, plainSize: number): void {
+    this.options.onDeflated?.(held, plainSize);
   }
 
-  /** Ends the compressor's thread, if there is one (what it had not answered stays as text). */
+  /** Ends the compressor's thread, if there is one (what it had not answered stays plain). */
   stop(): Promise<void> {
     return this.compressorOf?.stop() ?? Promise.resolve();
   }
@@ -98,7 +98,7 @@ export class HeldDictionary {
  *
  * Deflated against its index's dictionary, an HPA's ~1.4 KB of JSON is ~0.25 KB (`npm run bench:memory`: 1.43 →
  * 0.25 KiB an HPA); the index has a thread do it (`HeldCompressor`), and until the bytes come back (a turn or two of
- * the event loop) the version is held as its JSON text. Reading a deflated one back is ~8 µs of inflating more than
+ * the event loop) the version is held as its plain JSON bytes. Reading a deflated one back is ~8 µs of inflating more than
  * parsing. The first `DICTIONARY_SAMPLES` HPAs written, which make the dictionary, stay plain until their next version.
  *
  * Deflated from the first few HPAs on, not later: bytes malloc'd plain and freed once deflated leave the allocator's
@@ -110,12 +110,12 @@ export class HeldDictionary {
 export class HeldJson implements HeldObject, Deflatable {
   /**
    * The bytes as a bare ArrayBuffer: a Buffer over it would be one more object on the heap for every HPA (~0.1 KiB in
-   * `npm run bench:heap`); a view is made when they are read, and dies young. Null while the thread deflates them.
+   * `npm run bench:heap`); a view is made when they are read, and dies young. Plain JSON while the thread deflates it.
    */
-  private bytes: ArrayBuffer | null;
-  /** The JSON, while the thread deflates it. */
-  private text: string | null = null;
+  private bytes: ArrayBuffer;
   private packed: boolean;
+  /** Handed to the compressor thread, which has yet to answer. */
+  private waitingForThread = false;
   /** No longer the version its index holds (replaced or removed): bytes that come later are not counted. */
   retired = false;
   readonly resourceVersion: string | undefined;
@@ -125,39 +125,38 @@ export class HeldJson implements HeldObject, Deflatable {
     /** Its index's dictionary, which it is deflated against once it is made. */
     private readonly dictionary: HeldDictionary,
   ) {
-    const json = JSON.stringify(object);
+    const json = Buffer.from(JSON.stringify(object), 'utf8');
     const against = dictionary.bytes;
     const compressor = dictionary.compressor;
-    if (against && compressor) {
-      this.bytes = null;
-      this.text = json;
-      this.packed = false;
-      compressor.deflate(this, json);
-    } else if (against) {
+    if (against && !compressor?.accepts) {
       this.bytes = deflateHere(json, against);
       this.packed = true;
     } else {
-      const bytes = Buffer.from(json, 'utf8');
-      this.bytes = new ArrayBuffer(bytes.length);
-      new Uint8Array(this.bytes).set(bytes);
+      this.bytes = new ArrayBuffer(json.length);
+      const plain = new Uint8Array(this.bytes);
+      plain.set(json);
       this.packed = false;
-      dictionary.offer(new Uint8Array(this.bytes));
+      if (!against) dictionary.offer(plain);
+      else if (compressor) {
+        this.waitingForThread = true;
+        compressor.deflate(this, plain);
+      }
     }
     this.resourceVersion = object.metadata.resourceVersion;
   }
 
   /** Its deflated bytes, from the thread. */
   deflatedTo(bytes: ArrayBuffer): void {
-    if (this.text === null) return;
+    if (!this.waitingForThread) return;
+    const plainSize = this.bytes.byteLength;
     this.bytes = bytes;
-    this.text = null;
     this.packed = true;
-    if (!this.retired) this.dictionary.deflated(this);
+    this.waitingForThread = false;
+    if (!this.retired) this.dictionary.deflated(this, plainSize);
   }
 
   object(): KubeObject {
-    if (this.text !== null) return JSON.parse(this.text) as KubeObject;
-    const view = Buffer.from(this.bytes as ArrayBuffer);
+    const view = Buffer.from(this.bytes);
     const bytes = this.packed ? inflateRawSync(view, { dictionary: this.dictionary.bytes as Buffer }) : view;
     return JSON.parse(bytes.toString('utf8')) as KubeObject;
   }
@@ -167,13 +166,13 @@ export class HeldJson implements HeldObject, Deflatable {
     return this.packed;
   }
 
-  /** Whether the thread has yet to answer for it. */
+  /** Whether the thread has yet to answer for it (its bytes are plain JSON meanwhile). */
   get waiting(): boolean {
-    return this.text !== null;
+    return this.waitingForThread;
   }
 
-  /** Bytes held beside V8's heap (none while it waits for the thread). */
+  /** Bytes held beside V8's heap. */
   get size(): number {
-    return this.bytes?.byteLength ?? 0;
+    return this.bytes.byteLength;
   }
 }

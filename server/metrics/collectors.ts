@@ -136,7 +136,7 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
 
   new Gauge({
     name: 'autoscope_index_held_waiting',
-    help: 'HPA versions handed to the compressor thread and not yet deflated (held as their JSON text meanwhile): a number that stays high says the thread falls behind the watch events.',
+    help: 'HPA versions handed to the compressor thread and not yet deflated (held as their plain JSON bytes meanwhile): a number that stays high says the thread falls behind the watch events.',
     registers: [registry],
     collect() {
       this.set(instance()?.index.heldWaiting ?? 0);

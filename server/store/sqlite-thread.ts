@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
 
 /**
  * The life of a thread that works on a SQLite database beside the event loop (the WAL checkpointer, the history
@@ -34,8 +34,8 @@ export interface SqliteThread {
   readonly started: Promise<void>;
   /** Whether the thread has failed (it takes no more messages then). */
   readonly failed: boolean;
-  /** Posts a message unless the thread has failed. */
-  post(message: unknown): void;
+  /** Posts a message unless the thread has failed (what `transfer` lists moves to the thread). */
+  post(message: unknown, transfer?: readonly TransferListItem[]): void;
   /** Asks the thread to finish and resolves once it has (at once if it failed). */
   stop(): Promise<void>;
 }
@@ -82,8 +82,8 @@ export function startSqliteThread(script: string, options: SqliteThreadOptions):
     get failed() {
       return failure !== null;
     },
-    post(message) {
-      if (!failure) worker.postMessage(message);
+    post(message, transfer) {
+      if (!failure) worker.postMessage(message, transfer);
     },
     stop(): Promise<void> {
       stopping ??= failure
