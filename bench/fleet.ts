@@ -504,18 +504,6 @@ async function main(): Promise<void> {
   );
   children.push(bff);
   await waitForLine(bff, /"msg":"serving"/, 300_000);
-  // The BFF compacts its heap once after the first sync, before it says ready (server/heap.ts): part of the sync.
-  const compacted = waitForLine(bff, /\{[^\n]*"msg":"heap compacted after the first sync"[^\n]*\}/, 900_000).then(
-    (m) =>
-      JSON.parse(m[0]) as {
-        ms: number;
-        oldSpaceBeforeMiB: number;
-        oldSpaceCollectedMiB: number;
-        oldSpaceAfterMiB: number;
-        liveMiB: number;
-      },
-    () => null,
-  );
   let synced = 0;
   let lastReport = performance.now();
   for (;;) {
@@ -537,12 +525,6 @@ async function main(): Promise<void> {
   }
   const syncMs = performance.now() - bffStart;
   console.info(`BFF: fully synced index of ${synced} autoscalers: ${(syncMs / 1000).toFixed(1)} s after start`);
-  const compaction = await Promise.race([compacted, new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
-  console.info(
-    compaction
-      ? `  of it, the heap's compaction after the first sync: ${compaction.ms} ms, V8's old space ${compaction.oldSpaceBeforeMiB} → ${compaction.oldSpaceCollectedMiB} (a plain full GC first) → ${compaction.oldSpaceAfterMiB} MiB committed (${compaction.liveMiB} MiB live)`
-      : `  (no "heap compacted" line from the BFF)`,
-  );
   const floor = await coldStartFloor(kubeconfig);
   console.info(
     `cold-start floor (every cluster's HPA list fetched and JSON.parse'd, in parallel): ${floor.items} objects, ${(floor.bytes / 2 ** 20).toFixed(0)} MiB in ${(floor.ms / 1000).toFixed(1)} s → sync is ${(syncMs / floor.ms).toFixed(1)}× the floor (goal ≤ 2×)`,

@@ -9,7 +9,6 @@ import type { AutoscopeConfig } from './config';
 import { readConfig } from './config';
 import { ChangeBus } from './fleet/change-bus';
 import { FleetIndex } from './fleet/fleet-index';
-import { compactHeap } from './heap';
 import type { RemoteEntry } from './fleet/fleet-index';
 import { fleetViews } from './fleet/fleet-views';
 import { HistoryStore } from './history/history-store';
@@ -392,12 +391,10 @@ export class Autoscope {
       this.drainedOnce = true;
     }
     if (synced && !this.viewsBuilt) this.buildFirstViews();
-    return synced && this.compacted;
+    return synced;
   }
 
   private viewsBuilt = false;
-  /** The heap compacted once after the first sync (`compactHeap`): until then the process is not ready. */
-  private compacted = false;
 
   /** The list's default order and the whole fleet's triage, built once, as the index first becomes whole. */
   private buildFirstViews(): void {
@@ -407,26 +404,6 @@ export class Autoscope {
     views.order('health');
     views.triage({}, Date.now());
     log.info('first views built', { autoscalers: this.index.size, ms: Math.round(performance.now() - started) });
-    // On a turn of its own, not inside the probe or request that found the fleet whole.
-    setImmediate(() => {
-      if (this.stopped) return;
-      try {
-        const compaction = compactHeap();
-        const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-        if (compaction)
-          log.info('heap compacted after the first sync', {
-            ms: Math.round(compaction.ms),
-            oldSpaceBeforeMiB: mib(compaction.before.committed),
-            oldSpaceCollectedMiB: mib(compaction.collected.committed),
-            oldSpaceAfterMiB: mib(compaction.after.committed),
-            liveMiB: mib(compaction.after.used),
-          });
-      } catch (err) {
-        log.warn('heap compaction failed', { error: errorText(err) });
-      } finally {
-        this.compacted = true;
-      }
-    });
   }
 
   /** Ends every SSE stream, stops the watches, then writes what history has queued and closes it. Idempotent. */

@@ -1,10 +1,13 @@
 import 'server-only';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { StatsQuery, StatsResponse } from '@/lib/api';
 import { canSeeAutoscaler, canSeeCluster } from '@/lib/access';
 import type { Viewer } from '../access/access';
 import { AppError } from '../http/app-error';
-import { fullGc } from '../heap';
 import type { Autoscope } from '../runtime';
+
+let fullGc: (() => void) | null | undefined;
 
 /**
  * A full collection before memory is read, so heapUsed counts live objects, not whatever garbage the last requests
@@ -17,7 +20,11 @@ function collectGarbage(): void {
     throw new AppError('bad_request', 'gc=1 is for benchmarks: the server must be started with AUTOSCOPE_STATS_GC=1', {
       issues: [{ path: 'gc', message: 'needs AUTOSCOPE_STATS_GC=1' }],
     });
-  fullGc()?.();
+  if (fullGc === undefined) {
+    v8.setFlagsFromString('--expose-gc');
+    fullGc = vm.runInNewContext('typeof gc === "function" ? gc : null') as (() => void) | null;
+  }
+  fullGc?.();
 }
 
 /** Process figures for the benchmark and operators: index size (what the viewer may see of it), subscribers, memory, uptime. */

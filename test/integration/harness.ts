@@ -23,9 +23,4 @@ export async function demoFleetSynced(app: Autoscope): Promise<void> {
     () => app.index.entries.size,
     (n) => n >= 80,
   );
-  // Ready follows the sync by a turn (the heap's compaction after the first sync, server/heap.ts).
-  await until(
-    () => app.isReady(),
-    (ready) => ready,
-  );
 }
