@@ -564,19 +564,25 @@ async function main(): Promise<void> {
     console.info('kubectl not installed: skipped the comparison');
   }
 
+  // The monotonic clock (µs) the CPU profile's timestamps use, so BENCH_CPU_PROF can be cut to the churn or a request phase.
+  const mark = (what: string) => process.env.BENCH_CPU_PROF && console.info(`  [mark] ${what} ${process.hrtime.bigint() / 1000n}`);
   await new Promise((r) => setTimeout(r, 2000));
   // The CPU the BFF spends applying the simulator's churn with no request to answer: what the requests share a core with.
   bffCpu.pid = bff.pid;
   // 15 s: a 5-second window right after the kubectl phase could be mostly one major GC (1,170 ms/s in run K).
   const idleCpu = cpuMs(bff.pid);
   const eventsBefore = await watchEvents();
+  const churnGcBefore = await gcTotals();
+  mark('churn');
   await new Promise((r) => setTimeout(r, 15_000));
+  mark('churn end');
   bffCpu.churnMsPerS = (cpuMs(bff.pid) - idleCpu) / 15;
   // The simulator's pace moves from run to run (its controller pass over 100,000 HPAs took 22–113 s of a 15 s period):
   // the CPU an event is what compares across runs.
   const eventsPerS = ((await watchEvents()) - eventsBefore) / 15;
+  const churnGc = gcDuring(churnGcBefore, await gcTotals());
   console.info(
-    `BFF CPU with no requests (applying the simulator's churn): ${bffCpu.churnMsPerS.toFixed(0)} ms a second for ${eventsPerS.toFixed(0)} watch events a second (${((bffCpu.churnMsPerS / eventsPerS) * 1000).toFixed(0)} µs an event)`,
+    `BFF CPU with no requests (applying the simulator's churn): ${bffCpu.churnMsPerS.toFixed(0)} ms a second for ${eventsPerS.toFixed(0)} watch events a second (${((bffCpu.churnMsPerS / eventsPerS) * 1000).toFixed(0)} µs an event; ${churnGc} in 15 s)`,
   );
   const lists = [
     `${base}/api/v1/autoscalers?limit=100`,
@@ -597,8 +603,6 @@ async function main(): Promise<void> {
   // page sizes' requests, next, already built them in every earlier run too).
   console.info(await firstUses([...lists, ...rowLists, ...triages]));
   console.info(await pageBytes(lists, rowLists));
-  // The monotonic clock (µs) the CPU profile's timestamps use, so BENCH_CPU_PROF can be cut to the request phase.
-  const mark = (what: string) => process.env.BENCH_CPU_PROF && console.info(`  [mark] ${what} ${process.hrtime.bigint() / 1000n}`);
   for (const clients of [1, 20]) {
     // What any route costs here (Next.js routing, the HTTP exchange, the bench's own client), under the same churn.
     console.info(

@@ -80,6 +80,24 @@ describe('FleetIndex.apply', () => {
     expect(r.index.entries.get(id)?.held.resourceVersion).toBe(next.metadata.resourceVersion);
     void r.history.close();
   });
+
+  it("a new version's DTO keeps the parts of the one it replaces that did not change", () => {
+    const r = rig();
+    relist(r.index, real);
+    const first = real[0] as KubeObject;
+    const id = idOf(first);
+    const before = r.index.entries.get(id)?.dto;
+    if (!before) throw new Error('not indexed');
+    const next = rewritten(first);
+    const maxReplicas = (before.maxReplicas ?? 0) + 7;
+    (next.spec as { maxReplicas: number }).maxReplicas = maxReplicas;
+    r.index.apply('prod', 'hpas', 'update', next);
+    const after = r.index.entries.get(id)?.dto;
+    expect(after?.maxReplicas).toBe(maxReplicas);
+    expect(after?.target).toBe(before.target);
+    expect(after?.metrics).toBe(before.metrics);
+    void r.history.close();
+  });
 });
 
 describe('FleetIndex: held HPAs', () => {

@@ -703,7 +703,7 @@ export class FleetIndex {
       return after;
     }
     if (!previous) this.idOrder = null;
-    this.strings.internDeep(dto);
+    this.strings.internDeepSharing(dto, previous?.dto);
     this.entries.set(id, { dto, held, related });
     this.changed(cluster, previous?.dto ?? null, dto);
     let ids = this.byCluster.get(cluster);
@@ -756,7 +756,7 @@ export class FleetIndex {
       previous.related = remote.related;
       return;
     }
-    this.strings.internDeep(remote.dto);
+    this.strings.internDeepSharing(remote.dto, previous?.dto);
     if (!previous) this.idOrder = null;
     this.entries.set(id, { dto: remote.dto, held, related: remote.related });
     this.changed(cluster, previous?.dto ?? null, remote.dto);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fleet, hpas, NOW, US } from '@/lib/triage/__fixtures__/fleet';
 import { toHpaAutoscaler } from '@/lib/triage/to-hpa-autoscaler';
-import { StringPool } from './string-pool';
+import { sameInOrder, StringPool } from './string-pool';
 
 describe('StringPool', () => {
   it('leaves any JSON value byte-for-byte the same (keys, order, values)', () => {
@@ -56,5 +56,77 @@ describe('StringPool', () => {
     expect(probe.size).toBe(size + 2);
     probe.intern(a.cluster);
     expect(probe.size).toBe(size + 2);
+  });
+
+  describe('internDeepSharing', () => {
+    it('leaves any JSON value byte-for-byte the same, whatever the previous version', () => {
+      fc.assert(
+        fc.property(fc.jsonValue(), fc.jsonValue(), (value, previous) => {
+          const before = JSON.stringify(value);
+          expect(JSON.stringify(new StringPool(8).internDeepSharing(value, previous))).toBe(before);
+        }),
+      );
+    });
+
+    it("takes the previous version's equal objects and arrays, and keeps its own where they differ", () => {
+      const h = hpas(US)[0];
+      if (!h) throw new Error('fixture has no HPA');
+      const pool = new StringPool();
+      const previous = pool.internDeep(toHpaAutoscaler(US, structuredClone(h), { stale: false }, NOW));
+      const changed = structuredClone(h);
+      changed.status = { ...changed.status, currentReplicas: (changed.status?.currentReplicas ?? 0) + 1 };
+      const next = toHpaAutoscaler(US, changed, { stale: false }, NOW);
+      const expected = JSON.stringify(next);
+      pool.internDeepSharing(next, previous);
+      expect(JSON.stringify(next)).toBe(expected);
+      expect(next.currentReplicas).not.toBe(previous.currentReplicas);
+      // What the replica count does not reach is the previous version's very object.
+      expect(next.target).toBe(previous.target);
+      expect(next.conditions).toBe(previous.conditions);
+      expect(next.metrics).toBe(previous.metrics);
+    });
+
+    it('shares element by element inside an array that changed, and descends into objects that changed', () => {
+      const previous = {
+        conditions: [
+          { type: 'A', at: '1' },
+          { type: 'B', at: '1' },
+        ],
+        spec: { target: { n: 1 }, max: 3 },
+      };
+      const next = {
+        conditions: [
+          { type: 'A', at: '1' },
+          { type: 'B', at: '2' },
+        ],
+        spec: { target: { n: 1 }, max: 4 },
+      };
+      new StringPool().internDeepSharing(next, previous);
+      expect(next.conditions).not.toBe(previous.conditions);
+      expect(next.conditions[0]).toBe(previous.conditions[0]);
+      expect(next.conditions[1]).not.toBe(previous.conditions[1]);
+      expect(next.spec).not.toBe(previous.spec);
+      expect(next.spec.target).toBe(previous.spec.target);
+    });
+
+    it('does not take an equal object whose keys come in another order (its JSON would differ)', () => {
+      const previous = { target: { kind: 'Deployment', name: 'web' } };
+      const next = { target: { name: 'web', kind: 'Deployment' } };
+      new StringPool().internDeepSharing(next, previous);
+      expect(next.target).not.toBe(previous.target);
+      expect(JSON.stringify(next)).toBe('{"target":{"name":"web","kind":"Deployment"}}');
+    });
+  });
+
+  it('sameInOrder holds exactly when two JSON values serialize alike without reordering', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        if (sameInOrder(a, b)) expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+        expect(sameInOrder(a, structuredClone(a))).toBe(true);
+      }),
+    );
+    expect(sameInOrder({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(sameInOrder([1, { a: 'x' }], [1, { a: 'x' }])).toBe(true);
+    expect(sameInOrder({ a: undefined }, {})).toBe(false);
   });
 });
