@@ -703,7 +703,7 @@ export class FleetIndex {
       return after;
     }
     if (!previous) this.idOrder = null;
-    this.strings.internDeepSharing(dto, previous?.dto);
+    this.share(dto, previous?.dto);
     this.entries.set(id, { dto, held, related });
     this.changed(cluster, previous?.dto ?? null, dto);
     let ids = this.byCluster.get(cluster);
@@ -715,6 +715,17 @@ export class FleetIndex {
     this.publisher?.(cluster, id, { dto, raw, related });
     this.onChanged([id]);
     return after;
+  }
+
+  /**
+   * A DTO about to be stored made to share what it can: strings and the unchanged parts of the version it replaces
+   * (`internDeepSharing`), and the values that repeat whole across the fleet (`shared`): its metric list and an empty
+   * problem list.
+   */
+  private share(dto: Autoscaler, previous: Autoscaler | undefined): void {
+    this.strings.internDeepSharing(dto, previous);
+    dto.metrics = this.strings.shared(dto.metrics);
+    if (dto.problems.length === 0) dto.problems = this.strings.shared(dto.problems);
   }
 
   private remove(id: string): void {
@@ -756,7 +767,7 @@ export class FleetIndex {
       previous.related = remote.related;
       return;
     }
-    this.strings.internDeepSharing(remote.dto, previous?.dto);
+    this.share(remote.dto, previous?.dto);
     if (!previous) this.idOrder = null;
     this.entries.set(id, { dto: remote.dto, held, related: remote.related });
     this.changed(cluster, previous?.dto ?? null, remote.dto);

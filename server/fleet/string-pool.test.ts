@@ -118,6 +118,24 @@ describe('StringPool', () => {
     });
   });
 
+  it('shared: an equal value pooled earlier stands in for a new one; a different one is pooled in turn, up to its limit', () => {
+    const pool = new StringPool(8, 3);
+    const a = [{ key: 'Resource/cpu', current: { averageUtilization: 45 } }];
+    expect(pool.shared(a)).toBe(a);
+    expect(pool.shared(structuredClone(a))).toBe(a);
+    // Equal up to key order is not equal: the JSON would differ.
+    const reordered = [{ current: { averageUtilization: 45 }, key: 'Resource/cpu' }];
+    expect(pool.shared(reordered)).toBe(reordered);
+    const b = [{ key: 'Resource/cpu', current: { averageUtilization: 46 } }];
+    expect(pool.shared(b)).toBe(b);
+    expect(pool.shared(structuredClone(b))).toBe(b);
+    expect(pool.valueCount).toBe(3);
+    const empty: unknown[] = [];
+    expect(pool.shared(empty)).toBe(empty);
+    expect(pool.valueCount).toBe(1);
+    expect(pool.shared([])).toBe(empty);
+  });
+
   it('sameInOrder holds exactly when two JSON values serialize alike without reordering', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {

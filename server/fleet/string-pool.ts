@@ -16,8 +16,34 @@ const UNIQUE_KEYS = new Set(['id', 'name', 'uid', 'resourceVersion', 'hint', 'ge
  */
 export class StringPool {
   private pool = new Map<string, string>();
+  /** `shared`'s values, by a hash of their JSON (the JSON itself, kept as the key, would cost more than sharing saves). */
+  private values = new Map<number, object>();
 
-  constructor(private readonly limit = 262_144) {}
+  constructor(
+    private readonly limit = 262_144,
+    private readonly valueLimit = 16_384,
+  ) {}
+
+  /** Values `shared` holds (beside `size` strings). */
+  get valueCount(): number {
+    return this.values.size;
+  }
+
+  /**
+   * The value pooled earlier that is equal to `value` (`sameInOrder`: the same JSON byte for byte), else `value`,
+   * pooled. For values that repeat whole across a fleet — a metric list (a target, a current reading and the summary
+   * they make), an empty list — not ones with a name or a time in them, which would only add an entry each. Entries
+   * are found by a hash of the JSON; a value whose hash holds another value stays unshared. Bounded like the strings:
+   * past `valueLimit` entries it starts afresh.
+   */
+  shared<T extends object>(value: T): T {
+    const key = fnv1a(JSON.stringify(value));
+    const had = this.values.get(key);
+    if (had !== undefined) return sameInOrder(had, value) ? (had as T) : value;
+    if (this.values.size >= this.valueLimit) this.values = new Map();
+    this.values.set(key, value);
+    return value;
+  }
 
   get size(): number {
     return this.pool.size;
@@ -109,4 +135,12 @@ export function sameInOrder(a: unknown, b: unknown): boolean {
     if (key !== others[i] || !sameInOrder(x[key], y[key])) return false;
   }
   return true;
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 code units: a cheap spread for `shared`'s keys (equality is checked after). */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  // As a signed 32-bit integer: a small integer to V8, not a boxed number, as a Map key.
+  return h | 0;
 }
