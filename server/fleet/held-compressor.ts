@@ -8,8 +8,8 @@ import type { SqliteThread } from '../store/sqlite-thread';
  * Deflating one HPA is ~30 µs of zlib (set up for every call: Node has no deflater that can be reset and reused
  * synchronously, and the ~5 KB dictionary is hashed each time) and its garbage; on the bench's busy machine twice that.
  * Done as each version was written, it made a 100,000-HPA cold start 17 s longer (41.5 → 58.1 s, 4.3× the floor) and
- * every watch event ~60 µs dearer. Here the event loop hands the JSON's bytes over in batches (one message per turn of
- * the loop, the batch's bytes copied into one transferred buffer; the deflated bytes come back the same way, and each
+ * every watch event ~60 µs dearer. Here the event loop hands the JSON's bytes over in batches (one message for what
+ * gathered in `GATHER_MS`, the batch's bytes copied into one transferred buffer; the deflated bytes come back the same way, and each
  * HPA's are copied out into an allocation of the event loop's). Until they come, a version is held as its plain bytes,
  * outside V8's heap: held as text on the heap, the versions waiting during a cold start died in the old space and
  * left it fragmented (runs AR–AT, docs/performance.md). At most `MAX_WAITING` wait; past that, or once the thread has
@@ -57,18 +57,25 @@ export function deflateHere(plain: Uint8Array, dictionary: Buffer): ArrayBuffer 
   return own;
 }
 
-/** Versions gathered in one turn of the event loop are one message; more than this many, several. */
+/** Versions gathered for at most `GATHER_MS` are one message; more than this many, several. */
 const BATCH = 512;
+/**
+ * How long versions gather before they go to the thread. Sent at the end of every turn of the event loop, a fleet's
+ * churn went over a version or two a message: at 20,000 HPAs (372 watch events a second) the event loop spent 189 ms
+ * of a 15-second window in the compressor's `postMessage` (a CPU profile of the bench's churn, profiler overhead
+ * included). A version waits as its plain bytes meanwhile, which read the same.
+ */
+const GATHER_MS = 20;
 /** Versions waiting for the thread at most (~6 MB of plain JSON); more are deflated on the event loop. */
 export const MAX_WAITING = 4096;
 
 export class HeldCompressor {
   private readonly thread: SqliteThread;
-  /** Given, not yet sent: flushed at the end of the turn. */
+  /** Given, not yet sent: sent after `GATHER_MS`, or at once when they make a `BATCH`. */
   private queued: { held: Deflatable; plain: Uint8Array }[] = [];
   /** Sent, in order: the thread answers each batch in the order it came. */
   private readonly inFlight: { held: Deflatable; plain: Uint8Array }[][] = [];
-  private flushScheduled = false;
+  private flushTimer: NodeJS.Timeout | null = null;
   private failed = false;
   /** `queued` and `inFlight`'s lengths together. */
   private waiting = 0;
@@ -123,9 +130,10 @@ export class HeldCompressor {
     this.queued.push({ held, plain });
     this.waiting += 1;
     if (this.queued.length >= BATCH) this.flush();
-    else if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
+    else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), GATHER_MS);
+      // Nothing to wait for at exit: what was not sent stays plain, and reads the same.
+      this.flushTimer.unref();
     }
   }
 
@@ -135,7 +143,8 @@ export class HeldCompressor {
   }
 
   private flush(): void {
-    this.flushScheduled = false;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     if (this.queued.length === 0) return;
     const batch = this.queued;
     this.queued = [];
@@ -154,6 +163,8 @@ export class HeldCompressor {
 
   /** Ends the thread; what it had not answered stays plain (its holders read that). */
   stop(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     return this.thread.stop();
   }
 }
