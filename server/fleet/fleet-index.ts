@@ -724,7 +724,8 @@ export class FleetIndex {
    */
   private share(dto: Autoscaler, previous: Autoscaler | undefined): void {
     this.strings.internDeepSharing(dto, previous);
-    dto.metrics = this.strings.shared(dto.metrics);
+    // Kept from the previous version, the list is the pooled one already.
+    if (dto.metrics !== previous?.metrics) dto.metrics = this.strings.shared(dto.metrics);
     if (dto.problems.length === 0) dto.problems = this.strings.shared(dto.problems);
   }
 

@@ -9,11 +9,11 @@ import type { SqliteThread } from '../store/sqlite-thread';
  * synchronously, and the ~5 KB dictionary is hashed each time) and its garbage; on the bench's busy machine twice that.
  * Done as each version was written, it made a 100,000-HPA cold start 17 s longer (41.5 → 58.1 s, 4.3× the floor) and
  * every watch event ~60 µs dearer. Here the event loop hands the JSON's bytes over in batches (one message for what
- * gathered in `GATHER_MS`, the batch's bytes copied into one transferred buffer; the deflated bytes come back the same way, and each
- * HPA's are copied out into an allocation of the event loop's). Until they come, a version is held as its plain bytes,
- * outside V8's heap: held as text on the heap, the versions waiting during a cold start died in the old space and
- * left it fragmented (runs AR–AT, docs/performance.md). At most `MAX_WAITING` wait; past that, or once the thread has
- * failed, a version is deflated on the event loop as it is written.
+ * gathered in `GATHER_MS`, the batch's bytes copied into one transferred buffer; the deflated bytes come back the same
+ * way, and each HPA's are copied out into an allocation of the event loop's). Until they come, a version is held as
+ * its plain bytes, outside V8's heap: held as text on the heap, the versions waiting during a cold start died in the
+ * old space and left it fragmented (runs AR–AT, docs/performance.md). At most `MAX_WAITING` wait; past that, or once
+ * the thread has failed, a version is deflated on the event loop as it is written.
  *
  * The thread is started with the dictionary and runs a script from a string (`eval`, so the bundler leaves it alone:
  * docs/toolchain.md, trap 18); its life (started, failed, stopped) is `startSqliteThread`'s, which knows nothing of
