@@ -1,27 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(__dirname, '..');
-const skipped = new Set([
-  'node_modules',
-  '.git',
-  'test-results',
-  'playwright-report',
-  '.test-reports',
-  '.node-versions',
-  '.sim',
-  '.scratch',
-]);
-
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    if (skipped.has(name) || name.startsWith('.next') || name.startsWith('.autoscope')) return [];
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return markdownFiles(full);
-    return name.endsWith('.md') ? [full] : [];
-  });
-}
+import { repoFiles, repoRoot } from './support/repo-files';
 
 /** Cells of a table row: `|` separators outside code spans, less an escaped `\|`. */
 function cellCount(row: string): number {
@@ -57,7 +37,9 @@ describe("the documents' tables", () => {
   });
 
   it('every table in the repository has as many columns in each row as in its header', () => {
-    const hits = markdownFiles(root).flatMap((file) => ragged(readFileSync(file, 'utf8'), path.relative(root, file)));
+    const hits = repoFiles(repoRoot, (name) => name.endsWith('.md')).flatMap((file) =>
+      ragged(readFileSync(file, 'utf8'), path.relative(repoRoot, file)),
+    );
     expect(hits).toEqual([]);
   });
 });
