@@ -3,8 +3,9 @@ import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
 
 /**
  * The life of a thread that works beside the event loop (the WAL checkpointer and the history writer, each on a SQLite
- * database; the held HPAs' compressor, `server/fleet/held-compressor.ts`, which opens none): started from a script in a string (`eval`, so the bundler leaves it alone — docs/toolchain.md, trap 18),
- * unreferenced so it never keeps an idle process alive, and ended in one of two ways: asked to stop (the script
+ * database; the held HPAs' compressor, `server/fleet/held-compressor.ts`, which opens none): started from a script in
+ * a string (`eval`, so the bundler leaves it alone — docs/toolchain.md, trap 18), unreferenced so it never keeps an
+ * idle process alive, and ended in one of two ways: asked to stop (the script
  * finishes its work, closes its connection and answers `stopped`), or failed — an `error` message, an uncaught throw,
  * or an exit nobody asked for — which is reported once, after which the thread is terminated and takes no more work.
  *
