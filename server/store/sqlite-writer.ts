@@ -115,6 +115,10 @@ export function startSqliteWriter(file: string, options: SqliteWriterOptions): S
     name: 'history writer',
     workerData: { file, sql: options.sql, pragmas: options.pragmas },
     stopMessage: { type: 'stop' },
+    // A young generation of at most 12 MiB: with V8's default the cold start's large batches grew it by tens of MiB,
+    // kept after; capped, 30-60 MiB less RSS for the same writes in the same time (100,000 autoscalers' first sight
+    // and churn, docs/performance.md).
+    resourceLimits: { maxYoungGenerationSizeMb: 12 },
     onMessage: (m) => {
       if (m.type === 'written') options.onWritten(Number(m.id ?? 0), Number(m.seconds ?? 0));
     },
