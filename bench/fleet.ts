@@ -647,7 +647,7 @@ async function main(): Promise<void> {
   const held = (form: string): number =>
     Number(new RegExp(`^autoscope_index_held_bytes\\{form="${form}"\\} (\\S+)`, 'm').exec(metrics)?.[1] ?? NaN) / 1024 / stats.autoscalers;
   console.info(
-    `  outside the heap (external: the HPAs' JSON bytes, other Buffers): ${((metric('nodejs_external_memory_bytes') * 1024) / stats.autoscalers).toFixed(1)} KiB per autoscaler; of it the HPAs' objects deflated ${held('deflated').toFixed(2)} KiB, as JSON (the dictionary's samples) ${held('json').toFixed(2)} KiB`,
+    `  outside the heap (external: the HPAs' JSON bytes, other Buffers): ${((metric('nodejs_external_memory_bytes') * 1024) / stats.autoscalers).toFixed(1)} KiB per autoscaler; of it the HPAs' objects deflated ${held('deflated').toFixed(2)} KiB (in slabs of ${(Number(/^autoscope_index_held_slab_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN) / 1024 / stats.autoscalers).toFixed(2)} KiB), as JSON (the dictionary's samples) ${held('json').toFixed(2)} KiB`,
   );
   console.info(
     `  of the RSS: V8 heap committed ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MiB, outside the heap (external) ${metric('nodejs_external_memory_bytes').toFixed(0)} MiB; anonymous ${kib('RssAnon').toFixed(0)} MiB, file-backed ${kib('RssFile').toFixed(0)} MiB; peak RSS ${kib('VmHWM').toFixed(0)} MiB`,

@@ -233,10 +233,15 @@ export class FleetIndex {
   /** An HPA waiting for the compressor counts as JSON until its deflated bytes come (`onDeflated`), if it is still held then. */
   private heldChanged(before: HeldObject | undefined, after: HeldObject | undefined): void {
     if (before instanceof HeldJson) {
-      before.retired = true;
+      before.retire();
       this.heldBytes[before.deflated ? 'deflated' : 'json'] -= before.size;
     }
     if (after instanceof HeldJson) this.heldBytes[after.deflated ? 'deflated' : 'json'] += after.size;
+  }
+
+  /** Bytes of the slabs the deflated HPAs are packed into (`HeldArena`), live or not. */
+  get heldSlabBytes(): number {
+    return this.heldDictionary.arena.counts.bytes;
   }
 
   /** HPA versions handed to the compressor thread and not yet deflated. */

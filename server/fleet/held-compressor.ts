@@ -10,7 +10,7 @@ import type { SqliteThread } from '../store/sqlite-thread';
  * Done as each version was written, it made a 100,000-HPA cold start 17 s longer (41.5 → 58.1 s, 4.3× the floor) and
  * every watch event ~60 µs dearer. Here the event loop hands the JSON's bytes over in batches (one message for what
  * gathered in `GATHER_MS`, the batch's bytes copied into one transferred buffer; the deflated bytes come back the same
- * way, and each HPA's are copied out into an allocation of the event loop's). Until they come, a version is held as
+ * way, and each HPA's are copied into its index's arena, `HeldArena`). Until they come, a version is held as
  * its plain bytes, outside V8's heap: held as text on the heap, the versions waiting during a cold start died in the
  * old space and left it fragmented (runs AR–AT, docs/performance.md). At most `MAX_WAITING` wait; past that, or once
  * the thread has failed, a version is deflated on the event loop as it is written.
@@ -46,15 +46,13 @@ parentPort.postMessage({ type: 'started' });
 
 /** What waits for its bytes: told them once they are made (or made here, if the thread failed). */
 export interface Deflatable {
-  deflatedTo(bytes: ArrayBuffer): void;
+  /** Its deflated bytes: a view the holder copies from, valid only during the call. */
+  deflatedTo(bytes: Uint8Array): void;
 }
 
 /** Deflated on the event loop: what the thread does, for when it cannot. */
-export function deflateHere(plain: Uint8Array, dictionary: Buffer): ArrayBuffer {
-  const packed = deflateRawSync(plain, { dictionary });
-  const own = new ArrayBuffer(packed.length);
-  new Uint8Array(own).set(packed);
-  return own;
+export function deflateHere(plain: Uint8Array, dictionary: Buffer): Uint8Array {
+  return deflateRawSync(plain, { dictionary });
 }
 
 /** Versions gathered for at most `GATHER_MS` are one message; more than this many, several. */
@@ -96,14 +94,11 @@ export class HeldCompressor {
         this.waiting -= batch.length;
         const joined = new Uint8Array(m.bytes as ArrayBuffer);
         const lengths = m.lengths as number[];
-        // Each one copied into an allocation made here: made on the thread, the long-lived small buffers sat between
-        // zlib's large short-lived ones in that thread's allocator arena, which then could not shrink (100,000 HPAs in
-        // a test: 321 MiB more RSS, against 102 MiB deflated on the event loop).
-        for (let i = 0, at = 0; i < batch.length; at += lengths[i] ?? 0, i++) {
-          const own = new ArrayBuffer(lengths[i] ?? 0);
-          new Uint8Array(own).set(joined.subarray(at, at + own.byteLength));
-          batch[i]?.held.deflatedTo(own);
-        }
+        // Each one is copied out by its holder (into its index's arena): kept as made on the thread, the long-lived
+        // small buffers sat between zlib's large short-lived ones in that thread's allocator arena, which then could not
+        // shrink (100,000 HPAs in a test: 321 MiB more RSS, against 102 MiB deflated on the event loop).
+        for (let i = 0, at = 0; i < batch.length; at += lengths[i] ?? 0, i++)
+          batch[i]?.held.deflatedTo(joined.subarray(at, at + (lengths[i] ?? 0)));
       },
       onError: (error) => {
         this.failed = true;

@@ -9,8 +9,8 @@ const hpa = items[0] as KubeObject;
 const plainSize = (o: KubeObject) => Buffer.byteLength(JSON.stringify(o));
 
 /** A dictionary made from the fixture's first HPAs, as an index makes one from the first it writes. */
-function madeDictionary(): HeldDictionary {
-  const dictionary = new HeldDictionary();
+function madeDictionary(options?: ConstructorParameters<typeof HeldDictionary>[0]): HeldDictionary {
+  const dictionary = new HeldDictionary(options);
   for (const o of items.slice(0, DICTIONARY_SAMPLES)) new HeldJson(o, dictionary);
   return dictionary;
 }
@@ -70,13 +70,48 @@ describe('HeldJson', () => {
     expect([new HeldJson(other, a).object(), new HeldJson(other, b).object()]).toEqual([other, other]);
   });
 
-  it('is not a slice of a shared pool: it holds its own bytes only', () => {
-    for (const dictionary of [new HeldDictionary(), madeDictionary()]) {
-      const held = new HeldJson(hpa, dictionary);
-      const bytes = (held as unknown as { bytes: ArrayBuffer }).bytes;
-      expect(bytes).toBeInstanceOf(ArrayBuffer);
-      expect(bytes.byteLength).toBe(held.size);
-    }
+  it('holds plain bytes as its own allocation, not a slice of a shared pool, and deflated ones in its dictionary’s arena', () => {
+    const plain = new HeldJson(hpa, new HeldDictionary());
+    const own = (plain as unknown as { plain: ArrayBuffer }).plain;
+    expect(own).toBeInstanceOf(ArrayBuffer);
+    expect(own.byteLength).toBe(plain.size);
+    const dictionary = madeDictionary();
+    const before = { ...dictionary.arena.counts };
+    const packed = items.slice(DICTIONARY_SAMPLES).map((o) => new HeldJson(o, dictionary));
+    expect(packed.every((h) => (h as unknown as { plain: unknown }).plain === null)).toBe(true);
+    // One slab for all of them, back to back.
+    expect(dictionary.arena.counts).toEqual(before);
+    expect(packed.map((h) => h.at)).toEqual(packed.map((_, i) => packed.slice(0, i).reduce((n, h) => n + h.size, 0)));
+  });
+
+  it('every version reads the same as slabs fill and are emptied, a retired one included', () => {
+    // Slabs of ~16 deflated HPAs, so that replacing versions empties them.
+    const dictionary = madeDictionary({ slabBytes: 4096 });
+    const version = (name: string, v: number) => ({ ...hpa, metadata: { ...hpa.metadata, name, resourceVersion: String(v) } });
+    const names = Array.from({ length: 40 }, (_, i) => `hpa-${i}`);
+    const current = new Map(names.map((n) => [n, new HeldJson(version(n, 0), dictionary)]));
+    const retired: [HeldJson, KubeObject][] = [];
+    for (let v = 1; v <= 5; v++)
+      for (const [i, n] of names.entries()) {
+        if ((i + v) % 3 === 0) continue;
+        const before = current.get(n) as HeldJson;
+        before.retire();
+        retired.push([before, before.object()]);
+        current.set(n, new HeldJson(version(n, v), dictionary));
+      }
+    expect(dictionary.arena.counts.emptied).toBeGreaterThan(0);
+    for (const [n, held] of current) expect(held.object().metadata.name).toBe(n);
+    expect([...current.values()].map((h) => h.object())).toEqual(
+      [...current.values()].map((h) => version(h.object().metadata.name, Number(h.resourceVersion))),
+    );
+    for (const [held, read] of retired) expect(held.object()).toEqual(read);
+    // What the arena keeps is what the current versions need, to within the slab being filled and the half-dead ones.
+    const live = [...current.values()].reduce((n, h) => n + h.size, 0);
+    expect(dictionary.arena.counts.bytes).toBeLessThanOrEqual(2.5 * live + 4096);
+    const old = current.get('hpa-0') as HeldJson;
+    old.retire();
+    old.retire();
+    expect(old.retired).toBe(true);
   });
 });
 
@@ -103,15 +138,15 @@ describe('HeldJson deflated by the compressor thread', () => {
       items.slice(DICTIONARY_SAMPLES).map((o) => [true, false, plainSize(o)]),
     );
     expect(later.map((h) => h.object())).toEqual(items.slice(DICTIONARY_SAMPLES));
-    // One replaced before the thread answers: its bytes come, but it is not counted.
-    (later[0] as HeldJson).retired = true;
+    // One replaced before the thread answers: it keeps its plain bytes, and is not counted.
+    (later[0] as HeldJson).retire();
     await settled(dictionary);
-    expect(later.every((h) => h.deflated && !h.waiting)).toBe(true);
+    expect(later.map((h) => [h.deflated, h.waiting])).toEqual(later.map((_, i) => [i > 0, false]));
     expect(later.map((h) => h.object())).toEqual(items.slice(DICTIONARY_SAMPLES));
     expect(told).toEqual(later.slice(1).map((h, i) => [h, plainSize(items[DICTIONARY_SAMPLES + 1 + i] as KubeObject)]));
     // The same bytes the event loop would have made.
     const here = madeDictionary();
-    expect(later.map((h) => h.size)).toEqual(items.slice(DICTIONARY_SAMPLES).map((o) => new HeldJson(o, here).size));
+    expect(later.slice(1).map((h) => h.size)).toEqual(items.slice(DICTIONARY_SAMPLES + 1).map((o) => new HeldJson(o, here).size));
     await dictionary.stop();
   });
 

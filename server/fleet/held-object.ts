@@ -1,5 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type { KubeObject } from '@/lib/k8s/types';
+import type { ArenaHolder, Slab } from './held-arena';
+import { HeldArena } from './held-arena';
 import { deflateHere, HeldCompressor } from './held-compressor';
 import type { Deflatable } from './held-compressor';
 
@@ -49,6 +51,8 @@ export const DICTIONARY_SAMPLES = 4;
  */
 export class HeldDictionary {
   private current: Buffer | null = null;
+  /** Where the HPAs deflated against it keep their bytes. */
+  readonly arena: HeldArena;
   private samples: Uint8Array[] = [];
   private compressorOf: HeldCompressor | null = null;
 
@@ -58,8 +62,12 @@ export class HeldDictionary {
       /** Told when a held HPA's deflated bytes come from the thread, replacing `plainSize` plain ones (the index counts what it holds). */
       onDeflated?: (held: HeldJson, plainSize: number) => void;
       onThreadError?: (error: Error) => void;
+      /** The arena's slab size (`SLAB_BYTES`; the tests' are small). */
+      slabBytes?: number;
     } = {},
-  ) {}
+  ) {
+    this.arena = new HeldArena(options.slabBytes);
+  }
 
   /** The dictionary, once made. */
   get bytes(): Buffer | null {
@@ -100,6 +108,7 @@ export class HeldDictionary {
  * 0.25 KiB an HPA); the index has a thread do it (`HeldCompressor`), and until the bytes come back (a turn or two of
  * the event loop) the version is held as its plain JSON bytes. Reading a deflated one back is ~8 µs of inflating more than
  * parsing. The first `DICTIONARY_SAMPLES` HPAs written, which make the dictionary, stay plain until their next version.
+ * Deflated bytes are packed into the dictionary's arena (`HeldArena`), not an ArrayBuffer each.
  *
  * Deflated from the first few HPAs on, not later: bytes malloc'd plain and freed once deflated leave the allocator's
  * memory in holes it does not give back (a test of 100,000 ArrayBuffers of 1.4 KB replaced by 0.25 KB ones: RSS 224 →
@@ -107,17 +116,22 @@ export class HeldDictionary {
  * minutes was deflated (by the index's minute pass), and in a live fleet, whose HPAs change status every controller
  * pass or few, none ever was: the bench's 100,000 held 1.55 KiB each of plain JSON.
  */
-export class HeldJson implements HeldObject, Deflatable {
+export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
   /**
-   * The bytes as a bare ArrayBuffer: a Buffer over it would be one more object on the heap for every HPA (~0.1 KiB in
-   * `npm run bench:heap`); a view is made when they are read, and dies young. Plain JSON while the thread deflates it.
+   * The plain JSON bytes while the thread deflates them (and for the dictionary's samples), as a bare ArrayBuffer: a
+   * Buffer over it would be one more object on the heap; a view is made when they are read, and dies young. Null once
+   * deflated: the bytes are then `length` bytes from `at` in `slab`, a slab of the dictionary's arena (`HeldArena`).
    */
-  private bytes: ArrayBuffer;
-  private packed: boolean;
+  private plain: ArrayBuffer | null = null;
+  private slab: Slab | null = null;
+  at = 0;
+  length = 0;
+  /** Its place among the slab's holders. */
+  private slot = 0;
   /** Handed to the compressor thread, which has yet to answer. */
   private waitingForThread = false;
-  /** No longer the version its index holds (replaced or removed): bytes that come later are not counted. */
-  retired = false;
+  /** No longer the version its index holds (replaced or removed): `retire`. */
+  private retiredFlag = false;
   readonly resourceVersion: string | undefined;
 
   constructor(
@@ -129,13 +143,13 @@ export class HeldJson implements HeldObject, Deflatable {
     const against = dictionary.bytes;
     const compressor = dictionary.compressor;
     if (against && !compressor?.accepts) {
-      this.bytes = deflateHere(json, against);
-      this.packed = true;
+      const packed = deflateHere(json, against);
+      this.length = packed.length;
+      dictionary.arena.put(this, packed);
     } else {
-      this.bytes = new ArrayBuffer(json.length);
-      const plain = new Uint8Array(this.bytes);
+      this.plain = new ArrayBuffer(json.length);
+      const plain = new Uint8Array(this.plain);
       plain.set(json);
-      this.packed = false;
       if (!against) dictionary.offer(plain);
       else if (compressor) {
         this.waitingForThread = true;
@@ -145,25 +159,46 @@ export class HeldJson implements HeldObject, Deflatable {
     this.resourceVersion = object.metadata.resourceVersion;
   }
 
-  /** Its deflated bytes, from the thread. */
-  deflatedTo(bytes: ArrayBuffer): void {
+  /** Its bytes now at `at` in `slab` (the arena, as they are first packed or when their slab is emptied). */
+  movedTo(slab: Slab, at: number, slot: number): void {
+    this.slab = slab;
+    this.at = at;
+    this.slot = slot;
+  }
+
+  /** Its deflated bytes, from the thread (a view the arena copies from). A version already retired keeps its plain bytes. */
+  deflatedTo(bytes: Uint8Array): void {
     if (!this.waitingForThread) return;
-    const plainSize = this.bytes.byteLength;
-    this.bytes = bytes;
-    this.packed = true;
     this.waitingForThread = false;
-    if (!this.retired) this.dictionary.deflated(this, plainSize);
+    if (this.retiredFlag) return;
+    const plainSize = (this.plain as ArrayBuffer).byteLength;
+    this.length = bytes.length;
+    this.dictionary.arena.put(this, bytes);
+    this.plain = null;
+    this.dictionary.deflated(this, plainSize);
+  }
+
+  /** No longer the version its index holds: its place in the arena is let go (it still reads the same while it is kept). */
+  retire(): void {
+    if (this.retiredFlag) return;
+    this.retiredFlag = true;
+    if (this.slab) this.dictionary.arena.letGo(this.slab, this.slot, this.length);
+  }
+
+  get retired(): boolean {
+    return this.retiredFlag;
   }
 
   object(): KubeObject {
-    const view = Buffer.from(this.bytes);
-    const bytes = this.packed ? inflateRawSync(view, { dictionary: this.dictionary.bytes as Buffer }) : view;
+    const bytes = this.slab
+      ? inflateRawSync(this.slab.bytes.subarray(this.at, this.at + this.length), { dictionary: this.dictionary.bytes as Buffer })
+      : Buffer.from(this.plain as ArrayBuffer);
     return JSON.parse(bytes.toString('utf8')) as KubeObject;
   }
 
   /** Whether its bytes are deflated (all but the dictionary's samples, once the thread has answered). */
   get deflated(): boolean {
-    return this.packed;
+    return this.slab !== null;
   }
 
   /** Whether the thread has yet to answer for it (its bytes are plain JSON meanwhile). */
@@ -171,8 +206,8 @@ export class HeldJson implements HeldObject, Deflatable {
     return this.waitingForThread;
   }
 
-  /** Bytes held beside V8's heap. */
+  /** Bytes held beside V8's heap (its share of a slab, once deflated). */
   get size(): number {
-    return this.bytes.byteLength;
+    return this.slab ? this.length : (this.plain as ArrayBuffer).byteLength;
   }
 }

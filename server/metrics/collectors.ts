@@ -155,6 +155,15 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
     },
   });
 
+  new Gauge({
+    name: 'autoscope_index_held_slab_bytes',
+    help: 'Bytes of the slabs the deflated HPAs are packed into: at least autoscope_index_held_bytes{form="deflated"}; the rest is replaced versions\' bytes, until less than half of their slab is alive and it is emptied.',
+    registers: [registry],
+    collect() {
+      this.set(instance()?.index.heldSlabBytes ?? 0);
+    },
+  });
+
   new Counter({
     name: 'autoscope_http_shared_answers_total',
     help: "Answers of list pages and triage reads: made for a request (outcome=made), or shared with an identical request (same query and scope) before the stream's next message (outcome=shared).",

@@ -117,6 +117,10 @@ describe('the metrics endpoint', () => {
     expect(sample(text, 'autoscope_index_held_waiting')).toBeGreaterThanOrEqual(0);
     // All but the dictionary's first few samples are deflated.
     expect(sample(text, 'autoscope_index_held_bytes{form="deflated"}')).toBeGreaterThan(0);
+    // Packed into slabs: at least the deflated bytes, and whole slabs of them.
+    const slabs = sample(text, 'autoscope_index_held_slab_bytes') ?? NaN;
+    expect(slabs).toBeGreaterThanOrEqual(sample(text, 'autoscope_index_held_bytes{form="deflated"}') ?? Infinity);
+    expect(slabs % 2 ** 20).toBe(0);
     expect(text).toMatch(
       new RegExp(
         `^autoscope_build_info\\{version="\\d+\\.\\d+\\.\\d+",node_version="${process.versions.node.replace(/\./g, '\\.')}"\\} 1$`,
