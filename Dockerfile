@@ -6,9 +6,12 @@
 # The two stages use the same Node.js major: better-sqlite3's native module is built for the Node that runs it.
 
 FROM node:22-bookworm-slim AS build
-# Build tools for better-sqlite3 when its prebuilt binary cannot be fetched; they stay in this stage.
+# Build tools for better-sqlite3 when its prebuilt binary cannot be fetched; they stay in this stage. Debian's jemalloc
+# (the same Debian 12 as the runtime's) is copied to an architecture-neutral path for the runtime stage.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
+ && apt-get install -y --no-install-recommends python3 make g++ libjemalloc2 \
+ && mkdir /jemalloc \
+ && cp "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" /jemalloc/ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -28,6 +31,10 @@ COPY --from=build /src/.next/static ./.next/static
 COPY --from=build /src/public ./public
 # Autoscope's server: Next's handler (from the standalone output) behind the fast path for the hot JSON reads.
 COPY --from=build /src/scripts/serve.mjs ./serve.mjs
+# jemalloc in place of glibc's malloc, returning freed pages within a second from a background thread: with glibc the
+# memory the watches, zlib and the threads' messages free stays resident in holes (~100 MiB at 100,000 autoscalers,
+# ~1 KiB of RSS an autoscaler; docs/performance.md, 2026-11-28 seventh session).
+COPY --from=build /jemalloc/libjemalloc.so.2 /usr/lib/libjemalloc.so.2
 # HOST is the address serve.mjs binds, and tells Autoscope it is not on loopback, so it insists on a sign-in
 # mode (AUTOSCOPE_AUTH; deploy/ sets it). (Not HOSTNAME, Next's server.js name: Kubernetes sets it to the pod's.)
 ENV NODE_ENV=production \
@@ -37,7 +44,9 @@ ENV NODE_ENV=production \
     AUTOSCOPE_METRICS_HOST=0.0.0.0 \
     AUTOSCOPE_METRICS_PORT=9464 \
     NEXT_MANUAL_SIG_HANDLE=1 \
-    NEXT_TELEMETRY_DISABLED=1
+    NEXT_TELEMETRY_DISABLED=1 \
+    LD_PRELOAD=/usr/lib/libjemalloc.so.2 \
+    MALLOC_CONF=background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0
 USER 65532:65532
 EXPOSE 3000 9464
 VOLUME ["/data"]

@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { imageAllocator } from '../test/support/image';
 
 export const root = path.resolve(__dirname, '..');
 const children: ChildProcess[] = [];
@@ -94,6 +95,18 @@ export function buildForBench(): void {
   if (build.status !== 0) throw new Error('next build failed (run `NEXT_DIST_DIR=.next-bench npx next build` to see why)');
 }
 
+/**
+ * The allocator the BFF runs with: the image's (Dockerfile: jemalloc preloaded, `MALLOC_CONF`), from this machine's
+ * Debian package, so that the memory figures are the image's; glibc's malloc with `BENCH_ALLOCATOR=glibc` (to compare),
+ * or when the package is missing (said in `label`).
+ */
+export function benchAllocator(): { env: Record<string, string>; label: string } {
+  if (process.env.BENCH_ALLOCATOR === 'glibc') return { env: {}, label: "glibc's malloc (BENCH_ALLOCATOR=glibc)" };
+  const { env, missing } = imageAllocator();
+  if (missing) return { env: {}, label: `glibc's malloc, not the image's jemalloc: ${missing}` };
+  return { env, label: `jemalloc, as the image runs it (MALLOC_CONF=${env.MALLOC_CONF ?? ''})` };
+}
+
 /** The BFF on the simulator's kubeconfig; resolves once scripts/serve.mjs is ready (not yet synced). */
 export async function startBff(options: { port: number; kubeconfig: string; dataDir: string; nodeArgs?: string[] }): Promise<ChildProcess> {
   const serve = path.join(root, 'scripts', 'serve.mjs');
@@ -104,6 +117,7 @@ export async function startBff(options: { port: number; kubeconfig: string; data
     // AUTOSCOPE_STATS_GC: /api/v1/stats?gc=1 collects garbage first, so a heap figure is live objects only.
     env: {
       ...process.env,
+      ...benchAllocator().env,
       KUBECONFIG: options.kubeconfig,
       AUTOSCOPE_DATA_DIR: options.dataDir,
       NEXT_DIST_DIR: '.next-bench',

@@ -27,7 +27,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
-import { bffMetrics, simulatorEnv } from './fleet-runner';
+import { benchAllocator, bffMetrics, simulatorEnv } from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -470,6 +470,8 @@ async function main(): Promise<void> {
   const postgres = process.env.BENCH_POSTGRES === '1' ? await startPostgres() : null;
   if (postgres) process.on('exit', () => postgres.stop());
   console.info(`store: ${postgres ? 'PostgreSQL' : 'SQLite'}`);
+  const allocator = benchAllocator();
+  console.info(`allocator: ${allocator.label}`);
   const bffStart = performance.now();
   const bff = spawn(
     process.execPath,
@@ -493,6 +495,7 @@ async function main(): Promise<void> {
       // figure is live objects only; the polls while the index syncs do not ask for it.
       env: {
         ...process.env,
+        ...allocator.env,
         KUBECONFIG: kubeconfig,
         AUTOSCOPE_DATA_DIR: path.join(dir, 'bff'),
         NEXT_DIST_DIR: '.next-bench',

@@ -22,6 +22,7 @@ import { startSimulator } from '@/sim/index';
 import type { World } from '@/sim/world/world';
 import { buildNeeded } from '../../scripts/build-state.mjs';
 import { freePort } from '../support/free-port';
+import { buildStageFile, imageStage } from '../support/image';
 import { until } from './until';
 
 /**
@@ -43,52 +44,14 @@ let port: number;
 let metricsPort: number;
 const output: string[] = [];
 
-interface FinalStage {
-  base: string;
-  workdir: string;
-  copies: { from: string; to: string }[];
-  env: Record<string, string>;
-  user: { uid: number; gid: number };
-  cmd: string[];
-}
+const stage = imageStage();
 
-/** The last stage of the Dockerfile: what the image contains and how it starts. */
-function readFinalStage(dockerfile: string): FinalStage {
-  const lines = dockerfile
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-  const start = lines.map((l) => l.startsWith('FROM ')).lastIndexOf(true);
-  const stage: FinalStage = {
-    base: lines[start]?.split(/\s+/)[1] ?? '',
-    workdir: '/',
-    copies: [],
-    env: {},
-    user: { uid: 0, gid: 0 },
-    cmd: [],
-  };
-  for (const line of lines.slice(start + 1)) {
-    const [instruction = '', ...rest] = line.split(/\s+/);
-    const args = rest.join(' ');
-    if (instruction === 'WORKDIR') stage.workdir = args;
-    if (instruction === 'COPY') {
-      const parts = rest.filter((p) => !p.startsWith('--'));
-      if (!rest.some((p) => p.startsWith('--from=')) || parts.length !== 2) throw new Error(`unexpected COPY in the final stage: ${line}`);
-      stage.copies.push({ from: parts[0] ?? '', to: parts[1] ?? '' });
-    }
-    if (instruction === 'ENV') for (const m of args.matchAll(/([A-Z_]+)=(\S+)/g)) stage.env[m[1] ?? ''] = m[2] ?? '';
-    if (instruction === 'USER') {
-      const [uid, gid] = args.split(':').map(Number);
-      stage.user = { uid: uid ?? 0, gid: gid ?? uid ?? 0 };
-    }
-    if (instruction === 'CMD') stage.cmd = JSON.parse(args) as string[];
-    if (instruction === 'RUN') throw new Error(`the final stage runs a command (${line}): it must only copy files`);
-  }
-  return stage;
+/** Where the replay puts a path of the image: under the app's directory (WORKDIR) if relative, under the scratch root if absolute. */
+function imagePath(to: string): string {
+  return path.isAbsolute(to) && !to.startsWith(`${stage.workdir}/`) && to !== stage.workdir
+    ? path.join(scratch, to)
+    : path.resolve(appDir, to);
 }
-
-const stage = readFinalStage(readFileSync(path.join(root, 'Dockerfile'), 'utf8'));
 const asRoot = process.getuid?.() === 0;
 
 function tokens(): string[] {
@@ -112,10 +75,13 @@ beforeAll(async () => {
   chmodSync(scratch, 0o755);
   appDir = path.join(scratch, 'app');
   dataDir = path.join(scratch, 'data');
-  // COPY --from=build /src/<path> <dest>, relative to WORKDIR, from this checkout's build.
+  // COPY --from=build /src/<path> <dest>, relative to WORKDIR, from this checkout's build; a file the build stage took
+  // from a Debian package (jemalloc), from this machine's same package, to its absolute path under the scratch root.
   for (const { from, to } of stage.copies) {
-    const source = path.join(root, path.relative('/src', from));
-    cpSync(source, path.resolve(appDir, to), { recursive: true });
+    const source = buildStageFile(from);
+    if (!source) throw new Error(`${from}: the image copies it from its build stage's Debian package, which this machine lacks`);
+    mkdirSync(path.dirname(imagePath(to)), { recursive: true });
+    cpSync(source, imagePath(to), { recursive: true });
   }
   // The kubeconfig a Secret would mount, readable by the image's user only.
   const kubeconfig = path.join(scratch, 'kubeconfig');
@@ -127,7 +93,7 @@ beforeAll(async () => {
   }
   chmodSync(kubeconfig, 0o400);
   // The read-only root filesystem: nothing under the app's directory may be written, by anyone but root.
-  spawnSync('chmod', ['-R', 'a-w', appDir]);
+  spawnSync('chmod', ['-R', 'a-w', appDir, path.join(scratch, 'usr')]);
 
   port = await freePort();
   metricsPort = await freePort();
@@ -143,10 +109,31 @@ beforeAll(async () => {
     AUTOSCOPE_DATA_DIR: dataDir,
     KUBECONFIG: kubeconfig,
   };
+  // The allocator the image preloads (where the replay put it) is set for Node alone, by env(1) after setpriv: preloaded
+  // into setpriv too, jemalloc's background thread deadlocks its change of user (glibc signals every thread to do it).
+  const allocator = Object.entries({
+    LD_PRELOAD: stage.env.LD_PRELOAD && imagePath(stage.env.LD_PRELOAD),
+    MALLOC_CONF: stage.env.MALLOC_CONF,
+  })
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${k}=${v}`);
+  delete env.LD_PRELOAD;
+  delete env.MALLOC_CONF;
   const node = process.execPath;
   const argv = asRoot
-    ? ['setpriv', `--reuid=${stage.user.uid}`, `--regid=${stage.user.gid}`, '--clear-groups', '--inh-caps=-all', '--', node, ...stage.cmd]
-    : [node, ...stage.cmd];
+    ? [
+        'setpriv',
+        `--reuid=${stage.user.uid}`,
+        `--regid=${stage.user.gid}`,
+        '--clear-groups',
+        '--inh-caps=-all',
+        '--',
+        '/usr/bin/env',
+        ...allocator,
+        node,
+        ...stage.cmd,
+      ]
+    : ['/usr/bin/env', ...allocator, node, ...stage.cmd];
   const started = Date.now();
   server = spawn(argv[0] ?? node, argv.slice(1), { cwd: path.resolve(appDir), env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
@@ -183,6 +170,7 @@ describe('the image’s final stage', () => {
       '/src/.next/static',
       '/src/public',
       '/src/scripts/serve.mjs',
+      '/jemalloc/libjemalloc.so.2',
     ]);
     const modules = readdirSync(path.join(appDir, 'node_modules'));
     for (const dev of ['typescript', 'vitest', 'eslint', '@playwright', 'tsx', 'esbuild', 'fast-check'])
@@ -202,6 +190,16 @@ describe('the standalone server on a read-only copy, as an unprivileged user', (
     expect(uid).toBe(asRoot ? stage.user.uid : process.getuid?.());
     expect(uid).not.toBe(0);
     expect(statSync(path.join(appDir, 'serve.mjs')).mode & 0o222).toBe(0);
+  });
+
+  it('allocates with the jemalloc the image preloads, set to hand freed pages back from a background thread', () => {
+    expect(stage.env.LD_PRELOAD).toBe('/usr/lib/libjemalloc.so.2');
+    expect(stage.env.MALLOC_CONF).toContain('background_thread:true');
+    const maps = readFileSync(`/proc/${server.pid}/maps`, 'utf8');
+    expect(maps).toContain(imagePath(stage.env.LD_PRELOAD ?? ''));
+    // Its background purging thread runs beside Node's own.
+    const threads = readdirSync(`/proc/${server.pid}/task`).map((t) => readFileSync(`/proc/${server.pid}/task/${t}/comm`, 'utf8').trim());
+    expect(threads).toContain('jemalloc_bg_thd');
   });
 
   it('serves the demo fleet: the page, its static assets and the API', async () => {
