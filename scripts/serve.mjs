@@ -19,6 +19,18 @@ function logLine(level, msg, fields = {}) {
   if (level === 'error') console.error(line);
   else console.info(line);
 }
+/**
+ * Which malloc the process runs on: `jemalloc` where it is preloaded (the image does: Dockerfile), else `system`
+ * (glibc's on Debian); `unknown` where /proc cannot say. docs/performance.md measures the memory on both.
+ */
+function allocator() {
+  try {
+    return readFileSync('/proc/self/maps', 'utf8').includes('libjemalloc') ? 'jemalloc' : 'system';
+  } catch {
+    return 'unknown';
+  }
+}
+
 const { values } = parseArgs({
   options: { hostname: { type: 'string', short: 'H' }, port: { type: 'string', short: 'p' } },
 });
@@ -91,6 +103,7 @@ server.listen(port, hostname, () => {
         startedMs: Math.round(performance.now() - started),
         // false only if the backend did not start (its own log line says why): Next then answers every request.
         fastPath: Boolean(globalThis[fastPathKey]),
+        allocator: allocator(),
       });
     });
   });

@@ -74,13 +74,25 @@ export function isRefusal(err: unknown, statusCode: number, message: string): bo
  * in `whole` for that call only and is handed to the informer's handlers; the cache never keeps it.
  */
 class ObjectKey {
-  readonly metadata: { name: string; namespace?: string; resourceVersion?: string };
+  readonly name: string;
+  readonly namespace: string | undefined;
+  readonly resourceVersion: string | undefined;
   whole: KubeObject | null;
 
   constructor(object: KubeObject) {
     const { name, namespace, resourceVersion } = object.metadata;
-    this.metadata = namespace === undefined ? { name, resourceVersion } : { name, namespace, resourceVersion };
+    this.name = name;
+    this.namespace = namespace;
+    this.resourceVersion = resourceVersion;
     this.whole = object;
+  }
+
+  /**
+   * What ListWatch and the index read of a key (name, namespace, resourceVersion): the key itself, so that a cached key
+   * is one object, not two (a metadata object of its own was ~32 bytes more for each of a large fleet's HPAs and Events).
+   */
+  get metadata(): { name: string; namespace?: string; resourceVersion?: string } {
+    return this;
   }
 }
 

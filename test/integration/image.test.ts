@@ -272,5 +272,7 @@ describe('the standalone server on a read-only copy, as an unprivileged user', (
       expect.arrayContaining(['watching clusters', 'metrics endpoint', 'cluster state', 'shutting down', 'stopped']),
     );
     expect(ours.every((l) => ['debug', 'info', 'warn', 'error'].includes(l.level) && !Number.isNaN(Date.parse(l.time)))).toBe(true);
+    // The start says which allocator the process found itself on: the image's jemalloc.
+    expect(ours.find((l) => l.msg === 'serving')).toMatchObject({ fastPath: true, allocator: 'jemalloc' });
   });
 });
