@@ -32,8 +32,8 @@ COPY --from=build /src/public ./public
 # Autoscope's server: Next's handler (from the standalone output) behind the fast path for the hot JSON reads.
 COPY --from=build /src/scripts/serve.mjs ./serve.mjs
 # jemalloc in place of glibc's malloc, returning freed pages within a second from a background thread: with glibc the
-# memory the watches, zlib and the threads' messages free stays resident in holes (~100 MiB at 100,000 autoscalers,
-# ~1 KiB of RSS an autoscaler; docs/performance.md, 2026-11-28 seventh session).
+# memory the watches, zlib and the threads' messages free stays resident in holes (~140 MiB at 100,000 autoscalers,
+# ~1.4 KiB of RSS an autoscaler; docs/performance.md, 2026-11-28 seventh session).
 COPY --from=build /jemalloc/libjemalloc.so.2 /usr/lib/libjemalloc.so.2
 # HOST is the address serve.mjs binds, and tells Autoscope it is not on loopback, so it insists on a sign-in
 # mode (AUTOSCOPE_AUTH; deploy/ sets it). (Not HOSTNAME, Next's server.js name: Kubernetes sets it to the pod's.)
