@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bffMetrics, buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
+import { benchAllocator, bffMetrics, buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
 import { HeapSnapshot } from './heap-snapshot';
 
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 10);
@@ -37,6 +37,7 @@ async function snapshotWritten(bff: ChildProcess, dir: string): Promise<string> 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'autoscope-heap-'));
   console.info(`fleet: ${clusters} clusters × ${hpas} HPAs; files in ${dir}`);
+  console.info(`allocator: ${benchAllocator().label}`);
   const sim = await startGeneratedFleet({ clusters, hpas, speed: 1, dataDir: path.join(dir, 'sim') });
   buildForBench();
   const bff = await startBff({
@@ -50,10 +51,10 @@ async function main(): Promise<void> {
   for (const query of [
     'autoscalers?limit=100',
     'autoscalers?health=failing&limit=100',
-    'autoscalers?cluster=bench-002&sort=name&limit=100',
+    'autoscalers?cluster=bench-001&sort=name&limit=100',
     'autoscalers?q=svc-001&limit=100',
     'triage',
-    'triage?cluster=bench-002',
+    'triage?cluster=bench-001',
   ])
     await getJson(`${base}/api/v1/${query}`);
   // gc=1 (allowed by AUTOSCOPE_STATS_GC, set by startBff): a full collection first, so the snapshot holds live objects only.

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import type { TriageResponse } from '@/lib/api';
 import { chromiumArgs, findChromium } from '../e2e/chromium';
-import { buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
+import { benchAllocator, buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
 
 const hpas = Number(process.env.BENCH_TRIAGE_HPAS ?? 17_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   console.info(
     `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
   );
-  console.info(`fleet: 2 clusters × ${hpas} HPAs; bench-002's metrics API down\n`);
+  console.info(`fleet: 2 clusters × ${hpas} HPAs; bench-002's metrics API down`);
+  console.info(`allocator: ${benchAllocator().label}\n`);
   const sim = await startGeneratedFleet({ clusters: 2, hpas, speed: 1, dataDir: path.join(dir, 'sim') });
   const started = await fetch(`${sim.adminUrl}/episodes/metrics-outage/start`, { method: 'POST' });
   if (!started.ok) throw new Error(`could not start the metrics outage: ${started.status} ${await started.text()}`);
