@@ -7,11 +7,12 @@ import { HeldArena } from './held-arena';
 class Holder implements ArenaHolder {
   slab: Slab | null = null;
   at = 0;
+  length = 0;
   slot = 0;
-  constructor(readonly length: number) {}
-  movedTo(slab: Slab, at: number, slot: number): void {
+  movedTo(slab: Slab, at: number, length: number, slot: number): void {
     this.slab = slab;
     this.at = at;
+    this.length = length;
     this.slot = slot;
   }
   read(): number[] {
@@ -22,7 +23,7 @@ class Holder implements ArenaHolder {
 const bytesOf = (seed: number, length: number) => Uint8Array.from({ length }, (_, i) => (seed * 31 + i) & 255);
 
 function put(arena: HeldArena, seed: number, length: number): Holder {
-  const h = new Holder(length);
+  const h = new Holder();
   arena.put(h, bytesOf(seed, length));
   return h;
 }

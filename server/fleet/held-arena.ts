@@ -18,8 +18,8 @@ export interface ArenaHolder {
   /** Where its bytes start in its slab, and how many there are. */
   readonly at: number;
   readonly length: number;
-  /** Its bytes now live at `at` in `slab`, as the slab's `slot`-th holder. */
-  movedTo(slab: Slab, at: number, slot: number): void;
+  /** Its `length` bytes now live at `at` in `slab`, as the slab's `slot`-th holder. */
+  movedTo(slab: Slab, at: number, length: number, slot: number): void;
 }
 
 export class Slab {
@@ -67,7 +67,7 @@ export class HeldArena {
     if (this.filling.used + length > this.filling.bytes.length) {
       const full = this.filling;
       this.filling = this.made(this.slabBytes);
-      // Let go of mostly while it was filled: nothing would empty it later.
+      // Mostly let go of while it was filled: nothing would empty it later.
       if (full.live * 2 < full.used) this.empty(full);
     }
     this.write(this.filling, holder, bytes);
@@ -79,7 +79,7 @@ export class HeldArena {
     slab.used += bytes.length;
     slab.live += bytes.length;
     slab.holders.push(holder);
-    holder.movedTo(slab, at, slab.holders.length - 1);
+    holder.movedTo(slab, at, bytes.length, slab.holders.length - 1);
   }
 
   /** The holder in `slot` of `slab` no longer needs its `length` bytes; a slab mostly dead is emptied into the one filling. */

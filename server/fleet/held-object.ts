@@ -142,11 +142,8 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
     const json = Buffer.from(JSON.stringify(object), 'utf8');
     const against = dictionary.bytes;
     const compressor = dictionary.compressor;
-    if (against && !compressor?.accepts) {
-      const packed = deflateHere(json, against);
-      this.length = packed.length;
-      dictionary.arena.put(this, packed);
-    } else {
+    if (against && !compressor?.accepts) dictionary.arena.put(this, deflateHere(json, against));
+    else {
       this.plain = new ArrayBuffer(json.length);
       const plain = new Uint8Array(this.plain);
       plain.set(json);
@@ -160,9 +157,10 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
   }
 
   /** Its bytes now at `at` in `slab` (the arena, as they are first packed or when their slab is emptied). */
-  movedTo(slab: Slab, at: number, slot: number): void {
+  movedTo(slab: Slab, at: number, length: number, slot: number): void {
     this.slab = slab;
     this.at = at;
+    this.length = length;
     this.slot = slot;
   }
 
@@ -172,7 +170,6 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
     this.waitingForThread = false;
     if (this.retiredFlag) return;
     const plainSize = (this.plain as ArrayBuffer).byteLength;
-    this.length = bytes.length;
     this.dictionary.arena.put(this, bytes);
     this.plain = null;
     this.dictionary.deflated(this, plainSize);
