@@ -83,35 +83,53 @@ interface OpenCondition {
   uid: string;
 }
 
-/** The fields of one open segment in `Tracked.open`, in this order. */
-const OPEN_FIELDS = 7;
-const TYPE = 0;
-const MESSAGE = 3;
+/**
+ * What an open segment is of: a condition's type, status, reason and message. Equal heads are one object, shared by
+ * every autoscaler whose segment is in that state (`HistoryRecorder.head`): across a fleet a few hundred heads stand
+ * for hundreds of thousands of segments. `uid` only on a segment read back at start whose object has another uid.
+ */
+interface SegmentHead {
+  type: string;
+  status: string;
+  reason: string | null;
+  message: string | null;
+  uid?: string;
+}
+
+/** The fields of one open segment in `Tracked.open`, in this order: its head, where it starts, its reason's since. */
+const OPEN_FIELDS = 3;
+const HEAD = 0;
+const AT = 1;
+const SINCE = 2;
+
+type OpenList = (SegmentHead | string)[];
 
 /** The open segment at offset `i` of a flat list, as an object (made when read; the list keeps only its fields). */
-function openAt(list: readonly (string | null)[], i: number): OpenCondition {
+function openAt(t: Tracked, list: Readonly<OpenList>, i: number): OpenCondition {
+  const head = list[i + HEAD] as SegmentHead;
   return {
-    type: list[i] as string,
-    status: list[i + 1] as string,
-    reason: list[i + 2] ?? null,
-    message: list[i + 3] ?? null,
-    at: list[i + 4] as string,
-    reasonSince: list[i + 5] as string,
-    uid: list[i + 6] as string,
+    type: head.type,
+    status: head.status,
+    reason: head.reason,
+    message: head.message,
+    at: list[i + AT] as string,
+    reasonSince: list[i + SINCE] as string,
+    uid: head.uid ?? t.uid,
   };
 }
 
 /** The offset of the open segment of `type` in a flat list, or -1. */
-function openIndex(list: readonly (string | null)[] | null, type: string): number {
+function openIndex(list: Readonly<OpenList> | null, type: string): number {
   if (!list) return -1;
-  for (let i = 0; i < list.length; i += OPEN_FIELDS) if (list[i + TYPE] === type) return i;
+  for (let i = 0; i < list.length; i += OPEN_FIELDS) if ((list[i + HEAD] as SegmentHead).type === type) return i;
   return -1;
 }
 
-/** Every open segment of a flat list, as objects. */
-function openSegments(list: readonly (string | null)[] | null): OpenCondition[] {
+/** Every open segment of a tracked autoscaler, as objects. */
+function openSegments(t: Tracked | undefined): OpenCondition[] {
   const out: OpenCondition[] = [];
-  if (list) for (let i = 0; i < list.length; i += OPEN_FIELDS) out.push(openAt(list, i));
+  const list = t?.open;
+  if (t && list) for (let i = 0; i < list.length; i += OPEN_FIELDS) out.push(openAt(t, list, i));
   return out;
 }
 
@@ -121,11 +139,11 @@ function openSegments(list: readonly (string | null)[] | null): OpenCondition[] 
  */
 class Tracked {
   /**
-   * Open segments, one per condition type, flat: `OPEN_FIELDS` entries each (type, status, reason, message, at,
-   * reasonSince, uid); null when it has none. An object per segment and the array holding them were ~0.3 KiB an
-   * autoscaler (`npm run bench:heap`: three conditions each); flat, ~0.18 KiB.
+   * Open segments, one per condition type, flat: `OPEN_FIELDS` entries each (shared head, at, reasonSince); null when
+   * it has none. An object per segment and the array holding them were ~0.3 KiB an autoscaler (`npm run bench:heap`:
+   * three conditions each); flat with every field, ~0.21 KiB; flat with shared heads, ~0.12 KiB.
    */
-  open: (string | null)[] | null = null;
+  open: OpenList | null = null;
   /** The last replica sample written (`sampled` false until one is). */
   sampled = false;
   current: number | null = null;
@@ -204,11 +222,21 @@ export class HistoryRecorder {
 
   constructor(private readonly emit: (write: HistoryWrite) => void) {}
 
+  /** Equal segment heads kept once (bounded like every StringPool: past its limit it starts afresh). */
+  private readonly heads = new StringPool(1, 16_384);
+
+  /** The shared head of a segment in this state; one of its own when it belongs to another uid than its object's. */
+  private head(t: Tracked, c: Pick<OpenCondition, 'type' | 'status' | 'reason' | 'message' | 'uid'>): SegmentHead {
+    const { type, status, reason, message } = c;
+    if (c.uid !== t.uid) return { type, status, reason, message, uid: c.uid };
+    return this.heads.shared<SegmentHead>({ type, status, reason, message });
+  }
+
   /** Sets the open segment of its type (replacing the one it ends). */
   private setOpen(t: Tracked, c: OpenCondition): void {
-    const fields = [c.type, c.status, c.reason, c.message, c.at, c.reasonSince, c.uid];
+    const fields: OpenList = [this.head(t, c), c.at, c.reasonSince];
     const i = openIndex(t.open, c.type);
-    if (t.open && i >= 0) for (let k = 0; k < OPEN_FIELDS; k++) t.open[i + k] = fields[k] ?? null;
+    if (t.open && i >= 0) for (let k = 0; k < OPEN_FIELDS; k++) t.open[i + k] = fields[k] as SegmentHead | string;
     // A new array of exactly one segment more: `push` grows the backing store past what it needs.
     else t.open = t.open ? t.open.concat(fields) : fields;
   }
@@ -271,11 +299,11 @@ export class HistoryRecorder {
     }
     for (const c of a.conditions) {
       const i = openIndex(t.open, c.type);
-      const prev = t.open && i >= 0 ? openAt(t.open, i) : undefined;
+      const prev = t.open && i >= 0 ? openAt(t, t.open, i) : undefined;
       const reason = c.reason;
       if (prev && t.open && prev.status === c.status && prev.reason === reason && prev.uid === a.uid) {
         if (prev.message !== c.message) {
-          t.open[i + MESSAGE] = c.message;
+          t.open[i + HEAD] = this.head(t, { ...prev, message: c.message });
           this.emit({ op: 'message', cluster: a.cluster, id: a.id, type: c.type, message: c.message });
         }
         continue;
@@ -351,7 +379,7 @@ export class HistoryRecorder {
     const open = t.open;
     const ref = parseAutoscalerId(id);
     if (!open || !ref) return;
-    for (const { type, ...c } of openSegments(open)) {
+    for (const { type, ...c } of openSegments(t)) {
       this.emit({
         op: 'transition',
         cluster: ref.cluster,
@@ -393,7 +421,7 @@ export class HistoryRecorder {
   /** When each condition's current state began (the rule is `lib/history`'s `conditionSince`). */
   conditionSince(id: string): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const c of openSegments(this.known.get(id)?.open ?? null))
+    for (const c of openSegments(this.known.get(id)))
       out[c.type] = conditionSince({ type: c.type, status: c.status, start: c.at, reasonSince: c.reasonSince });
     return out;
   }
