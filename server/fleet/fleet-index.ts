@@ -729,6 +729,8 @@ export class FleetIndex {
    */
   private share(dto: Autoscaler, previous: Autoscaler | undefined): void {
     this.strings.internDeepSharing(dto, previous);
+    // The uid as history first saw it (the pool leaves unique strings be): one copy, not one more per version.
+    if (previous && dto.uid === previous.uid) dto.uid = previous.uid;
     // Kept from the previous version, the list is the pooled one already.
     if (dto.metrics !== previous?.metrics) dto.metrics = this.strings.shared(dto.metrics);
     if (dto.problems.length === 0) dto.problems = this.strings.shared(dto.problems);

@@ -72,13 +72,13 @@ describe('HeldJson', () => {
 
   it('holds plain bytes as its own allocation, not a slice of a shared pool, and deflated ones in its dictionary’s arena', () => {
     const plain = new HeldJson(hpa, new HeldDictionary());
-    const own = (plain as unknown as { plain: ArrayBuffer }).plain;
+    const own = (plain as unknown as { bytes: ArrayBuffer }).bytes;
     expect(own).toBeInstanceOf(ArrayBuffer);
     expect(own.byteLength).toBe(plain.size);
     const dictionary = madeDictionary();
     const before = { ...dictionary.arena.counts };
     const packed = items.slice(DICTIONARY_SAMPLES).map((o) => new HeldJson(o, dictionary));
-    expect(packed.every((h) => (h as unknown as { plain: unknown }).plain === null)).toBe(true);
+    expect(packed.every((h) => !((h as unknown as { bytes: unknown }).bytes instanceof ArrayBuffer))).toBe(true);
     // One slab for all of them, back to back.
     expect(dictionary.arena.counts).toEqual(before);
     expect(packed.map((h) => h.at)).toEqual(packed.map((_, i) => packed.slice(0, i).reduce((n, h) => n + h.size, 0)));

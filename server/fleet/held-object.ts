@@ -36,6 +36,12 @@ function ownCopy(bytes: Uint8Array): Buffer {
   return copy;
 }
 
+/** `HeldJson`'s flags. */
+const WAITING = 1;
+const RETIRED = 2;
+/** What a `HeldJson` holds for the moment between its making and its bytes' placing in the arena. */
+const NO_BYTES = new ArrayBuffer(0);
+
 /** This many HPAs' JSON make the dictionary (~1.4 KB each; an HPA deflated against four: ~250 bytes). */
 export const DICTIONARY_SAMPLES = 4;
 
@@ -119,19 +125,17 @@ export class HeldDictionary {
 export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
   /**
    * The plain JSON bytes while the thread deflates them (and for the dictionary's samples), as a bare ArrayBuffer: a
-   * Buffer over it would be one more object on the heap; a view is made when they are read, and dies young. Null once
-   * deflated: the bytes are then `length` bytes from `at` in `slab`, a slab of the dictionary's arena (`HeldArena`).
+   * Buffer over it would be one more object on the heap; a view is made when they are read, and dies young. Once
+   * deflated, the slab of the dictionary's arena (`HeldArena`) they are in, `length` bytes from `at`. One field for
+   * both, and one for the flags: a hundred thousand of these are kept, 8 bytes a field.
    */
-  private plain: ArrayBuffer | null = null;
-  private slab: Slab | null = null;
+  private bytes: ArrayBuffer | Slab;
   at = 0;
   length = 0;
   /** Its place among the slab's holders. */
   private slot = 0;
-  /** Handed to the compressor thread, which has yet to answer. */
-  private waitingForThread = false;
-  /** No longer the version its index holds (replaced or removed): `retire`. */
-  private retiredFlag = false;
+  /** `WAITING` (handed to the compressor thread, which has yet to answer), `RETIRED` (no longer the version its index holds). */
+  private flags = 0;
   readonly resourceVersion: string | undefined;
 
   constructor(
@@ -142,14 +146,15 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
     const json = Buffer.from(JSON.stringify(object), 'utf8');
     const against = dictionary.bytes;
     const compressor = dictionary.compressor;
+    this.bytes = NO_BYTES;
     if (against && !compressor?.accepts) dictionary.arena.put(this, deflateHere(json, against));
     else {
-      this.plain = new ArrayBuffer(json.length);
-      const plain = new Uint8Array(this.plain);
+      this.bytes = new ArrayBuffer(json.length);
+      const plain = new Uint8Array(this.bytes);
       plain.set(json);
       if (!against) dictionary.offer(plain);
       else if (compressor) {
-        this.waitingForThread = true;
+        this.flags |= WAITING;
         compressor.deflate(this, plain);
       }
     }
@@ -158,7 +163,7 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
 
   /** Its bytes now at `at` in `slab` (the arena, as they are first packed or when their slab is emptied). */
   movedTo(slab: Slab, at: number, length: number, slot: number): void {
-    this.slab = slab;
+    this.bytes = slab;
     this.at = at;
     this.length = length;
     this.slot = slot;
@@ -166,45 +171,46 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
 
   /** Its deflated bytes, from the thread (a view the arena copies from). A version already retired keeps its plain bytes. */
   deflatedTo(bytes: Uint8Array): void {
-    if (!this.waitingForThread) return;
-    this.waitingForThread = false;
-    if (this.retiredFlag) return;
-    const plainSize = (this.plain as ArrayBuffer).byteLength;
+    if (!(this.flags & WAITING)) return;
+    this.flags &= ~WAITING;
+    if (this.flags & RETIRED || !(this.bytes instanceof ArrayBuffer)) return;
+    const plainSize = this.bytes.byteLength;
     this.dictionary.arena.put(this, bytes);
-    this.plain = null;
     this.dictionary.deflated(this, plainSize);
   }
 
   /** No longer the version its index holds: its place in the arena is let go (it still reads the same while it is kept). */
   retire(): void {
-    if (this.retiredFlag) return;
-    this.retiredFlag = true;
-    if (this.slab) this.dictionary.arena.letGo(this.slab, this.slot, this.length);
+    if (this.flags & RETIRED) return;
+    this.flags |= RETIRED;
+    if (!(this.bytes instanceof ArrayBuffer)) this.dictionary.arena.letGo(this.bytes, this.slot, this.length);
   }
 
   get retired(): boolean {
-    return this.retiredFlag;
+    return (this.flags & RETIRED) !== 0;
   }
 
   object(): KubeObject {
-    const bytes = this.slab
-      ? inflateRawSync(this.slab.bytes.subarray(this.at, this.at + this.length), { dictionary: this.dictionary.bytes as Buffer })
-      : Buffer.from(this.plain as ArrayBuffer);
+    const held = this.bytes;
+    const bytes =
+      held instanceof ArrayBuffer
+        ? Buffer.from(held)
+        : inflateRawSync(held.bytes.subarray(this.at, this.at + this.length), { dictionary: this.dictionary.bytes as Buffer });
     return JSON.parse(bytes.toString('utf8')) as KubeObject;
   }
 
   /** Whether its bytes are deflated (all but the dictionary's samples, once the thread has answered). */
   get deflated(): boolean {
-    return this.slab !== null;
+    return !(this.bytes instanceof ArrayBuffer);
   }
 
   /** Whether the thread has yet to answer for it (its bytes are plain JSON meanwhile). */
   get waiting(): boolean {
-    return this.waitingForThread;
+    return (this.flags & WAITING) !== 0;
   }
 
   /** Bytes held beside V8's heap (its share of a slab, once deflated). */
   get size(): number {
-    return this.slab ? this.length : (this.plain as ArrayBuffer).byteLength;
+    return this.bytes instanceof ArrayBuffer ? this.bytes.byteLength : this.length;
   }
 }

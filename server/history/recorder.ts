@@ -144,9 +144,8 @@ class Tracked {
    * three conditions each); flat with every field, ~0.21 KiB; flat with shared heads, ~0.12 KiB.
    */
   open: OpenList | null = null;
-  /** The last replica sample written (`sampled` false until one is). */
-  sampled = false;
-  current: number | null = null;
+  /** The last replica sample written; `current` is undefined until one is (a flag of its own would be 8 bytes more). */
+  current: number | null | undefined = undefined;
   desired: number | null = null;
   min: number | null = null;
   max: number | null = null;
@@ -162,7 +161,6 @@ class Tracked {
 }
 
 function setSample(t: Tracked, s: ReplicaSample): void {
-  t.sampled = true;
   t.current = s.current;
   t.desired = s.desired;
   t.min = s.min;
@@ -351,7 +349,7 @@ export class HistoryRecorder {
       });
     }
     const sample: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
-    if (!t.sampled || t.current !== sample.current || t.desired !== sample.desired || t.min !== sample.min || t.max !== sample.max) {
+    if (t.current === undefined || t.current !== sample.current || t.desired !== sample.desired || t.min !== sample.min || t.max !== sample.max) {
       setSample(t, sample);
       this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample });
     }
