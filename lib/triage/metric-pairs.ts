@@ -69,7 +69,12 @@ function readingOf(value: string | undefined, averageValue: string | undefined, 
 }
 
 /** `readingOf` with the target's type first, as one literal too. */
-function targetOf(type: string, value: string | undefined, averageValue: string | undefined, averageUtilization: number | undefined): MetricTargetDto {
+function targetOf(
+  type: string,
+  value: string | undefined,
+  averageValue: string | undefined,
+  averageUtilization: number | undefined,
+): MetricTargetDto {
   if (value === undefined) {
     if (averageValue === undefined) return averageUtilization === undefined ? { type } : { type, averageUtilization };
     return averageUtilization === undefined ? { type, averageValue } : { type, averageValue, averageUtilization };

@@ -219,6 +219,57 @@ describe.each(backends)('history on $name', (backend) => {
     await again.close();
   });
 
+  it('keeps any number of condition types open: a fifth flips, changes its message, and is read back after a restart', async () => {
+    // Named to come last in any order a store reads them back in: the fourth and fifth are kept past the first three.
+    const types = ['AbleToScale', 'ScalingActive', 'ScalingLimited', 'VendorFourth', 'VendorFifth'];
+    const all = (fifth: Partial<AutoscalerCondition>) =>
+      hpa(types.map((type) => ({ type, lastTransitionTime: '2026-11-22T09:00:00Z', ...(type === 'VendorFifth' ? fifth : {}) })));
+    const s = await backend.open();
+    s.observe(all({}), '2026-11-22T10:00:00.000Z');
+    s.observe(
+      all({ status: 'False', reason: 'Broken', message: 'a', lastTransitionTime: '2026-11-22T10:04:00Z' }),
+      '2026-11-22T10:05:00.000Z',
+    );
+    s.observe(
+      all({ status: 'False', reason: 'Broken', message: 'b', lastTransitionTime: '2026-11-22T10:04:00Z' }),
+      '2026-11-22T10:06:00.000Z',
+    );
+    const again = await backend.reopen(s);
+    // Nothing changed: nothing recorded. Then the fourth flips.
+    again.observe(
+      all({ status: 'False', reason: 'Broken', message: 'b', lastTransitionTime: '2026-11-22T10:04:00Z' }),
+      '2026-11-22T10:07:00.000Z',
+    );
+    expect(await again.countTransitions(id)).toBe(6);
+    // Seen first at 10:00 with a lastTransitionTime of 09:00: its segment starts at 09:00, its reason is known since
+    // 10:00; AbleToScale=True dates from the reason, any other condition from the start (conditionSince).
+    expect(again.conditionSince(id)).toMatchObject({ AbleToScale: '2026-11-22T10:00:00.000Z', VendorFourth: '2026-11-22T09:00:00.000Z' });
+    again.observe(
+      hpa(
+        types.map((type) => ({
+          type,
+          lastTransitionTime: '2026-11-22T09:00:00Z',
+          ...(type === 'VendorFifth'
+            ? { status: 'False' as const, reason: 'Broken', message: 'b', lastTransitionTime: '2026-11-22T10:04:00Z' }
+            : {}),
+          ...(type === 'VendorFourth' ? { status: 'Unknown' as const, reason: 'Gone', lastTransitionTime: '2026-11-22T10:07:30Z' } : {}),
+        })),
+      ),
+      '2026-11-22T10:08:00.000Z',
+    );
+    expect(await again.countTransitions(id)).toBe(7);
+    expect(await segments(again, 'VendorFifth')).toEqual([
+      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-22T09:00:00.000Z', end: '2026-11-22T10:04:00.000Z' },
+      { status: 'False', reason: 'Broken', message: 'b', start: '2026-11-22T10:04:00.000Z', end: null },
+    ]);
+    expect((await segments(again, 'VendorFourth')).map((x) => [x.status, x.start, x.end])).toEqual([
+      ['True', '2026-11-22T09:00:00.000Z', '2026-11-22T10:07:30.000Z'],
+      ['Unknown', '2026-11-22T10:07:30.000Z', null],
+    ]);
+    expect(again.conditionSince(id)).toMatchObject({ VendorFifth: '2026-11-22T10:04:00.000Z', VendorFourth: '2026-11-22T10:07:30.000Z' });
+    await again.close();
+  });
+
   it('after a restart, records nothing twice and keeps what it knew', async () => {
     const first = await backend.open();
     first.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');

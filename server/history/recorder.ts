@@ -96,40 +96,98 @@ interface SegmentHead {
   uid?: string;
 }
 
-/** The fields of one open segment in `Tracked.open`, in this order: its head, where it starts, its reason's since. */
-const OPEN_FIELDS = 3;
-const HEAD = 0;
-const AT = 1;
-const SINCE = 2;
+/** Open segments kept in `Tracked`'s own fields (an HPA has three conditions); any more are in `more`. */
+const IN_PLACE = 3;
+/** The fields of one segment in `Tracked.more`, in this order: its head, where it starts, its reason's since. */
+const MORE_FIELDS = 3;
 
-type OpenList = (SegmentHead | string)[];
-
-/** The open segment at offset `i` of a flat list, as an object (made when read; the list keeps only its fields). */
-function openAt(t: Tracked, list: Readonly<OpenList>, i: number): OpenCondition {
-  const head = list[i + HEAD] as SegmentHead;
-  return {
-    type: head.type,
-    status: head.status,
-    reason: head.reason,
-    message: head.message,
-    at: list[i + AT] as string,
-    reasonSince: list[i + SINCE] as string,
-    uid: head.uid ?? t.uid,
-  };
+/** The head of the `k`th open segment, or null past the last (segments are kept without gaps, in order of opening). */
+function headAt(t: Tracked, k: number): SegmentHead | null {
+  switch (k) {
+    case 0:
+      return t.h0;
+    case 1:
+      return t.h1;
+    case 2:
+      return t.h2;
+    default:
+      return (t.more?.[(k - IN_PLACE) * MORE_FIELDS] as SegmentHead | undefined) ?? null;
+  }
 }
 
-/** The offset of the open segment of `type` in a flat list, or -1. */
-function openIndex(list: Readonly<OpenList> | null, type: string): number {
-  if (!list) return -1;
-  for (let i = 0; i < list.length; i += OPEN_FIELDS) if ((list[i + HEAD] as SegmentHead).type === type) return i;
-  return -1;
+/** Where the `k`th open segment starts, and since when its reason holds. */
+function timesAt(t: Tracked, k: number): { at: string; reasonSince: string } {
+  switch (k) {
+    case 0:
+      return { at: t.a0, reasonSince: t.s0 };
+    case 1:
+      return { at: t.a1, reasonSince: t.s1 };
+    case 2:
+      return { at: t.a2, reasonSince: t.s2 };
+    default: {
+      const i = (k - IN_PLACE) * MORE_FIELDS;
+      return { at: t.more?.[i + 1] as string, reasonSince: t.more?.[i + 2] as string };
+    }
+  }
+}
+
+/** Sets the `k`th open segment (at most one past the last). */
+function putAt(t: Tracked, k: number, head: SegmentHead, at: string, reasonSince: string): void {
+  switch (k) {
+    case 0:
+      t.h0 = head;
+      t.a0 = at;
+      t.s0 = reasonSince;
+      return;
+    case 1:
+      t.h1 = head;
+      t.a1 = at;
+      t.s1 = reasonSince;
+      return;
+    case 2:
+      t.h2 = head;
+      t.a2 = at;
+      t.s2 = reasonSince;
+      return;
+    default: {
+      const i = (k - IN_PLACE) * MORE_FIELDS;
+      // A new array of exactly one segment more: `push` grows the backing store past what it needs.
+      if (!t.more || i >= t.more.length) t.more = (t.more ?? []).concat([head, at, reasonSince]);
+      else {
+        t.more[i] = head;
+        t.more[i + 1] = at;
+        t.more[i + 2] = reasonSince;
+      }
+    }
+  }
+}
+
+/** The `k`th open segment as an object (made when read: the tracked autoscaler keeps only its fields). */
+function openAt(t: Tracked, k: number, head: SegmentHead): OpenCondition {
+  const { at, reasonSince } = timesAt(t, k);
+  return { type: head.type, status: head.status, reason: head.reason, message: head.message, at, reasonSince, uid: head.uid ?? t.uid };
+}
+
+/** The place of the open segment of `type` (-1: none), or of the first free one with `free`. */
+function openIndex(t: Tracked, type: string, free = false): number {
+  for (let k = 0; ; k++) {
+    const head = headAt(t, k);
+    if (!head) return free ? k : -1;
+    if (head.type === type) return k;
+  }
+}
+
+/** No open segments. */
+function closeSegments(t: Tracked): void {
+  t.h0 = t.h1 = t.h2 = null;
+  t.a0 = t.s0 = t.a1 = t.s1 = t.a2 = t.s2 = '';
+  t.more = null;
 }
 
 /** Every open segment of a tracked autoscaler, as objects. */
 function openSegments(t: Tracked | undefined): OpenCondition[] {
   const out: OpenCondition[] = [];
-  const list = t?.open;
-  if (t && list) for (let i = 0; i < list.length; i += OPEN_FIELDS) out.push(openAt(t, list, i));
+  if (t) for (let k = 0, head = headAt(t, 0); head; head = headAt(t, ++k)) out.push(openAt(t, k, head));
   return out;
 }
 
@@ -139,11 +197,21 @@ function openSegments(t: Tracked | undefined): OpenCondition[] {
  */
 class Tracked {
   /**
-   * Open segments, one per condition type, flat: `OPEN_FIELDS` entries each (shared head, at, reasonSince); null when
-   * it has none. An object per segment and the array holding them were ~0.3 KiB an autoscaler (`npm run bench:heap`:
-   * three conditions each); flat with every field, ~0.21 KiB; flat with shared heads, ~0.12 KiB.
+   * Open segments, one per condition type: the first three in these fields (a shared head, where it starts, since when
+   * its reason holds; a null head: none), any more flat in `more`. An object per segment and the array holding them
+   * were ~0.3 KiB an autoscaler (`npm run bench:heap`: three conditions each); a flat array of every field, ~0.21 KiB;
+   * of shared heads and times, ~0.12 KiB; in place, 72 bytes.
    */
-  open: OpenList | null = null;
+  h0: SegmentHead | null = null;
+  a0 = '';
+  s0 = '';
+  h1: SegmentHead | null = null;
+  a1 = '';
+  s1 = '';
+  h2: SegmentHead | null = null;
+  a2 = '';
+  s2 = '';
+  more: (SegmentHead | string)[] | null = null;
   /** The last replica sample written; `current` is undefined until one is (a flag of its own would be 8 bytes more). */
   current: number | null | undefined = undefined;
   desired: number | null = null;
@@ -232,11 +300,7 @@ export class HistoryRecorder {
 
   /** Sets the open segment of its type (replacing the one it ends). */
   private setOpen(t: Tracked, c: OpenCondition): void {
-    const fields: OpenList = [this.head(t, c), c.at, c.reasonSince];
-    const i = openIndex(t.open, c.type);
-    if (t.open && i >= 0) for (let k = 0; k < OPEN_FIELDS; k++) t.open[i + k] = fields[k] as SegmentHead | string;
-    // A new array of exactly one segment more: `push` grows the backing store past what it needs.
-    else t.open = t.open ? t.open.concat(fields) : fields;
+    putAt(t, openIndex(t, c.type, true), this.head(t, c), c.at, c.reasonSince);
   }
 
   /** Reads back what was open when Autoscope stopped. */
@@ -296,12 +360,13 @@ export class HistoryRecorder {
       });
     }
     for (const c of a.conditions) {
-      const i = openIndex(t.open, c.type);
-      const prev = t.open && i >= 0 ? openAt(t, t.open, i) : undefined;
+      const k = openIndex(t, c.type);
+      const prevHead = k >= 0 ? headAt(t, k) : null;
+      const prev = prevHead ? openAt(t, k, prevHead) : undefined;
       const reason = c.reason;
-      if (prev && t.open && prev.status === c.status && prev.reason === reason && prev.uid === a.uid) {
+      if (prev && prev.status === c.status && prev.reason === reason && prev.uid === a.uid) {
         if (prev.message !== c.message) {
-          t.open[i + HEAD] = this.head(t, { ...prev, message: c.message });
+          putAt(t, k, this.head(t, { ...prev, message: c.message }), prev.at, prev.reasonSince);
           this.emit({ op: 'message', cluster: a.cluster, id: a.id, type: c.type, message: c.message });
         }
         continue;
@@ -349,7 +414,13 @@ export class HistoryRecorder {
       });
     }
     const sample: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
-    if (t.current === undefined || t.current !== sample.current || t.desired !== sample.desired || t.min !== sample.min || t.max !== sample.max) {
+    if (
+      t.current === undefined ||
+      t.current !== sample.current ||
+      t.desired !== sample.desired ||
+      t.min !== sample.min ||
+      t.max !== sample.max
+    ) {
       setSample(t, sample);
       this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample });
     }
@@ -374,9 +445,8 @@ export class HistoryRecorder {
   }
 
   private closeAll(id: string, t: Tracked, now: string): void {
-    const open = t.open;
     const ref = parseAutoscalerId(id);
-    if (!open || !ref) return;
+    if (!ref) return;
     for (const { type, ...c } of openSegments(t)) {
       this.emit({
         op: 'transition',
@@ -401,7 +471,7 @@ export class HistoryRecorder {
         },
       });
     }
-    t.open = null;
+    closeSegments(t);
   }
 
   recordEvent(id: string, e: EventDto): void {
