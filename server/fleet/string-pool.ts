@@ -13,6 +13,13 @@ const UNIQUE_KEYS = new Set(['id', 'name', 'uid', 'resourceVersion', 'hint', 'ge
  * a string that repeats across 100,000 autoscalers is kept once. Values stay equal, so every JSON built from
  * them is byte-for-byte what it was. The pool is bounded: past `limit` entries it starts afresh (strings
  * already shared stay shared; only later copies pair up in the new pool), so unique values never pile up.
+ *
+ * Bounded at 65,536 strings, not more: every string of every object that arrives passes through it, and under churn
+ * its values never stop coming (metric readings such as `118462m`, each HPA's own labels and annotations, its
+ * describedObject), so the pool fills to its bound whatever the fleet's size and keeps each such string alive until it
+ * starts afresh. At 262,144 it held 100,774 strings at 100,000 autoscalers after a minute of churn, ~8 MiB with its
+ * table (bench:heap's snapshot), most of them in nothing else; the strings that repeat across a fleet are the first
+ * to pair up again after each fresh start.
  */
 export class StringPool {
   private pool = new Map<string, string>();
@@ -20,7 +27,7 @@ export class StringPool {
   private values = new Map<number, object>();
 
   constructor(
-    private readonly limit = 262_144,
+    private readonly limit = 65_536,
     private readonly valueLimit = 16_384,
   ) {}
 

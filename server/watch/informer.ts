@@ -68,23 +68,33 @@ export function isRefusal(err: unknown, statusCode: number, message: string): bo
 }
 
 /**
+ * The whole object a key stands for while it is being handed over (`ObjectKey`): beside the keys, not a field of
+ * each, which every cached key would keep (8 bytes each of a large fleet's HPAs and Events) long after.
+ */
+const carried = new WeakMap<ObjectKey, KubeObject>();
+
+/**
  * What ListWatch's cache holds of an object of a `keysOnly` resource: its key and resourceVersion, all it reads (to
  * tell an update from an add, to find what a relist no longer has, to resume the watch). ListWatch reports an object
  * synchronously from the call that hands it over (a watch event, a list's items), so the whole object rides along
- * in `whole` for that call only and is handed to the informer's handlers; the cache never keeps it.
+ * (`carried`) for that call only and is handed to the informer's handlers; the cache never keeps it.
  */
 class ObjectKey {
   readonly name: string;
   readonly namespace: string | undefined;
   readonly resourceVersion: string | undefined;
-  whole: KubeObject | null;
 
   constructor(object: KubeObject) {
     const { name, namespace, resourceVersion } = object.metadata;
     this.name = name;
     this.namespace = namespace;
     this.resourceVersion = resourceVersion;
-    this.whole = object;
+    carried.set(this, object);
+  }
+
+  /** ListWatch has reported it: from now on it is only the key. */
+  handedOver(): void {
+    carried.delete(this);
   }
 
   /**
@@ -98,7 +108,7 @@ class ObjectKey {
 
 /** The object ListWatch reports: the whole one while its key is being handed over, else the key (a relist's delete). */
 function reported(o: KubernetesObject): KubeObject {
-  return o instanceof ObjectKey ? (o.whole ?? (o as unknown as KubeObject)) : slimObject(o);
+  return o instanceof ObjectKey ? (carried.get(o) ?? (o as unknown as KubeObject)) : slimObject(o);
 }
 
 /** One watch request as the informer hands it to ListWatch. */
@@ -260,7 +270,7 @@ export class ResourceInformer {
           const cached = this.arrived(object as KubernetesObject);
           callback(phase, cached ?? object, raw);
           // ListWatch has reported it: its cache keeps the key only.
-          if (cached instanceof ObjectKey) cached.whole = null;
+          if (cached instanceof ObjectKey) cached.handedOver();
         };
         const end = (err: unknown): void => {
           if (current.abandoned) return;
@@ -358,9 +368,9 @@ export class ResourceInformer {
   private arrived(object: KubernetesObject | null | undefined): KubeObject | ObjectKey | null {
     if (!object || typeof object !== 'object' || !object.metadata) return null;
     const slim = slimObject(object);
-    const cached = this.resource.keysOnly ? new ObjectKey(slim) : slim;
-    this.options.arrived?.(cached as unknown as KubeObject);
-    return cached;
+    // The whole object, before its key is made: the key then holds the strings the hook shared.
+    this.options.arrived?.(slim);
+    return this.resource.keysOnly ? new ObjectKey(slim) : slim;
   }
 
   /** The API answered: a watch that resumed clears a watch failure, and the next failure restarts at once. */
@@ -377,7 +387,7 @@ export class ResourceInformer {
   }
 
   private cacheHoldsList(): void {
-    for (const key of this.listedKeys) key.whole = null;
+    for (const key of this.listedKeys) key.handedOver();
     this.listedKeys = [];
     if (!this.listPending) return;
     this.listPending = false;
