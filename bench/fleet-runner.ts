@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { imageAllocator } from '../test/support/image';
@@ -41,9 +42,28 @@ export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** The BFF's metrics port (its default: the benches leave AUTOSCOPE_METRICS_PORT unset). */
+const METRICS_PORT = 9464;
+
+/**
+ * Fails unless the BFF's ports are free. A BFF left from an earlier run (a bench:heap still writing its snapshot)
+ * holding the metrics port made the next bench's BFF run without its metrics endpoint, and the bench read the other
+ * process's figures or none, and ran beside its CPU: a run to throw away, found only afterwards.
+ */
+export async function assertPortsFree(bffPort: number): Promise<void> {
+  for (const port of [bffPort, METRICS_PORT]) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = net.createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (!free) throw new Error(`port ${port} is in use (a BFF of an earlier run still running?): stop it and run the bench again`);
+  }
+}
+
 /** The BFF's Prometheus metrics as text (its metrics endpoint, :9464); empty when it does not answer. */
 export function bffMetrics(): Promise<string> {
-  return fetch('http://127.0.0.1:9464/metrics')
+  return fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)
     .then((r) => r.text())
     .catch(() => '');
 }
@@ -109,6 +129,7 @@ export function benchAllocator(): { env: Record<string, string>; label: string }
 
 /** The BFF on the simulator's kubeconfig; resolves once scripts/serve.mjs is ready (not yet synced). */
 export async function startBff(options: { port: number; kubeconfig: string; dataDir: string; nodeArgs?: string[] }): Promise<ChildProcess> {
+  await assertPortsFree(options.port);
   const serve = path.join(root, 'scripts', 'serve.mjs');
   const args = ['--max-old-space-size=8192', ...(options.nodeArgs ?? []), serve, '--hostname', '127.0.0.1', '--port', String(options.port)];
   const bff = spawn(process.execPath, args, {

@@ -27,7 +27,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
-import { benchAllocator, bffMetrics, simulatorEnv } from './fleet-runner';
+import { assertPortsFree, benchAllocator, bffMetrics, simulatorEnv } from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -472,6 +472,7 @@ async function main(): Promise<void> {
   console.info(`store: ${postgres ? 'PostgreSQL' : 'SQLite'}`);
   const allocator = benchAllocator();
   console.info(`allocator: ${allocator.label}`);
+  await assertPortsFree(port);
   const bffStart = performance.now();
   const bff = spawn(
     process.execPath,
