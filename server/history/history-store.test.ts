@@ -270,6 +270,21 @@ describe.each(backends)('history on $name', (backend) => {
     await again.close();
   });
 
+  it('segments of equal state share a head, and fields that join alike are not taken for each other', async () => {
+    const s = await backend.open();
+    const other = 'prod/HorizontalPodAutoscaler/shop/api';
+    // Joined with the unit separator the heads are keyed by, both read `a␟b␟c`.
+    s.observe(hpa([{ reason: 'a\u001fb', message: 'c' }]), '2026-11-22T10:00:00.000Z');
+    s.observe(hpa([{ reason: 'a', message: 'b\u001fc' }], { id: other, name: 'api', uid: 'uid-9' }), '2026-11-22T10:00:00.000Z');
+    s.observe(hpa([{ reason: 'a', message: 'b\u001fc' }], { id: other, name: 'api', uid: 'uid-9' }), '2026-11-22T10:01:00.000Z');
+    s.observe(hpa([{ reason: 'a\u001fb', message: 'c' }]), '2026-11-22T10:01:00.000Z');
+    expect((await segments(s)).map((x) => [x.reason, x.message, x.end])).toEqual([['a\u001fb', 'c', null]]);
+    const api = (await s.history(other, 'HorizontalPodAutoscaler', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z')).conditions[0]?.segments;
+    expect(api?.map((x) => [x.reason, x.message, x.end])).toEqual([['a', 'b\u001fc', null]]);
+    expect([await s.countTransitions(id), await s.countTransitions(other)]).toEqual([1, 1]);
+    await s.close();
+  });
+
   it('after a restart, records nothing twice and keeps what it knew', async () => {
     const first = await backend.open();
     first.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');

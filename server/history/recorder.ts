@@ -288,14 +288,27 @@ export class HistoryRecorder {
 
   constructor(private readonly emit: (write: HistoryWrite) => void) {}
 
-  /** Equal segment heads kept once (bounded like every StringPool: past its limit it starts afresh). */
-  private readonly heads = new StringPool(1, 16_384);
+  /**
+   * Equal segment heads kept once, by their fields joined (~0.45 µs a head where `StringPool.shared`, which hashes the
+   * JSON, took ~1.4: 300,000 segments open in a 100,000-HPA sync). Bounded: past 16,384 heads it starts afresh.
+   */
+  private heads = new Map<string, SegmentHead>();
 
   /** The shared head of a segment in this state; one of its own when it belongs to another uid than its object's. */
   private head(t: Tracked, c: Pick<OpenCondition, 'type' | 'status' | 'reason' | 'message' | 'uid'>): SegmentHead {
     const { type, status, reason, message } = c;
     if (c.uid !== t.uid) return { type, status, reason, message, uid: c.uid };
-    return this.heads.shared<SegmentHead>({ type, status, reason, message });
+    const key = `${type}\u001f${status}\u001f${reason ?? '\u001e'}\u001f${message ?? '\u001e'}`;
+    const had = this.heads.get(key);
+    // Fields that hold the separators can join to another head's key: that head is not this one.
+    if (had)
+      return had.type === type && had.status === status && had.reason === reason && had.message === message
+        ? had
+        : { type, status, reason, message };
+    if (this.heads.size >= 16_384) this.heads = new Map();
+    const head = { type, status, reason, message };
+    this.heads.set(key, head);
+    return head;
   }
 
   /** Sets the open segment of its type (replacing the one it ends). */
