@@ -86,12 +86,7 @@ function targetOf(
 function toTargetDto(target: MetricTarget | null): MetricTargetDto | null {
   if (!target) return null;
   // A target field may be null in what a person wrote (YAML `averageValue: null`): absent, not "null".
-  return targetOf(
-    target.type,
-    target.value !== undefined && target.value !== null ? String(target.value) : undefined,
-    target.averageValue !== undefined && target.averageValue !== null ? String(target.averageValue) : undefined,
-    target.averageUtilization !== undefined && target.averageUtilization !== null ? target.averageUtilization : undefined,
-  );
+  return targetOf(target.type, quantityString(target.value), quantityString(target.averageValue), target.averageUtilization ?? undefined);
 }
 
 function toCurrentDto(current: MetricValueStatus | null): MetricCurrentDto | null {

@@ -427,13 +427,8 @@ export class HistoryRecorder {
       });
     }
     const sample: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
-    if (
-      t.current === undefined ||
-      t.current !== sample.current ||
-      t.desired !== sample.desired ||
-      t.min !== sample.min ||
-      t.max !== sample.max
-    ) {
+    // Before the first sample `current` is undefined, which no sample's is.
+    if (t.current !== sample.current || t.desired !== sample.desired || t.min !== sample.min || t.max !== sample.max) {
       setSample(t, sample);
       this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample });
     }

@@ -361,9 +361,9 @@ export class ResourceInformer {
   }
 
   /**
-   * An object as it arrives: what Autoscope never reads dropped, and what ListWatch is to cache of it — the object, or
-   * for a `keysOnly` resource its key (carrying the object until ListWatch has reported it) — handed to
-   * `options.arrived`. Null for what is not an object.
+   * An object as it arrives, with what Autoscope never reads dropped, handed to `options.arrived`; returned is what
+   * ListWatch is to cache of it: the object, or for a `keysOnly` resource its key (carrying the object until ListWatch
+   * has reported it). Null for what is not an object.
    */
   private arrived(object: KubernetesObject | null | undefined): KubeObject | ObjectKey | null {
     if (!object || typeof object !== 'object' || !object.metadata) return null;
