@@ -190,6 +190,32 @@ describe('FleetIndex.resync', () => {
   });
 });
 
+describe('FleetIndex ids by cluster', () => {
+  it('reads every DTO in id order and each cluster’s in its own, through removals and a dropped cluster', () => {
+    const r = rig();
+    // `a` sorts before `a-b` by name, after it by id (`a/…` > `a-b/…`); a Karmada member's name holds a `/`.
+    const clusters = ['a', 'a-b', 'a/member', 'b'];
+    // Listed in reverse, so each cluster's ids arrive out of order.
+    for (const c of clusters) for (const o of [...real].reverse()) r.index.apply(c, 'hpas', 'update', o);
+    const sorted = () => [...r.index.entries.keys()].sort();
+    const ids = () => r.index.dtosInIdOrder().map((d) => d.id);
+    expect(r.index.size).toBe(clusters.length * real.length);
+    expect(ids()).toEqual(sorted());
+    expect(r.index.clusterNames()).toEqual([...clusters].sort());
+    const [gone] = real;
+    if (!gone) throw new Error('fixture is empty');
+    r.index.apply('a-b', 'hpas', 'delete', gone);
+    r.index.dropCluster('a');
+    expect(ids()).toEqual(sorted());
+    expect(r.index.clusterNames()).toEqual(['a-b', 'a/member', 'b']);
+    for (const c of ['a-b', 'a/member', 'b'])
+      expect(r.index.dtosOfCluster(c).map((d) => d.id)).toEqual(sorted().filter((id) => r.index.entries.get(id)?.dto.cluster === c));
+    expect(r.index.dtosOfCluster('a')).toEqual([]);
+    expect(r.index.idsOfCluster('a-b')).toHaveLength(real.length - 1);
+    void r.history.close();
+  });
+});
+
 describe('FleetIndex and list pages', () => {
   it('indexes HPAs from their list page, and does not map them again when ListWatch announces the same objects', () => {
     const r = rig();

@@ -27,6 +27,7 @@ import type { ObjectChange } from '../watch/cluster-watcher';
 import type { ResourceKey } from '../watch/resources';
 import type { DtoChange } from './change-journal';
 import { ChangeJournal } from './change-journal';
+import { ClusterIds } from './cluster-ids';
 import type { HeldObject } from './held-object';
 import { HeldAsIs, HeldDictionary, HeldJson } from './held-object';
 import { jsonEqual } from './json-equal';
@@ -158,7 +159,8 @@ function withIdString(dto: Autoscaler, id: string): Autoscaler {
  */
 export class FleetIndex {
   readonly entries = new Map<string, IndexEntry>();
-  private readonly byCluster = new Map<string, Set<string>>();
+  /** The ids by cluster, each cluster's in an array (`ClusterIds`: every id in order without an array of its own). */
+  private readonly byCluster = new ClusterIds();
   private readonly pendingClusterWork = new Map<string, Set<'machine' | 'federation'>>();
   private readonly stale = new Set<string>();
   private pendingTimer: NodeJS.Timeout | null = null;
@@ -178,10 +180,6 @@ export class FleetIndex {
    */
   private readonly heldFederated = new Map<string, { fhpa: FederatedHPAObject; at: number }[]>();
   private readonly heldDropWarned = new Set<string>();
-  /** Every id, sorted; rebuilt only when an id comes or goes (most changes are status updates). */
-  private idOrder: string[] | null = null;
-  /** Per cluster, its ids sorted; dropped when an id of that cluster comes or goes. */
-  private readonly clusterIdOrder = new Map<string, string[]>();
   /** Revisions (the fleet's and each cluster's) and the last changes, for views kept incrementally. */
   private readonly journal = new ChangeJournal();
   /** Equal strings of the raw objects and stored DTOs kept once (reasons, messages, times repeat across a fleet). */
@@ -257,9 +255,8 @@ export class FleetIndex {
 
   /** Every DTO in id order: the order a stable sort keeps among equals, so pages are stable. */
   dtosInIdOrder(): Autoscaler[] {
-    if (!this.idOrder) this.idOrder = [...this.entries.keys()].sort();
     const out: Autoscaler[] = [];
-    for (const id of this.idOrder) {
+    for (const id of this.byCluster.inIdOrder()) {
       const entry = this.entries.get(id);
       if (entry) out.push(entry.dto);
     }
@@ -283,7 +280,7 @@ export class FleetIndex {
 
   /** Clusters that have autoscalers in the index, sorted. */
   clusterNames(): string[] {
-    return [...this.byCluster.keys()].filter((c) => (this.byCluster.get(c)?.size ?? 0) > 0).sort();
+    return this.byCluster.names();
   }
 
   /** Bumped on every change to one of the cluster's entries. */
@@ -293,13 +290,8 @@ export class FleetIndex {
 
   /** The cluster's DTOs in id order. */
   dtosOfCluster(cluster: string): Autoscaler[] {
-    let ids = this.clusterIdOrder.get(cluster);
-    if (!ids) {
-      ids = [...(this.byCluster.get(cluster) ?? [])].sort();
-      this.clusterIdOrder.set(cluster, ids);
-    }
     const out: Autoscaler[] = [];
-    for (const id of ids) {
+    for (const id of this.byCluster.sortedOf(cluster)) {
       const entry = this.entries.get(id);
       if (entry) out.push(entry.dto);
     }
@@ -308,7 +300,6 @@ export class FleetIndex {
 
   /** Records one change: the revision, the cluster's revision and the journal move together. */
   private changed(cluster: string, old: Autoscaler | null, now: Autoscaler | null): void {
-    if (!old || !now) this.clusterIdOrder.delete(cluster);
     this.journal.record(cluster, old, now, this.entries.size);
   }
 
@@ -384,7 +375,7 @@ export class FleetIndex {
     if (stale) this.stale.add(cluster);
     else this.stale.delete(cluster);
     const changed: string[] = [];
-    for (const id of this.byCluster.get(cluster) ?? []) {
+    for (const id of this.byCluster.of(cluster)) {
       const entry = this.entries.get(id);
       if (!entry) continue;
       const old = entry.dto;
@@ -398,8 +389,7 @@ export class FleetIndex {
 
   /** A cluster is no longer configured (a Karmada member removed): its autoscalers leave the index. */
   dropCluster(cluster: string): void {
-    for (const id of [...(this.byCluster.get(cluster) ?? [])]) this.remove(id);
-    this.byCluster.delete(cluster);
+    for (const id of this.byCluster.take(cluster)) this.remove(id);
     this.stale.delete(cluster);
     this.federationLookups.delete(cluster);
     this.stopHolding(cluster);
@@ -469,7 +459,7 @@ export class FleetIndex {
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    for (const cluster of [...this.byCluster.keys()]) {
+    for (const cluster of this.byCluster.names()) {
       if (this.isHalted()) return;
       if (!this.sources(cluster)) continue;
       this.recomputeMachine(cluster);
@@ -497,7 +487,7 @@ export class FleetIndex {
   }
 
   private idsOf(cluster: string, kind: AutoscalerKind): string[] {
-    return [...(this.byCluster.get(cluster) ?? [])].filter((id) => this.entries.get(id)?.dto.kind === kind);
+    return this.byCluster.of(cluster).filter((id) => this.entries.get(id)?.dto.kind === kind);
   }
 
   private schedule(cluster: string, work: 'machine' | 'federation'): void {
@@ -703,16 +693,10 @@ export class FleetIndex {
       previous.related = related;
       return after;
     }
-    if (!previous) this.idOrder = null;
+    if (!previous) this.byCluster.add(cluster, id);
     this.share(dto, previous?.dto);
     this.entries.set(id, { dto, held, related, clockDue: previous?.clockDue ?? 0 });
     this.changed(cluster, previous?.dto ?? null, dto);
-    let ids = this.byCluster.get(cluster);
-    if (!ids) {
-      ids = new Set();
-      this.byCluster.set(cluster, ids);
-    }
-    ids.add(id);
     this.publisher?.(cluster, id, { dto, raw, related });
     this.onChanged([id]);
     return after;
@@ -745,8 +729,7 @@ export class FleetIndex {
     if (!entry) return undefined;
     this.entries.delete(id);
     this.heldChanged(entry.held, undefined);
-    this.idOrder = null;
-    this.byCluster.get(entry.dto.cluster)?.delete(id);
+    this.byCluster.delete(entry.dto.cluster, id);
     this.changed(entry.dto.cluster, entry.dto, null);
     return entry;
   }
@@ -771,21 +754,15 @@ export class FleetIndex {
       return;
     }
     this.share(remote.dto, previous?.dto);
-    if (!previous) this.idOrder = null;
+    if (!previous) this.byCluster.add(cluster, id);
     this.entries.set(id, { dto: remote.dto, held, related: remote.related, clockDue: 0 });
     this.changed(cluster, previous?.dto ?? null, remote.dto);
-    let ids = this.byCluster.get(cluster);
-    if (!ids) {
-      ids = new Set();
-      this.byCluster.set(cluster, ids);
-    }
-    ids.add(id);
     this.onChanged([id]);
   }
 
   /** The ids of one cluster in the index (a replica reloading what it follows drops those no longer published). */
   idsOfCluster(cluster: string): string[] {
-    return [...(this.byCluster.get(cluster) ?? [])];
+    return [...this.byCluster.of(cluster)];
   }
 
   private recordEvent(cluster: string, object: KubeObject): void {
@@ -795,7 +772,7 @@ export class FleetIndex {
     const { event, autoscalerId, machineSet } = toEventFiling(cluster, object);
     if (autoscalerId) this.history.recordEvent(autoscalerId, event);
     else if (machineSet) {
-      for (const id of this.byCluster.get(cluster) ?? []) {
+      for (const id of this.byCluster.of(cluster)) {
         const entry = this.entries.get(id);
         if (entry?.dto.kind === 'MachineAutoscaler' && entry.dto.target.name === machineSet) this.history.recordEvent(id, event);
       }
