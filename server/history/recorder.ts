@@ -212,11 +212,11 @@ class Tracked {
   a2 = '';
   s2 = '';
   more: (SegmentHead | string)[] | null = null;
-  /** The last replica sample written; `current` is undefined until one is (a flag of its own would be 8 bytes more). */
-  current: number | null | undefined = undefined;
-  desired: number | null = null;
-  min: number | null = null;
-  max: number | null = null;
+  /**
+   * The last replica sample written (null until one is): shared, like the heads, by every autoscaler whose last sample
+   * had these four counts (`HistoryRecorder.sample`), where four fields of its own were 24 bytes more an autoscaler.
+   */
+  sample: Readonly<ReplicaSample> | null = null;
   /** Since when current ≠ desired; null while they agree. */
   mismatchSince: string | null = null;
   /** The first sight of each problem code, flat `[code, at, code, at, …]`; null when it has none. */
@@ -228,11 +228,9 @@ class Tracked {
   ) {}
 }
 
-function setSample(t: Tracked, s: ReplicaSample): void {
-  t.current = s.current;
-  t.desired = s.desired;
-  t.min = s.min;
-  t.max = s.max;
+/** Whether two samples have the same counts. */
+function sameSample(a: Readonly<ReplicaSample>, b: Readonly<ReplicaSample>): boolean {
+  return a.current === b.current && a.desired === b.desired && a.min === b.min && a.max === b.max;
 }
 
 /** Whether a flat `[code, at, …]` list has the code. */
@@ -311,6 +309,23 @@ export class HistoryRecorder {
     return head;
   }
 
+  /**
+   * Equal replica samples kept once, by their counts joined: replica counts are small numbers, so a fleet's autoscalers
+   * share a few thousand tuples at most. Bounded like the heads: past 16,384 it starts afresh.
+   */
+  private samples = new Map<string, Readonly<ReplicaSample>>();
+
+  /** The shared sample with these counts. */
+  private sample(s: ReplicaSample): Readonly<ReplicaSample> {
+    const key = `${s.current},${s.desired},${s.min},${s.max}`;
+    const had = this.samples.get(key);
+    if (had) return had;
+    if (this.samples.size >= 16_384) this.samples = new Map();
+    const sample = Object.freeze({ current: s.current, desired: s.desired, min: s.min, max: s.max });
+    this.samples.set(key, sample);
+    return sample;
+  }
+
   /** Sets the open segment of its type (replacing the one it ends). */
   private setOpen(t: Tracked, c: OpenCondition): void {
     putAt(t, openIndex(t, c.type, true), this.head(t, c), c.at, c.reasonSince);
@@ -336,7 +351,7 @@ export class HistoryRecorder {
     // Only a live object's: an object deleted before the stop that comes back is new, and its first sample is written.
     for (const s of snapshot.samples) {
       const t = this.known.get(s.id);
-      if (t) setSample(t, s);
+      if (t) t.sample = this.sample(s);
     }
   }
 
@@ -426,11 +441,10 @@ export class HistoryRecorder {
         },
       });
     }
-    const sample: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
-    // Before the first sample `current` is undefined, which no sample's is.
-    if (t.current !== sample.current || t.desired !== sample.desired || t.min !== sample.min || t.max !== sample.max) {
-      setSample(t, sample);
-      this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample });
+    const counts: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
+    if (!t.sample || !sameSample(t.sample, counts)) {
+      t.sample = this.sample(counts);
+      this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample: counts });
     }
     if (a.currentReplicas !== null && a.desiredReplicas !== null && a.currentReplicas !== a.desiredReplicas) t.mismatchSince ??= now;
     else t.mismatchSince = null;
