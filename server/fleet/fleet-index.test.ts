@@ -190,6 +190,40 @@ describe('FleetIndex.resync', () => {
   });
 });
 
+describe('FleetIndex keeps history’s state on its entries', () => {
+  it('adopts what a restart read back, records nothing twice, and closes a deleted object’s segments from its entry', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'index-state-'));
+    const at = () => new Date('2026-11-23T10:00:00.000Z');
+    const source: ClusterObjects = { objects: () => real, serves: (r) => r === 'hpas', listed: (r) => r === 'hpas' };
+    const first = new HistoryStore({ dataDir, retentionDays: 30 });
+    relist(new FleetIndex(first, () => source, () => {}, at), real);
+    const ids = real.map(idOf);
+    const rows = await Promise.all(ids.map((id) => first.countTransitions(id)));
+    const since = ids.map((id) => first.conditionSince(id));
+    expect(rows.every((n) => n > 0)).toBe(true);
+    await first.close();
+
+    const history = new HistoryStore({ dataDir, retentionDays: 30 });
+    const index = new FleetIndex(history, () => source, () => {}, () => new Date('2026-11-23T10:05:00.000Z'));
+    // Read back before any entry exists, the state is history's answer already.
+    expect(ids.map((id) => history.conditionSince(id))).toEqual(since);
+    relist(index, real.map((o) => structuredClone(o)));
+    expect(await Promise.all(ids.map((id) => history.countTransitions(id)))).toEqual(rows);
+    expect(ids.map((id) => history.conditionSince(id))).toEqual(since);
+    // On the entries, where the adopted state went: no table of history's own beside them.
+    expect([...index.entries.values()].every((e) => e.tracked !== undefined)).toBe(true);
+
+    const [gone] = real;
+    if (!gone) throw new Error('fixture is empty');
+    const open = (gone as HorizontalPodAutoscaler).status?.conditions?.length ?? 0;
+    expect(open).toBeGreaterThan(0);
+    index.apply('prod', 'hpas', 'delete', gone);
+    expect(await history.countTransitions(idOf(gone))).toBe((rows[0] ?? 0) + open);
+    expect(history.firstSeen(idOf(gone))).toBeNull();
+    await history.close();
+  });
+});
+
 describe('FleetIndex ids by cluster', () => {
   it('reads every DTO in id order and each cluster’s in its own, through removals and a dropped cluster', () => {
     const r = rig();
@@ -492,6 +526,27 @@ describe('FleetIndex.refreshAll', () => {
       for (const o of real) all.index.apply('prod', 'hpas', 'update', rewritten(o));
       expect(dtos(pass), `after ${minutes} min`).toEqual(dtos(all));
     }
+    void pass.history.close();
+    void all.history.close();
+  });
+
+  it('a pass at the very instant a rule flips re-maps the HPA (instants are kept in whole seconds, never rounded later)', async () => {
+    const pass = rig();
+    const all = rig();
+    // Seen at 10:00:30.250, a mismatch becomes a problem at 10:15:30.250, exactly when the pass runs.
+    pass.tick(30_250);
+    all.tick(30_250);
+    relist(pass.index, real);
+    relist(all.index, real);
+    const before = new Map([...pass.index.entries].map(([id, e]) => [id, e.dto]));
+    pass.tick(15 * 60_000);
+    all.tick(15 * 60_000);
+    await pass.index.refreshAll(3);
+    for (const o of real) all.index.apply('prod', 'hpas', 'update', rewritten(o));
+    const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([id, e]) => [id, e.dto]));
+    expect(dtos(pass)).toEqual(dtos(all));
+    // The instant did move something: the pass had work to do.
+    expect(dtos(all)).not.toEqual(before);
     void pass.history.close();
     void all.history.close();
   });

@@ -21,6 +21,7 @@ import type { FederatedHPAObject, KarmadaClusterObject, MapperContext, Propagati
 import { indexFederationObjects, toEventFiling, toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
 import { nextClockChange } from '@/lib/triage/assess-hpa';
 import { withStale } from '@/lib/triage/autoscaler-base';
+import type { TrackedAutoscaler, TrackedTable } from '../history/recorder';
 import type { AutoscopeStore } from '../history/store';
 import { errorText, log } from '../log';
 import type { ObjectChange } from '../watch/cluster-watcher';
@@ -61,11 +62,35 @@ export interface IndexEntry {
   /** The objects the mapper read beside the object, as of the last mapping (the detail page shows them). */
   related: RelatedObjects;
   /**
-   * For an HPA a clock rule can still move: the instant (epoch ms) its DTO can next change with nothing else
-   * (`nextClockChange`); 0 when none can. On the entry, not in a Map of its own beside the entries (~36 B an autoscaler
-   * at 100,000: bench:heap).
+   * For an HPA a clock rule can still move: the instant its DTO can next change with nothing else (`nextClockChange`),
+   * as `clockDueOf` keeps it; 0 when none can. On the entry, not in a Map of its own beside the entries (~36 B an
+   * autoscaler at 100,000: bench:heap).
    */
   clockDue: number;
+  /** What history knows of the autoscaler, kept here for it (`TrackedTable`); undefined while history holds none. */
+  tracked: TrackedAutoscaler | undefined;
+}
+
+/**
+ * What `IndexEntry.clockDue` counts from: an instant is kept as whole seconds after it, a small integer that stays in
+ * the entry's own field. An epoch-ms instant is a double, which V8 boxes in a number object of its own (16 bytes) on
+ * every entry once one holds it: 1.6 MiB at 100,000 (bench:heap).
+ */
+const CLOCK_ORIGIN_MS = Date.now();
+
+/**
+ * An instant (epoch ms; null: none) as `clockDue` keeps it. Rounded down, so an HPA is re-mapped up to a second early at
+ * worst: its DTO then comes out the same, and the instant is noted again. Never 0, which means none.
+ */
+function clockDueOf(ms: number | null | undefined): number {
+  if (ms === null || ms === undefined) return 0;
+  const seconds = Math.floor((ms - CLOCK_ORIGIN_MS) / 1000);
+  return seconds === 0 ? -1 : seconds;
+}
+
+/** Whether a noted instant has come by `nowMs`. */
+function clockDueBy(clockDue: number, nowMs: number): boolean {
+  return clockDue !== 0 && CLOCK_ORIGIN_MS + clockDue * 1000 <= nowMs;
 }
 
 /** An entry as another replica published it: what it mapped, from what. */
@@ -194,6 +219,12 @@ export class FleetIndex {
    * young garbage), so `apply` does not walk them again. Off, the index shares them itself when it stores them.
    */
   sharedOnArrival = false;
+  /**
+   * History's state of ids the index has no entry for: one it is recording for the first time, until `put` makes the
+   * entry (history observes before the entry exists), and what a restart read back for objects not listed yet (or
+   * deleted while Autoscope was down).
+   */
+  private readonly untracked = new Map<string, TrackedAutoscaler>();
 
   constructor(
     private readonly history: AutoscopeStore,
@@ -211,6 +242,36 @@ export class FleetIndex {
       },
       onThreadError: (error) => log.warn('held HPA compressor failed; deflating on the event loop', { error: errorText(error) }),
     });
+    history.keepStateIn(this.trackedTable());
+  }
+
+  /** History's per-autoscaler state, kept on the entries (`AutoscopeStore.keepStateIn`); `untracked` for ids without one. */
+  private trackedTable(): TrackedTable {
+    const { entries, untracked } = this;
+    return {
+      get: (id) => entries.get(id)?.tracked ?? untracked.get(id),
+      set: (id, state) => {
+        const entry = entries.get(id);
+        if (entry) entry.tracked = state;
+        else untracked.set(id, state);
+      },
+      delete: (id) => {
+        const entry = entries.get(id);
+        if (entry) entry.tracked = undefined;
+        untracked.delete(id);
+      },
+      ids: function* () {
+        for (const [id, entry] of entries) if (entry.tracked) yield id;
+        yield* untracked.keys();
+      },
+    };
+  }
+
+  /** The state history holds for an id that is getting its first entry, taken from `untracked`. */
+  private takeUntracked(id: string): TrackedAutoscaler | undefined {
+    const state = this.untracked.get(id);
+    if (state) this.untracked.delete(id);
+    return state;
   }
 
   /**
@@ -451,7 +512,7 @@ export class FleetIndex {
           break;
         }
         const [id, { clockDue }] = next.value;
-        if (clockDue !== 0 && clockDue <= nowMs) {
+        if (clockDueBy(clockDue, nowMs)) {
           this.refreshIfDue(id, nowMs);
           mapped += 1;
           if (performance.now() >= deadline) break;
@@ -474,7 +535,7 @@ export class FleetIndex {
    */
   private refreshIfDue(id: string, nowMs: number): void {
     const entry = this.entries.get(id);
-    if (!entry || entry.clockDue === 0 || entry.clockDue > nowMs) return;
+    if (!entry || !clockDueBy(entry.clockDue, nowMs)) return;
     entry.clockDue = 0;
     if (entry.dto.kind !== 'HorizontalPodAutoscaler' || !this.sources(entry.dto.cluster)) return;
     this.upsertHpa(entry.dto.cluster, entry.held.object() as HorizontalPodAutoscaler);
@@ -483,7 +544,7 @@ export class FleetIndex {
   /** Notes when the clock alone can next move an HPA's DTO (mapped now with `context`); never: forgets it. */
   private noteClock(id: string, hpa: HorizontalPodAutoscaler, context: MapperContext, nowMs: number): void {
     const entry = this.entries.get(id);
-    if (entry) entry.clockDue = nextClockChange('HorizontalPodAutoscaler', hpa, context, nowMs) ?? 0;
+    if (entry) entry.clockDue = clockDueOf(nextClockChange('HorizontalPodAutoscaler', hpa, context, nowMs));
   }
 
   private idsOf(cluster: string, kind: AutoscalerKind): string[] {
@@ -695,7 +756,7 @@ export class FleetIndex {
     }
     if (!previous) this.byCluster.add(cluster, id);
     this.share(dto, previous?.dto);
-    this.entries.set(id, { dto, held, related, clockDue: previous?.clockDue ?? 0 });
+    this.entries.set(id, { dto, held, related, clockDue: previous?.clockDue ?? 0, tracked: previous ? previous.tracked : this.takeUntracked(id) });
     this.changed(cluster, previous?.dto ?? null, dto);
     this.publisher?.(cluster, id, { dto, raw, related });
     this.onChanged([id]);
@@ -717,9 +778,11 @@ export class FleetIndex {
   }
 
   private remove(id: string): void {
+    if (!this.entries.has(id)) return;
+    // History first: what it knows of the object is on its entry.
+    this.history.observeDeleted(id, this.nowIso());
     const entry = this.removeEntry(id);
     if (!entry) return;
-    this.history.observeDeleted(id, this.nowIso());
     this.publisher?.(entry.dto.cluster, id, null);
     this.onChanged([id]);
   }
@@ -728,6 +791,8 @@ export class FleetIndex {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     this.entries.delete(id);
+    // History's state outlives the entry (a replica's remote entry removed while this one still records it).
+    if (entry.tracked) this.untracked.set(id, entry.tracked);
     this.heldChanged(entry.held, undefined);
     this.byCluster.delete(entry.dto.cluster, id);
     this.changed(entry.dto.cluster, entry.dto, null);
@@ -755,7 +820,7 @@ export class FleetIndex {
     }
     this.share(remote.dto, previous?.dto);
     if (!previous) this.byCluster.add(cluster, id);
-    this.entries.set(id, { dto: remote.dto, held, related: remote.related, clockDue: 0 });
+    this.entries.set(id, { dto: remote.dto, held, related: remote.related, clockDue: 0, tracked: previous ? previous.tracked : this.takeUntracked(id) });
     this.changed(cluster, previous?.dto ?? null, remote.dto);
     this.onChanged([id]);
   }

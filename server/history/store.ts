@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerKind, ClusterState, EventDto, HistoryResponse, Transition } from '@/lib/api';
-import type { HistoryWrite } from './recorder';
+import type { HistoryWrite, TrackedTable } from './recorder';
 import { HistoryRecorder, WriteBatch } from './recorder';
 
 /**
@@ -25,6 +25,11 @@ export interface AutoscopeStore {
   replicasMismatchSince(id: string): string | null;
   problemSince(id: string): Record<string, string>;
   firstSeen(id: string): string | null;
+  /**
+   * Keeps what history knows of each autoscaler (to decide its next transition, and the `*Since` answers) in `table`
+   * from now on: the index keeps it on its entries (`FleetIndex`), so a large fleet's ids are one hash table, not two.
+   */
+  keepStateIn(table: TrackedTable): void;
 
   history(id: string, kind: AutoscalerKind, from: string, to: string): Promise<Omit<HistoryResponse, 'id' | 'from' | 'to'>>;
   events(id: string, limit: number, from?: string, to?: string): Promise<EventDto[]>;
@@ -100,5 +105,9 @@ export abstract class RecordingStore {
 
   firstSeen(id: string): string | null {
     return this.recorder.firstSeen(id);
+  }
+
+  keepStateIn(table: TrackedTable): void {
+    this.recorder.keepStateIn(table);
   }
 }
