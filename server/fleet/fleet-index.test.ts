@@ -222,6 +222,36 @@ describe('FleetIndex keeps history’s state on its entries', () => {
     expect(history.firstSeen(idOf(gone))).toBeNull();
     await history.close();
   });
+
+  it('an object deleted while Autoscope was down: the first list after the restart ends its segments, once', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'index-gone-'));
+    const source: ClusterObjects = { objects: () => real, serves: (r) => r === 'hpas', listed: (r) => r === 'hpas' };
+    const first = new HistoryStore({ dataDir, retentionDays: 30 });
+    relist(new FleetIndex(first, () => source, () => {}, () => new Date('2026-11-23T10:00:00.000Z')), real);
+    const [gone, ...kept] = real;
+    if (!gone) throw new Error('fixture is empty');
+    const rows = await first.countTransitions(idOf(gone));
+    const keptRows = await Promise.all(kept.map((o) => first.countTransitions(idOf(o))));
+    await first.close();
+
+    const open = (gone as HorizontalPodAutoscaler).status?.conditions?.length ?? 0;
+    for (let start = 0; start < 2; start++) {
+      const history = new HistoryStore({ dataDir, retentionDays: 30 });
+      const index = new FleetIndex(history, () => source, () => {}, () => new Date('2026-11-23T11:00:00.000Z'));
+      // Another cluster's list, and another kind's, end nothing of this cluster's HPAs.
+      index.resync('other', 'hpas', []);
+      index.resync('prod', 'machineAutoscalers', []);
+      // Read back at the first start (nothing had ended it), not at the second.
+      expect(history.firstSeen(idOf(gone)) !== null).toBe(start === 0);
+      relist(index, kept.map((o) => structuredClone(o)));
+      expect(history.firstSeen(idOf(gone))).toBeNull();
+      expect(history.conditionSince(idOf(gone))).toEqual({});
+      // Ended at the first start after the deletion, and not again at the next one.
+      expect(await history.countTransitions(idOf(gone))).toBe(rows + open);
+      expect(await Promise.all(kept.map((o) => history.countTransitions(idOf(o))))).toEqual(keptRows);
+      await history.close();
+    }
+  });
 });
 
 describe('FleetIndex ids by cluster', () => {

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerKind } from '@/lib/api';
-import { autoscalerIdOf } from '@/lib/api';
+import { autoscalerIdOf, parseAutoscalerId } from '@/lib/api';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import type {
   ClusterAPIMachineSetObject,
@@ -420,7 +420,7 @@ export class FleetIndex {
   resync(cluster: string, resource: ResourceKey, objects: KubeObject[]): void {
     if (resource === 'hpas') {
       const present = new Set(objects.map((o) => autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', o.metadata)));
-      for (const id of this.idsOf(cluster, 'HorizontalPodAutoscaler')) if (!present.has(id)) this.remove(id);
+      this.removeUnlisted(cluster, 'HorizontalPodAutoscaler', present);
       return;
     }
     // A list's Events were filed as they came through `apply` (ListWatch reports each new or changed listed object
@@ -632,7 +632,7 @@ export class FleetIndex {
         machineSets,
       });
     }
-    for (const id of this.idsOf(cluster, 'MachineAutoscaler')) if (!seen.has(id)) this.remove(id);
+    this.removeUnlisted(cluster, 'MachineAutoscaler', seen);
   }
 
   private recomputeFederation(cluster: string): void {
@@ -643,7 +643,21 @@ export class FleetIndex {
       seen.add(autoscalerIdOf(cluster, 'FederatedHPA', fhpa.metadata));
       this.upsertFederated(cluster, fhpa);
     }
-    for (const id of this.idsOf(cluster, 'FederatedHPA')) if (!seen.has(id)) this.remove(id);
+    this.removeUnlisted(cluster, 'FederatedHPA', seen);
+  }
+
+  /**
+   * After a complete list of one kind in a cluster: removes what the index holds that the list no longer has, and ends
+   * the history of objects a restart read back that the list does not have either. Deleted while Autoscope was down,
+   * they were never seen to go: their segments stayed open, and their state was read back again at every start.
+   */
+  private removeUnlisted(cluster: string, kind: AutoscalerKind, present: ReadonlySet<string>): void {
+    for (const id of this.idsOf(cluster, kind)) if (!present.has(id)) this.remove(id);
+    if (this.untracked.size === 0) return;
+    for (const id of [...this.untracked.keys()]) {
+      const ref = parseAutoscalerId(id);
+      if (ref?.cluster === cluster && ref.kind === kind && !present.has(id)) this.history.observeDeleted(id, this.nowIso());
+    }
   }
 
   /**
