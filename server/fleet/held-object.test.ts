@@ -90,13 +90,13 @@ describe('HeldJson', () => {
     const version = (name: string, v: number) => ({ ...hpa, metadata: { ...hpa.metadata, name, resourceVersion: String(v) } });
     const names = Array.from({ length: 40 }, (_, i) => `hpa-${i}`);
     const current = new Map(names.map((n) => [n, new HeldJson(version(n, 0), dictionary)]));
-    const retired: [HeldJson, KubeObject][] = [];
+    const retired: [HeldJson, KubeObject, number][] = [];
     for (let v = 1; v <= 5; v++)
       for (const [i, n] of names.entries()) {
         if ((i + v) % 3 === 0) continue;
         const before = current.get(n) as HeldJson;
         before.retire();
-        retired.push([before, before.object()]);
+        retired.push([before, before.object(), before.at]);
         current.set(n, new HeldJson(version(n, v), dictionary));
       }
     expect(dictionary.arena.counts.emptied).toBeGreaterThan(0);
@@ -105,6 +105,8 @@ describe('HeldJson', () => {
       [...current.values()].map((h) => version(h.object().metadata.name, Number(h.resourceVersion))),
     );
     for (const [held, read] of retired) expect(held.object()).toEqual(read);
+    // A retired version left its slot: an emptied slab moves only the versions still held (a moved one's `at` changes).
+    expect(retired.filter(([held, , at]) => held.at !== at)).toEqual([]);
     // What the arena keeps is what the current versions need, to within the slab being filled and the half-dead ones.
     const live = [...current.values()].reduce((n, h) => n + h.size, 0);
     expect(dictionary.arena.counts.bytes).toBeLessThanOrEqual(2.5 * live + 4096);

@@ -39,6 +39,9 @@ function ownCopy(bytes: Uint8Array): Buffer {
 /** `HeldJson`'s flags. */
 const WAITING = 1;
 const RETIRED = 2;
+const FLAGS = WAITING | RETIRED;
+/** Where `HeldJson.slotAndFlags` keeps the slot. */
+const SLOT_SHIFT = 2;
 /** What a `HeldJson` holds for the moment between its making and its bytes' placing in the arena. */
 const NO_BYTES = new ArrayBuffer(0);
 
@@ -127,15 +130,16 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
    * The plain JSON bytes while the thread deflates them (and for the dictionary's samples), as a bare ArrayBuffer: a
    * Buffer over it would be one more object on the heap; a view is made when they are read, and dies young. Once
    * deflated, the slab of the dictionary's arena (`HeldArena`) they are in, `length` bytes from `at`. One field for
-   * both, and one for the flags: a hundred thousand of these are kept, 8 bytes a field.
+   * both, and one for its place in the slab and its flags: a hundred thousand of these are kept, 8 bytes a field.
    */
   private bytes: ArrayBuffer | Slab;
   at = 0;
   length = 0;
-  /** Its place among the slab's holders. */
-  private slot = 0;
-  /** `WAITING` (handed to the compressor thread, which has yet to answer), `RETIRED` (no longer the version its index holds). */
-  private flags = 0;
+  /**
+   * Its place among the slab's holders (a slab of 1 MiB has fewer than 2^20), shifted past its flags: `WAITING` (handed
+   * to the compressor thread, which has yet to answer), `RETIRED` (no longer the version its index holds).
+   */
+  private slotAndFlags = 0;
   readonly resourceVersion: string | undefined;
 
   constructor(
@@ -154,7 +158,7 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
       plain.set(json);
       if (!against) dictionary.offer(plain);
       else if (compressor) {
-        this.flags |= WAITING;
+        this.slotAndFlags |= WAITING;
         compressor.deflate(this, plain);
       }
     }
@@ -166,14 +170,14 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
     this.bytes = slab;
     this.at = at;
     this.length = length;
-    this.slot = slot;
+    this.slotAndFlags = (slot << SLOT_SHIFT) | (this.slotAndFlags & FLAGS);
   }
 
   /** Its deflated bytes, from the thread (a view the arena copies from). A version already retired keeps its plain bytes. */
   deflatedTo(bytes: Uint8Array): void {
-    if (!(this.flags & WAITING)) return;
-    this.flags &= ~WAITING;
-    if (this.flags & RETIRED || !(this.bytes instanceof ArrayBuffer)) return;
+    if (!(this.slotAndFlags & WAITING)) return;
+    this.slotAndFlags &= ~WAITING;
+    if (this.slotAndFlags & RETIRED || !(this.bytes instanceof ArrayBuffer)) return;
     const plainSize = this.bytes.byteLength;
     this.dictionary.arena.put(this, bytes);
     this.dictionary.deflated(this, plainSize);
@@ -181,13 +185,13 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
 
   /** No longer the version its index holds: its place in the arena is let go (it still reads the same while it is kept). */
   retire(): void {
-    if (this.flags & RETIRED) return;
-    this.flags |= RETIRED;
-    if (!(this.bytes instanceof ArrayBuffer)) this.dictionary.arena.letGo(this.bytes, this.slot, this.length);
+    if (this.slotAndFlags & RETIRED) return;
+    this.slotAndFlags |= RETIRED;
+    if (!(this.bytes instanceof ArrayBuffer)) this.dictionary.arena.letGo(this.bytes, this.slotAndFlags >>> SLOT_SHIFT, this.length);
   }
 
   get retired(): boolean {
-    return (this.flags & RETIRED) !== 0;
+    return (this.slotAndFlags & RETIRED) !== 0;
   }
 
   object(): KubeObject {
@@ -206,7 +210,7 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
 
   /** Whether the thread has yet to answer for it (its bytes are plain JSON meanwhile). */
   get waiting(): boolean {
-    return (this.flags & WAITING) !== 0;
+    return (this.slotAndFlags & WAITING) !== 0;
   }
 
   /** Bytes held beside V8's heap (its share of a slab, once deflated). */
