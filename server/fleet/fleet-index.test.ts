@@ -196,7 +196,15 @@ describe('FleetIndex keeps history’s state on its entries', () => {
     const at = () => new Date('2026-11-23T10:00:00.000Z');
     const source: ClusterObjects = { objects: () => real, serves: (r) => r === 'hpas', listed: (r) => r === 'hpas' };
     const first = new HistoryStore({ dataDir, retentionDays: 30 });
-    relist(new FleetIndex(first, () => source, () => {}, at), real);
+    relist(
+      new FleetIndex(
+        first,
+        () => source,
+        () => {},
+        at,
+      ),
+      real,
+    );
     const ids = real.map(idOf);
     const rows = await Promise.all(ids.map((id) => first.countTransitions(id)));
     const since = ids.map((id) => first.conditionSince(id));
@@ -204,10 +212,18 @@ describe('FleetIndex keeps history’s state on its entries', () => {
     await first.close();
 
     const history = new HistoryStore({ dataDir, retentionDays: 30 });
-    const index = new FleetIndex(history, () => source, () => {}, () => new Date('2026-11-23T10:05:00.000Z'));
+    const index = new FleetIndex(
+      history,
+      () => source,
+      () => {},
+      () => new Date('2026-11-23T10:05:00.000Z'),
+    );
     // Read back before any entry exists, the state is history's answer already.
     expect(ids.map((id) => history.conditionSince(id))).toEqual(since);
-    relist(index, real.map((o) => structuredClone(o)));
+    relist(
+      index,
+      real.map((o) => structuredClone(o)),
+    );
     expect(await Promise.all(ids.map((id) => history.countTransitions(id)))).toEqual(rows);
     expect(ids.map((id) => history.conditionSince(id))).toEqual(since);
     // On the entries, where the adopted state went: no table of history's own beside them.
@@ -227,7 +243,15 @@ describe('FleetIndex keeps history’s state on its entries', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'index-gone-'));
     const source: ClusterObjects = { objects: () => real, serves: (r) => r === 'hpas', listed: (r) => r === 'hpas' };
     const first = new HistoryStore({ dataDir, retentionDays: 30 });
-    relist(new FleetIndex(first, () => source, () => {}, () => new Date('2026-11-23T10:00:00.000Z')), real);
+    relist(
+      new FleetIndex(
+        first,
+        () => source,
+        () => {},
+        () => new Date('2026-11-23T10:00:00.000Z'),
+      ),
+      real,
+    );
     const [gone, ...kept] = real;
     if (!gone) throw new Error('fixture is empty');
     const rows = await first.countTransitions(idOf(gone));
@@ -237,13 +261,21 @@ describe('FleetIndex keeps history’s state on its entries', () => {
     const open = (gone as HorizontalPodAutoscaler).status?.conditions?.length ?? 0;
     for (let start = 0; start < 2; start++) {
       const history = new HistoryStore({ dataDir, retentionDays: 30 });
-      const index = new FleetIndex(history, () => source, () => {}, () => new Date('2026-11-23T11:00:00.000Z'));
+      const index = new FleetIndex(
+        history,
+        () => source,
+        () => {},
+        () => new Date('2026-11-23T11:00:00.000Z'),
+      );
       // Another cluster's list, and another kind's, end nothing of this cluster's HPAs.
       index.resync('other', 'hpas', []);
       index.resync('prod', 'machineAutoscalers', []);
       // Read back at the first start (nothing had ended it), not at the second.
       expect(history.firstSeen(idOf(gone)) !== null).toBe(start === 0);
-      relist(index, kept.map((o) => structuredClone(o)));
+      relist(
+        index,
+        kept.map((o) => structuredClone(o)),
+      );
       expect(history.firstSeen(idOf(gone))).toBeNull();
       expect(history.conditionSince(idOf(gone))).toEqual({});
       // Ended at the first start after the deletion, and not again at the next one.

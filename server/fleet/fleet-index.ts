@@ -770,7 +770,13 @@ export class FleetIndex {
     }
     if (!previous) this.byCluster.add(cluster, id);
     this.share(dto, previous?.dto);
-    this.entries.set(id, { dto, held, related, clockDue: previous?.clockDue ?? 0, tracked: previous ? previous.tracked : this.takeUntracked(id) });
+    this.entries.set(id, {
+      dto,
+      held,
+      related,
+      clockDue: previous?.clockDue ?? 0,
+      tracked: previous ? previous.tracked : this.takeUntracked(id),
+    });
     this.changed(cluster, previous?.dto ?? null, dto);
     this.publisher?.(cluster, id, { dto, raw, related });
     this.onChanged([id]);
@@ -834,7 +840,13 @@ export class FleetIndex {
     }
     this.share(remote.dto, previous?.dto);
     if (!previous) this.byCluster.add(cluster, id);
-    this.entries.set(id, { dto: remote.dto, held, related: remote.related, clockDue: 0, tracked: previous ? previous.tracked : this.takeUntracked(id) });
+    this.entries.set(id, {
+      dto: remote.dto,
+      held,
+      related: remote.related,
+      clockDue: 0,
+      tracked: previous ? previous.tracked : this.takeUntracked(id),
+    });
     this.changed(cluster, previous?.dto ?? null, remote.dto);
     this.onChanged([id]);
   }
