@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { AutoscalerKindSchema, HealthSchema } from '@/lib/api';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import karmadaClusters from '@/lib/triage/__fixtures__/karmada.clusters.json';
 import karmadaFhpas from '@/lib/triage/__fixtures__/karmada.fhpa.json';
@@ -283,6 +284,55 @@ describe('FleetIndex keeps history’s state on its entries', () => {
       expect(await Promise.all(kept.map((o) => history.countTransitions(idOf(o))))).toEqual(keptRows);
       await history.close();
     }
+  });
+});
+
+describe('FleetIndex counts by cluster, kind and health', () => {
+  it('match a count of the entries through adds, health changes, stale clusters, removals and a dropped cluster', () => {
+    const r = rig();
+    const recount = () => {
+      const out = new Map<string, number>();
+      for (const { dto } of r.index.entries.values()) {
+        const key = `${dto.cluster} ${dto.kind} ${dto.health}`;
+        out.set(key, (out.get(key) ?? 0) + 1);
+      }
+      return out;
+    };
+    const check = () => {
+      const expected = recount();
+      for (const cluster of ['a', 'b', 'gone'])
+        for (const kind of AutoscalerKindSchema.options)
+          for (const health of HealthSchema.options)
+            expect(r.index.countOf(cluster, kind, health), `${cluster} ${kind} ${health}`).toBe(
+              expected.get(`${cluster} ${kind} ${health}`) ?? 0,
+            );
+    };
+    for (const c of ['a', 'b']) for (const o of real) r.index.apply(c, 'hpas', 'update', o);
+    check();
+    // A version whose metrics cannot be read: its health moves.
+    const [first, second] = real as unknown as HorizontalPodAutoscaler[];
+    if (!first || !second) throw new Error('fixture too small');
+    const failing = rewritten(first);
+    failing.status = {
+      ...failing.status,
+      conditions: (failing.status?.conditions ?? []).map((c) =>
+        c.type === 'ScalingActive' ? { ...c, status: 'False', reason: 'FailedGetResourceMetric', message: 'the metrics API is down' } : c,
+      ),
+    };
+    const before = r.index.entries.get(`a/HorizontalPodAutoscaler/${first.metadata.namespace}/${first.metadata.name}`)?.dto.health;
+    r.index.apply('a', 'hpas', 'update', failing);
+    expect(r.index.entries.get(`a/HorizontalPodAutoscaler/${first.metadata.namespace}/${first.metadata.name}`)?.dto.health).not.toBe(
+      before,
+    );
+    check();
+    r.index.setStale('b', true);
+    check();
+    r.index.apply('b', 'hpas', 'delete', second);
+    check();
+    r.index.dropCluster('a');
+    check();
+    expect([...HealthSchema.options].reduce((n, h) => n + r.index.countOf('a', 'HorizontalPodAutoscaler', h), 0)).toBe(0);
+    void r.history.close();
   });
 });
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Autoscaler, AutoscalerKind } from '@/lib/api';
+import type { Autoscaler, AutoscalerKind, Health } from '@/lib/api';
 import { autoscalerIdOf, parseAutoscalerId } from '@/lib/api';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import type {
@@ -91,6 +91,11 @@ function clockDueOf(ms: number | null | undefined): number {
 /** Whether a noted instant has come by `nowMs`. */
 function clockDueBy(clockDue: number, nowMs: number): boolean {
   return clockDue !== 0 && CLOCK_ORIGIN_MS + clockDue * 1000 <= nowMs;
+}
+
+/** `FleetIndex.counts`' key. */
+function countKey(cluster: string, kind: AutoscalerKind, health: Health): string {
+  return `${cluster}\u0000${kind}\u0000${health}`;
 }
 
 /** An entry as another replica published it: what it mapped, from what. */
@@ -225,6 +230,11 @@ export class FleetIndex {
    * deleted while Autoscope was down).
    */
   private readonly untracked = new Map<string, TrackedAutoscaler>();
+  /**
+   * Autoscalers by cluster, kind and health (`countOf`), kept per change: the metrics read them at every scrape, where
+   * a walk of the entries held the event loop ~40 ms at 100,000 (a CPU profile of the bench: 2.6 s in one run).
+   */
+  private readonly counts = new Map<string, number>();
 
   constructor(
     private readonly history: AutoscopeStore,
@@ -359,9 +369,25 @@ export class FleetIndex {
     return out;
   }
 
-  /** Records one change: the revision, the cluster's revision and the journal move together. */
+  /** Records one change: the revision, the cluster's revision, the journal and the counts move together. */
   private changed(cluster: string, old: Autoscaler | null, now: Autoscaler | null): void {
+    if (old?.kind !== now?.kind || old?.health !== now?.health) {
+      if (old) this.count(old, -1);
+      if (now) this.count(now, 1);
+    }
     this.journal.record(cluster, old, now, this.entries.size);
+  }
+
+  private count(dto: Autoscaler, by: number): void {
+    const key = countKey(dto.cluster, dto.kind, dto.health);
+    const n = (this.counts.get(key) ?? 0) + by;
+    if (n === 0) this.counts.delete(key);
+    else this.counts.set(key, n);
+  }
+
+  /** How many autoscalers of a kind and health a cluster has in the index (the metrics' `autoscope_autoscalers`). */
+  countOf(cluster: string, kind: AutoscalerKind, health: Health): number {
+    return this.counts.get(countKey(cluster, kind, health)) ?? 0;
   }
 
   private nowIso(): string {

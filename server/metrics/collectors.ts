@@ -110,16 +110,12 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
       this.reset();
       const app = instance();
       if (!app) return;
-      const counts = new Map<string, number>();
-      for (const { dto } of app.index.entries.values()) {
-        const key = `${dto.cluster}\u0000${dto.kind}\u0000${dto.health}`;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
-      // Every (kind, health) of every cluster, zeros included, so a series does not vanish when it empties.
+      // Every (kind, health) of every cluster, zeros included, so a series does not vanish when it empties. Counted by
+      // the index as it changes: a walk of its entries here held the event loop ~40 ms a scrape at 100,000.
       for (const status of app.clusterStatuses()) {
         for (const kind of AutoscalerKindSchema.options) {
           for (const health of HealthSchema.options)
-            this.set({ cluster: status.name, kind, health }, counts.get(`${status.name}\u0000${kind}\u0000${health}`) ?? 0);
+            this.set({ cluster: status.name, kind, health }, app.index.countOf(status.name, kind, health));
         }
       }
     },
