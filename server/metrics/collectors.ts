@@ -96,7 +96,7 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
     collect() {
       this.reset();
       for (const watcher of instance()?.watchers.values() ?? []) {
-        for (const [key, informer] of watcher.informers) this.set({ cluster: watcher.name, resource: key }, informer.objects().length);
+        for (const [key, informer] of watcher.informers) this.set({ cluster: watcher.name, resource: key }, informer.size);
       }
     },
   });

@@ -37,7 +37,16 @@ function harness(cluster = new FakeCluster(), arrived?: (o: KubeObject) => void,
     },
     { watch: cluster.watch, delay: () => 0, ...(arrived ? { arrived } : {}) },
   );
-  return { cluster, informer, seen, names: (): string[] => informer.objects().map(name).sort() };
+  return {
+    cluster,
+    informer,
+    seen,
+    // Every scenario that reads the cache checks its count too (what the metrics read instead of copying it).
+    names: (): string[] => {
+      expect(informer.size).toBe(informer.objects().length);
+      return informer.objects().map(name).sort();
+    },
+  };
 }
 
 async function started(count = 3) {

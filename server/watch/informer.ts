@@ -208,6 +208,8 @@ export function restartDelay(attempt: number, random: () => number = Math.random
  */
 export class ResourceInformer {
   private readonly listWatch: ListWatch<KubernetesObject>;
+  /** Objects in ListWatch's cache (`size`). */
+  private cached = 0;
   /** A list returned and ListWatch is applying it to its cache: the sync is announced once it holds it. */
   private listPending = false;
   private attempt = 0;
@@ -304,9 +306,17 @@ export class ResourceInformer {
       },
     };
     const lw = new ListWatch<KubernetesObject>(this.path, signalling as Watch, () => this.list(), false, undefined, resource.fieldSelector);
-    lw.on('add', (o) => this.handlers.onAdd(reported(o)));
+    // ListWatch calls `add` exactly when a key enters its cache and `delete` when one leaves it (a watch's DELETED, a
+    // relist without it): counted first, so a handler that throws cannot skew the count.
+    lw.on('add', (o) => {
+      this.cached += 1;
+      this.handlers.onAdd(reported(o));
+    });
     lw.on('update', (o) => this.handlers.onUpdate(reported(o)));
-    lw.on('delete', (o) => this.handlers.onDelete(reported(o)));
+    lw.on('delete', (o) => {
+      this.cached -= 1;
+      this.handlers.onDelete(reported(o));
+    });
     lw.on('error', (err) => this.failed(err));
     this.listWatch = lw;
   }
@@ -353,6 +363,14 @@ export class ResourceInformer {
    */
   objects(): KubeObject[] {
     return this.listWatch.list() as unknown as KubeObject[];
+  }
+
+  /**
+   * How many objects the cache holds, without `objects()`'s copy of them all (ListWatch has no size of its own): the
+   * metrics read it at every scrape, where copying 100,000 keys held the event loop for milliseconds.
+   */
+  get size(): number {
+    return this.cached;
   }
 
   private run(): void {
