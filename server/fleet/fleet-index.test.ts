@@ -58,6 +58,22 @@ function relist(index: FleetIndex, objects: KubeObject[]): void {
   index.resync('prod', 'hpas', objects);
 }
 
+/** An index and its history on `dataDir`, as one start of the process finds them (the clock stands at `at`). */
+function started(dataDir: string, at: string): { history: HistoryStore; index: FleetIndex } {
+  const source: ClusterObjects = { objects: () => real, serves: (r) => r === 'hpas', listed: (r) => r === 'hpas' };
+  const history = new HistoryStore({ dataDir, retentionDays: 30 });
+  const index = new FleetIndex(
+    history,
+    () => source,
+    () => {},
+    () => new Date(at),
+  );
+  return { history, index };
+}
+
+/** Every entry's DTO by id. */
+const dtosOf = (index: FleetIndex) => new Map([...index.entries].map(([id, e]) => [id, e.dto]));
+
 describe('FleetIndex.apply', () => {
   it('maps each version of an HPA once, and keeps the object it mapped as its own copy', () => {
     const r = rig();
@@ -194,31 +210,15 @@ describe('FleetIndex.resync', () => {
 describe('FleetIndex keeps history’s state on its entries', () => {
   it('adopts what a restart read back, records nothing twice, and closes a deleted object’s segments from its entry', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'index-state-'));
-    const at = () => new Date('2026-11-23T10:00:00.000Z');
-    const source: ClusterObjects = { objects: () => real, serves: (r) => r === 'hpas', listed: (r) => r === 'hpas' };
-    const first = new HistoryStore({ dataDir, retentionDays: 30 });
-    relist(
-      new FleetIndex(
-        first,
-        () => source,
-        () => {},
-        at,
-      ),
-      real,
-    );
+    const { history: first, index: firstIndex } = started(dataDir, '2026-11-23T10:00:00.000Z');
+    relist(firstIndex, real);
     const ids = real.map(idOf);
     const rows = await Promise.all(ids.map((id) => first.countTransitions(id)));
     const since = ids.map((id) => first.conditionSince(id));
     expect(rows.every((n) => n > 0)).toBe(true);
     await first.close();
 
-    const history = new HistoryStore({ dataDir, retentionDays: 30 });
-    const index = new FleetIndex(
-      history,
-      () => source,
-      () => {},
-      () => new Date('2026-11-23T10:05:00.000Z'),
-    );
+    const { history, index } = started(dataDir, '2026-11-23T10:05:00.000Z');
     // Read back before any entry exists, the state is history's answer already.
     expect(ids.map((id) => history.conditionSince(id))).toEqual(since);
     relist(
@@ -242,17 +242,8 @@ describe('FleetIndex keeps history’s state on its entries', () => {
 
   it('an object deleted while Autoscope was down: the first list after the restart ends its segments, once', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'index-gone-'));
-    const source: ClusterObjects = { objects: () => real, serves: (r) => r === 'hpas', listed: (r) => r === 'hpas' };
-    const first = new HistoryStore({ dataDir, retentionDays: 30 });
-    relist(
-      new FleetIndex(
-        first,
-        () => source,
-        () => {},
-        () => new Date('2026-11-23T10:00:00.000Z'),
-      ),
-      real,
-    );
+    const { history: first, index: firstIndex } = started(dataDir, '2026-11-23T10:00:00.000Z');
+    relist(firstIndex, real);
     const [gone, ...kept] = real;
     if (!gone) throw new Error('fixture is empty');
     const rows = await first.countTransitions(idOf(gone));
@@ -261,13 +252,7 @@ describe('FleetIndex keeps history’s state on its entries', () => {
 
     const open = (gone as HorizontalPodAutoscaler).status?.conditions?.length ?? 0;
     for (let start = 0; start < 2; start++) {
-      const history = new HistoryStore({ dataDir, retentionDays: 30 });
-      const index = new FleetIndex(
-        history,
-        () => source,
-        () => {},
-        () => new Date('2026-11-23T11:00:00.000Z'),
-      );
+      const { history, index } = started(dataDir, '2026-11-23T11:00:00.000Z');
       // Another cluster's list, and another kind's, end nothing of this cluster's HPAs.
       index.resync('other', 'hpas', []);
       index.resync('prod', 'machineAutoscalers', []);
@@ -604,7 +589,6 @@ describe('FleetIndex.refreshAll', () => {
   });
 
   it('re-maps only what a time-based rule can move, and ends where re-mapping every HPA ends', async () => {
-    const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([id, e]) => [id, e.dto]));
     for (const minutes of [1, 20, 24 * 60]) {
       const pass = rig();
       relist(pass.index, real);
@@ -615,7 +599,7 @@ describe('FleetIndex.refreshAll', () => {
       relist(all.index, real);
       all.tick(minutes * 60_000);
       for (const o of real) all.index.apply('prod', 'hpas', 'update', rewritten(o));
-      expect(dtos(pass)).toEqual(dtos(all));
+      expect(dtosOf(pass.index)).toEqual(dtosOf(all.index));
       void pass.history.close();
       void all.history.close();
     }
@@ -630,13 +614,12 @@ describe('FleetIndex.refreshAll', () => {
     all.tick(30_000);
     relist(pass.index, real);
     relist(all.index, real);
-    const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([id, e]) => [id, e.dto]));
     for (const minutes of [1, 1, 12.25, 0.5, 0.5, 45, 15, 24 * 60, 1]) {
       pass.tick(minutes * 60_000);
       all.tick(minutes * 60_000);
       await pass.index.refreshAll(3);
       for (const o of real) all.index.apply('prod', 'hpas', 'update', rewritten(o));
-      expect(dtos(pass), `after ${minutes} min`).toEqual(dtos(all));
+      expect(dtosOf(pass.index), `after ${minutes} min`).toEqual(dtosOf(all.index));
     }
     void pass.history.close();
     void all.history.close();
@@ -650,15 +633,14 @@ describe('FleetIndex.refreshAll', () => {
     all.tick(30_250);
     relist(pass.index, real);
     relist(all.index, real);
-    const before = new Map([...pass.index.entries].map(([id, e]) => [id, e.dto]));
+    const before = dtosOf(pass.index);
     pass.tick(15 * 60_000);
     all.tick(15 * 60_000);
     await pass.index.refreshAll(3);
     for (const o of real) all.index.apply('prod', 'hpas', 'update', rewritten(o));
-    const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([id, e]) => [id, e.dto]));
-    expect(dtos(pass)).toEqual(dtos(all));
+    expect(dtosOf(pass.index)).toEqual(dtosOf(all.index));
     // The instant did move something: the pass had work to do.
-    expect(dtos(all)).not.toEqual(before);
+    expect(dtosOf(all.index)).not.toEqual(before);
     void pass.history.close();
     void all.history.close();
   });
@@ -694,8 +676,7 @@ describe('FleetIndex.refreshAll', () => {
     all.tick(15 * 60_000 + 1_000);
     for (const o of real.slice(1)) all.index.apply('prod', 'hpas', 'update', rewritten(o));
     all.index.apply('prod', 'hpas', 'update', version(desired + 1));
-    const dtos = (r: ReturnType<typeof rig>) => new Map([...r.index.entries].map(([key, e]) => [key, e.dto]));
-    expect(dtos(pass)).toEqual(dtos(all));
+    expect(dtosOf(pass.index)).toEqual(dtosOf(all.index));
     void pass.history.close();
     void all.history.close();
   });

@@ -82,8 +82,8 @@ const CLOCK_ORIGIN_MS = Date.now();
  * An instant (epoch ms; null: none) as `clockDue` keeps it. Rounded down, so an HPA is re-mapped up to a second early at
  * worst: its DTO then comes out the same, and the instant is noted again. Never 0, which means none.
  */
-function clockDueOf(ms: number | null | undefined): number {
-  if (ms === null || ms === undefined) return 0;
+function clockDueOf(ms: number | null): number {
+  if (ms === null) return 0;
   const seconds = Math.floor((ms - CLOCK_ORIGIN_MS) / 1000);
   return seconds === 0 ? -1 : seconds;
 }
@@ -270,7 +270,7 @@ export class FleetIndex {
         if (entry) entry.tracked = undefined;
         untracked.delete(id);
       },
-      ids: function* () {
+      keys: function* () {
         for (const [id, entry] of entries) if (entry.tracked) yield id;
         yield* untracked.keys();
       },

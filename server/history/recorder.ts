@@ -192,33 +192,16 @@ function openSegments(t: Tracked | undefined): OpenCondition[] {
 }
 
 /**
- * Where the recorder keeps its `Tracked` per autoscaler id: a Map of its own by default; the index's entries once an
- * index adopts it (`HistoryRecorder.keepStateIn`), so the fleet's ids are one hash table, not two (a Map of 100,000
- * was 3.7 MiB of table in bench:heap's snapshot).
+ * Where the recorder keeps its `Tracked` per autoscaler id (what of a Map it uses): a Map of its own by default; the
+ * index's entries once an index adopts it (`HistoryRecorder.keepStateIn`), so the fleet's ids are one hash table, not
+ * two (a Map of 100,000 was 3.7 MiB of table in bench:heap's snapshot).
  */
 export interface TrackedTable {
   get(id: string): TrackedAutoscaler | undefined;
   set(id: string, state: TrackedAutoscaler): void;
   delete(id: string): void;
   /** Every id it holds state for. */
-  ids(): Iterable<string>;
-}
-
-/** A Map as a `TrackedTable`: the recorder's own, until an index takes its state. */
-class MapTable implements TrackedTable {
-  private readonly map = new Map<string, TrackedAutoscaler>();
-  get(id: string): TrackedAutoscaler | undefined {
-    return this.map.get(id);
-  }
-  set(id: string, state: TrackedAutoscaler): void {
-    this.map.set(id, state);
-  }
-  delete(id: string): void {
-    this.map.delete(id);
-  }
-  ids(): Iterable<string> {
-    return this.map.keys();
-  }
+  keys(): Iterable<string>;
 }
 
 /**
@@ -313,7 +296,7 @@ export class HistoryRecorder {
    * copy of every time string were ~0.9 KiB of heap per autoscaler): one `Tracked` each, times shared through `times`,
    * in a table of the recorder's own or, once an index adopts them, on the index's entries (`keepStateIn`).
    */
-  private known: TrackedTable = new MapTable();
+  private known: TrackedTable = new Map<string, Tracked>();
   private readonly clusterStates = new Map<string, ClusterState>();
   /** Equal times kept once: a sync sees thousands of objects within one millisecond, and conditions share times. */
   private readonly times = new StringPool(16_384);
@@ -367,7 +350,7 @@ export class HistoryRecorder {
 
   /** Keeps the per-autoscaler state in `table` from now on; what the recorder holds moves there first. */
   keepStateIn(table: TrackedTable): void {
-    for (const id of [...this.known.ids()]) {
+    for (const id of [...this.known.keys()]) {
       const t = this.known.get(id);
       if (t) table.set(id, t);
     }
@@ -404,7 +387,7 @@ export class HistoryRecorder {
       const c = parseAutoscalerId(id)?.cluster;
       return c === cluster || (c !== undefined && c.startsWith(`${cluster}/`));
     };
-    for (const id of [...this.known.ids()]) if (mine(id)) this.known.delete(id);
+    for (const id of [...this.known.keys()]) if (mine(id)) this.known.delete(id);
     for (const c of [...this.clusterStates.keys()]) if (c === cluster || c.startsWith(`${cluster}/`)) this.clusterStates.delete(c);
   }
 
