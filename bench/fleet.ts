@@ -19,7 +19,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -507,6 +507,14 @@ async function main(): Promise<void> {
     },
   );
   children.push(bff);
+  // BENCH_BFF_LOG=<file>: the BFF's log lines, each prefixed with the bench's ms since the BFF was started (when each
+  // cluster listed, say, against the sync's end).
+  if (process.env.BENCH_BFF_LOG) {
+    const out = createWriteStream(path.resolve(process.env.BENCH_BFF_LOG));
+    bff.stdout.on('data', (chunk: Buffer) =>
+      out.write(chunk.toString().replace(/^(?=.)/gm, () => `${(performance.now() - bffStart).toFixed(0)} `)),
+    );
+  }
   await waitForLine(bff, /"msg":"serving"/, 300_000);
   let synced = 0;
   let lastReport = performance.now();

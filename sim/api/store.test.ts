@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@/lib/k8s/types';
-import { ObjectStore } from './store';
+import { kubeTime, kubeTimeAt, ObjectStore } from './store';
 
 function obj(name: string): KubeObject {
   return { apiVersion: 'v1', kind: 'Thing', metadata: { name, namespace: 'ns' } };
@@ -55,5 +55,35 @@ describe('ObjectStore event windows (the watch cache: per resource, 75 s, 100 â€
     for (let i = 0; i < 60; i++) store.update('hpas', { ...store.get('hpas', 'ns', 'a')!, spec: { i } });
     expect(store.eventsSince('hpas', Number(first.metadata.resourceVersion))).toBeNull();
     expect(store.eventsSince('hpas', store.oldestResumable('hpas'))?.length).toBe(50);
+  });
+});
+
+describe('kubeTime (metav1.Time: RFC 3339, whole seconds)', () => {
+  it('formats each instant as its second, the same from the cache as the first time', () => {
+    const instants = [
+      Date.parse('2026-01-01T00:00:00Z'),
+      Date.parse('2026-01-01T00:00:00.999Z'),
+      Date.parse('2026-01-01T00:00:01.000Z'),
+      0,
+      1_799_999_999_500,
+    ];
+    const expected = [
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:01Z',
+      '1970-01-01T00:00:00Z',
+      '2027-01-15T07:59:59Z',
+    ];
+    for (let pass = 0; pass < 2; pass++) {
+      expect(instants.map((ms) => kubeTimeAt(ms))).toEqual(expected);
+      expect(instants.map((ms) => kubeTime(new Date(ms)))).toEqual(expected);
+    }
+  });
+
+  it("stays right past the cache's bound", () => {
+    const start = Date.parse('2026-03-01T00:00:00Z');
+    for (let s = 0; s < 70_000; s++) kubeTimeAt(start + s * 1000);
+    expect(kubeTimeAt(start)).toBe('2026-03-01T00:00:00Z');
+    expect(kubeTimeAt(start + 69_999_000 + 400)).toBe(new Date(start + 69_999_000).toISOString().replace('.000Z', 'Z'));
   });
 });

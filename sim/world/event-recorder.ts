@@ -1,5 +1,5 @@
 import type { CoreEvent, KubeObject } from '@/lib/k8s/types';
-import { kubeTime } from '../api/store';
+import { kubeTimeAt } from '../api/store';
 import type { ObjectStore } from '../api/store';
 
 const eventsStorage = '/events';
@@ -32,7 +32,7 @@ export class EventRecorder {
     const namespace = involved.namespace ?? 'default';
     const key = `${involved.uid ?? `${involved.kind}/${namespace}/${involved.name}`}|${type}|${reason}|${message}`;
     const previous = this.latest.get(key);
-    const at = kubeTime(new Date(now));
+    const at = kubeTimeAt(now);
     if (previous && now - previous.at < 10 * 60 * 1000) {
       const updated = this.store.mutate(eventsStorage, previous.namespace, previous.name, (e) => ({
         ...e,

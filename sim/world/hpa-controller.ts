@@ -1,7 +1,7 @@
 import { simulateHpaSync } from '@/lib/hpa';
 import type { HpaControllerConfig, HpaControllerState, HpaMetricsInput, HpaSyncResult, OtherHpaSelector } from '@/lib/hpa/types';
 import type { HorizontalPodAutoscaler, HpaBehavior, Pod } from '@/lib/k8s/types';
-import { kubeTime } from '../api/store';
+import { kubeTimeAt } from '../api/store';
 import type { EventRecorder } from './event-recorder';
 import type { GroundTruth } from './ground-truth';
 
@@ -60,7 +60,7 @@ export function runHpaSync(t: HpaSyncTarget): HpaSyncResult {
     failures: t.scale ? undefined : { getScale: t.scaleTargetMissingMessage },
     otherHpaSelectors: t.otherHpaSelectors,
     config: scaledConfig(t.speed),
-    now: kubeTime(new Date(t.now)),
+    now: kubeTimeAt(t.now),
   });
 }
 
@@ -107,6 +107,6 @@ export function recordSync(
     },
     hpa.status?.conditions,
     result.status.conditions,
-    kubeTime(new Date(now)),
+    kubeTimeAt(now),
   );
 }

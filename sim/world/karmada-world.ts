@@ -3,7 +3,7 @@ import type { KarmadaCluster } from '@/lib/api/federation';
 import type { HpaControllerState } from '@/lib/hpa/types';
 import type { Condition, HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import { catalog } from '../api/catalog';
-import { kubeTime } from '../api/store';
+import { kubeTimeAt } from '../api/store';
 import type { SimCluster } from '../fleet/sim-cluster';
 import { EventRecorder } from './event-recorder';
 import type { GroundTruth } from './ground-truth';
@@ -51,7 +51,7 @@ export class KarmadaWorld {
   }
 
   seed(now: number): void {
-    const created = (hoursAgo: number): string => kubeTime(new Date(now - hoursAgo * 3600_000));
+    const created = (hoursAgo: number): string => kubeTimeAt(now - hoursAgo * 3600_000);
     for (const ns of ['default', 'karmada-system', 'karmada-cluster', ...this.spec.federated.map((f) => f.namespace)])
       ensureNamespace(this.cluster, ns, created(24 * 60));
     for (const [name, { world, spec }] of this.members) {
@@ -179,7 +179,7 @@ export class KarmadaWorld {
   }
 
   private clusterObject(name: string, world: KubeWorld, spec: ClusterSpec, createdAt: string, ready: boolean, now: number): KubeObject {
-    const at = kubeTime(new Date(now));
+    const at = kubeTimeAt(now);
     const allocatedPods = [...world.workloads.values()].reduce((n, w) => n + w.counts(now).replicas, 0) + 18;
     const cpuCores = Number(spec.capacity.cpu);
     return {
@@ -336,7 +336,7 @@ export class KarmadaWorld {
       name: c.name,
       replicas: c.replicas ?? 0,
     }));
-    const at = kubeTime(new Date(now));
+    const at = kubeTimeAt(now);
     const result = assignReplicas({
       strategy: app.strategy,
       replicas,
@@ -565,7 +565,7 @@ export class KarmadaWorld {
       { cluster: this.cluster.name, kind: 'Cluster', namespace: '', name, uid: after?.metadata.uid ?? '' },
       obj(before?.status).conditions as Condition[],
       obj(after?.status).conditions as Condition[],
-      kubeTime(new Date(now)),
+      kubeTimeAt(now),
     );
   }
 

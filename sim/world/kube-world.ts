@@ -4,7 +4,7 @@ import type { MetricValue, VirtualSource } from '../api/api-server';
 import type { ResourceType } from '../api/catalog';
 import { catalog } from '../api/catalog';
 import { statusErrors } from '../api/status';
-import { kubeTime } from '../api/store';
+import { kubeTimeAt } from '../api/store';
 import type { SimCluster } from '../fleet/sim-cluster';
 import { EventRecorder } from './event-recorder';
 import type { GroundTruth } from './ground-truth';
@@ -71,7 +71,7 @@ export class KubeWorld {
 
   /** Creates namespaces, Deployments and HPAs of the scenario, backdated as if they had run for a while. */
   seed(now: number): void {
-    const created = (hoursAgo: number): string => kubeTime(new Date(now - hoursAgo * 3600_000));
+    const created = (hoursAgo: number): string => kubeTimeAt(now - hoursAgo * 3600_000);
     for (const ns of ['default', 'kube-system', 'kube-public', ...this.spec.namespaces, ...this.spec.apps.map((a) => a.namespace)])
       ensureNamespace(this.cluster, ns, created(24 * 40));
     this.spec.apps.forEach((app, i) => this.addApp(app, now, created(2 + (i % 9) * 5)));
@@ -116,8 +116,8 @@ export class KubeWorld {
 
   /** The ReplicaSet controller and the Deployment status, every tick. */
   tick(now: number): void {
-    for (const [k, w] of this.workloads) {
-      const [namespace = '', name = ''] = k.split('/');
+    for (const w of this.workloads.values()) {
+      const { namespace, name } = w.app;
       const deployment = this.cluster.store.get(storage.deployments, namespace, name);
       if (!deployment) continue;
       const replicas = Number((deployment.spec as { replicas?: number }).replicas ?? 0);
@@ -288,7 +288,7 @@ export class KubeWorld {
             (w.customMetrics(now).pods?.[metric] ?? []).map((s) => ({
               describedObject: { kind: 'Pod', namespace, name: s.pod, apiVersion: '/v1' },
               metricName: metric,
-              timestamp: kubeTime(new Date(now)),
+              timestamp: kubeTimeAt(now),
               windowSeconds: 60,
               value: String(s.value),
             })),
@@ -306,7 +306,7 @@ export class KubeWorld {
           {
             describedObject: { kind: 'Ingress', namespace, name, apiVersion: 'networking.k8s.io/v1' },
             metricName: metric,
-            timestamp: kubeTime(new Date(now)),
+            timestamp: kubeTimeAt(now),
             value: String(value),
           },
         ];
@@ -321,7 +321,7 @@ export class KubeWorld {
             (w.customMetrics(now).external?.[metric] ?? []).map((value) => ({
               metricName: metric,
               metricLabels: { queue: w.name },
-              timestamp: kubeTime(new Date(now)),
+              timestamp: kubeTimeAt(now),
               value: String(value),
             })),
           );

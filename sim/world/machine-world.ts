@@ -1,6 +1,6 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import { catalog } from '../api/catalog';
-import { kubeTime } from '../api/store';
+import { kubeTimeAt } from '../api/store';
 import type { SimCluster } from '../fleet/sim-cluster';
 import { EventRecorder } from './event-recorder';
 import { ensureNamespace } from './kube-world';
@@ -65,7 +65,7 @@ export class MachineWorld {
   }
 
   seed(now: number): void {
-    const created = (hoursAgo: number): string => kubeTime(new Date(now - hoursAgo * 3600_000));
+    const created = (hoursAgo: number): string => kubeTimeAt(now - hoursAgo * 3600_000);
     for (const ns of [mapiNs, capiNs, 'openshift-config']) ensureNamespace(this.cluster, ns, created(24 * 90));
     if (this.spec.clusterAutoscaler) {
       this.store.create(
@@ -312,7 +312,7 @@ export class MachineWorld {
 
   /** A migration of one MachineSet from Machine API to Cluster API (or back): Migrating, then the new authority. */
   setAuthority(name: string, authority: 'MachineAPI' | 'ClusterAPI' | 'Migrating', now: number): void {
-    const at = kubeTime(new Date(now));
+    const at = kubeTimeAt(now);
     this.store.mutate(
       machineStorage.mapi,
       mapiNs,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { VirtualSource } from '../api/api-server';
-import { kubeTime } from '../api/store';
+import { kubeTimeAt } from '../api/store';
 import { Fleet } from '../fleet/fleet';
 import { crdObjects } from './crds';
 import { GroundTruth } from './ground-truth';
@@ -114,7 +114,7 @@ export class World {
   private seed(): void {
     const now = Date.now();
     const { scenario } = this.options;
-    const crdCreated = kubeTime(new Date(now - 120 * 24 * 3600_000));
+    const crdCreated = kubeTimeAt(now - 120 * 24 * 3600_000);
     for (const spec of scenario.clusters) {
       const cluster = this.fleet.cluster(spec.name);
       for (const crd of crdObjects(cluster.api.resources, {
@@ -278,7 +278,7 @@ export class World {
               createdAtMinute: 0,
               reconciled: true,
             },
-            kubeTime(new Date(now)),
+            kubeTimeAt(now),
             now,
           );
         } else {
