@@ -116,4 +116,25 @@ describe('IngestQueue', () => {
     expect(String(errors[0])).toContain('bad object');
     expect(queue.pending).toBe(0);
   });
+
+  it('a marker is reached once everything pushed before it ran, while work pushed after it still waits', async () => {
+    const { queue, push } = slicing({ sliceMs: 5, calmSliceMs: 5, maxSliceMs: 5 });
+    const seen: number[] = [];
+    push(12); // a list's objects: 12 ms of work, more than two slices
+    const reached = queue.marker(() => seen.push(queue.pending));
+    push(40); // watch events queued behind it
+    expect(reached()).toBe(false);
+    let turns = 0;
+    while (!reached()) {
+      await turn();
+      turns += 1;
+    }
+    // It took the slices the list needed, not the events' too, and said so while the events still waited.
+    expect(turns).toBe(3);
+    expect(seen).toEqual([40]);
+    expect(queue.pending).toBeGreaterThan(0);
+    while (queue.pending > 0) await turn();
+    expect(reached()).toBe(true);
+    expect(seen).toEqual([40]);
+  });
 });

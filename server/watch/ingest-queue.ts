@@ -79,6 +79,20 @@ export class IngestQueue {
     setImmediate(this.slice);
   }
 
+  /**
+   * A mark behind everything pushed so far: the function returned says whether all of that has been applied (work
+   * pushed after the mark may still wait), and `onReached` runs then. Readiness asks it about what the first lists
+   * delivered.
+   */
+  marker(onReached?: () => void): () => boolean {
+    let reached = false;
+    this.push(() => {
+      reached = true;
+      onReached?.();
+    });
+    return () => reached;
+  }
+
   /** Runs everything waiting now (a process that stops applies what it was handed before closing history). */
   drain(): void {
     this.runFor(Number.POSITIVE_INFINITY);
