@@ -19,7 +19,7 @@ import type { Change } from './store/postgres/change-stream';
 import { SharedHistory } from './store/postgres/shared-history';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
 import { ClusterWatcher } from './watch/cluster-watcher';
-import { IngestQueue } from './watch/ingest-queue';
+import { FirstLists, IngestQueue } from './watch/ingest-queue';
 import { defaultThresholds } from './watch/reachability';
 
 /**
@@ -50,10 +50,10 @@ export class Autoscope {
   private readonly timers: NodeJS.Timeout[] = [];
   /** What the watchers report, applied in order in slices between requests (`IngestQueue`). */
   private readonly ingest = new IngestQueue((error) => log.error('applying a watch event failed', { error: errorText(error) }));
-  /** What the first lists delivered has been applied: from then on readiness no longer waits for the queue. */
-  private drainedOnce = false;
-  /** Whether what was queued when every watcher had first listed has been applied (`isReady`). */
-  private listsApplied: (() => boolean) | undefined;
+  /** Whether what the watchers' first lists delivered has been applied (readiness waits for it, `FirstLists`). */
+  private readonly firstLists = new FirstLists(this.ingest, () => this.isReady());
+  /** Watchers made so far (`addCluster`): a mark queued before the last one does not cover its list. */
+  private watchersAdded = 0;
 
   constructor(
     readonly config: AutoscopeConfig,
@@ -180,6 +180,7 @@ export class Autoscope {
       thresholds: { ...defaultThresholds, unreachableAfterMs: this.config.unreachableAfterMs ?? defaultThresholds.unreachableAfterMs },
     });
     this.watchers.set(connection.name, watcher);
+    this.watchersAdded += 1;
     watcher.start();
   }
 
@@ -386,18 +387,7 @@ export class Autoscope {
     const synced = [...this.watchers.values()].every(
       (w) => w.status().lastSyncAt !== null || w.status().state === 'unreachable' || w.status().state === 'forbidden',
     );
-    // Until the index has taken in what the watchers' first lists delivered, it is not whole. Once every watcher has
-    // listed, all of that is in the queue (a list's objects and its sync are pushed before its cluster's state moves),
-    // so a mark behind it says when it is applied; watch events queued after the mark are changes newer than the
-    // lists, applied as they always are, as client-go's HasSynced counts the list popped, not the watch drained. (Until
-    // 2026-11-29 readiness waited for the queue to be empty, and under a 100,000-HPA fleet's churn that was the lists
-    // and then 4-7 s of the events queued while they were applied: bench, BENCH_BFF_LOG.)
-    if (synced && !this.drainedOnce) {
-      // Reached, it asks again, so the first views are built then, not by the next probe.
-      this.listsApplied ??= this.ingest.marker(() => this.isReady());
-      if (!this.listsApplied()) return false;
-      this.drainedOnce = true;
-    }
+    if (!this.firstLists.applied(synced, this.watchersAdded)) return false;
     if (synced && !this.viewsBuilt) this.buildFirstViews();
     return synced;
   }

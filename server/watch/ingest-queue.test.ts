@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IngestQueueOptions } from './ingest-queue';
-import { IngestQueue } from './ingest-queue';
+import { FirstLists, IngestQueue } from './ingest-queue';
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -136,5 +136,70 @@ describe('IngestQueue', () => {
     while (queue.pending > 0) await turn();
     expect(reached()).toBe(true);
     expect(seen).toEqual([40]);
+  });
+});
+
+describe('FirstLists (readiness: the first lists applied)', () => {
+  /** A queue whose work is named, run only when the test drains it or runs it item by item. */
+  function named() {
+    const queue = new IngestQueue(() => undefined);
+    const applied: string[] = [];
+    const push = (...names: string[]): void => {
+      for (const name of names) queue.push(() => applied.push(name));
+    };
+    return { queue, applied, push };
+  }
+
+  it('is applied once what was queued when every watcher had listed has run, not the events queued after it', () => {
+    const { queue, applied, push } = named();
+    const atMark: string[][] = [];
+    const first = new FirstLists(queue, () => atMark.push([...applied]));
+    push('a: list');
+    expect(first.applied(false, 2)).toBe(false); // b has not listed
+    push('b: list');
+    expect(first.applied(true, 2)).toBe(false); // the mark goes behind b's list
+    push('a: event', 'b: event');
+    expect(first.applied(true, 2)).toBe(false); // asked again: no second mark
+    queue.drain();
+    expect(atMark).toEqual([['a: list', 'b: list']]);
+    expect(first.applied(true, 2)).toBe(true);
+    expect(applied).toEqual(['a: list', 'b: list', 'a: event', 'b: event']);
+  });
+
+  it('answers while the events queued after the mark still wait', async () => {
+    const { queue, push } = slicing({ sliceMs: 5, calmSliceMs: 5, maxSliceMs: 5 });
+    const first = new FirstLists(queue, () => undefined);
+    push(8); // the lists: 8 ms of work
+    expect(first.applied(true, 1)).toBe(false);
+    push(100); // 100 ms of events behind the mark
+    let turns = 0;
+    while (!first.applied(true, 1)) {
+      await turn();
+      turns += 1;
+    }
+    expect(turns).toBe(2);
+    expect(queue.pending).toBeGreaterThan(90);
+  });
+
+  it('does not count a watcher added after its mark: that watcher’s list is behind it', () => {
+    const { queue, push } = named();
+    const first = new FirstLists(queue, () => undefined);
+    push('control plane: list (finds a member)');
+    expect(first.applied(true, 1)).toBe(false);
+    // The control plane's list, applied, makes the member's watcher; the member lists behind the mark.
+    queue.drain();
+    push('member: list');
+    expect(first.applied(true, 2)).toBe(false);
+    queue.drain();
+    expect(first.applied(true, 2)).toBe(true);
+  });
+
+  it('stays applied once applied (a cluster added later lists as the process runs)', () => {
+    const { queue } = named();
+    const first = new FirstLists(queue, () => undefined);
+    expect(first.applied(true, 1)).toBe(false);
+    queue.drain();
+    expect(first.applied(true, 1)).toBe(true);
+    expect(first.applied(false, 2)).toBe(true);
   });
 });

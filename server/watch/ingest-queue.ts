@@ -135,3 +135,35 @@ export class IngestQueue {
     }
   }
 }
+
+/**
+ * Readiness's question of the queue: has the index taken in what the watchers' first lists delivered? Once every
+ * watcher has listed, all of that is in the queue (a list's objects and its sync are pushed before its cluster's state
+ * moves), so a mark behind it says when it is applied; watch events queued after the mark are changes newer than the
+ * lists, applied as they always are (client-go's HasSynced counts the list popped, not the watch drained). A watcher
+ * added after the mark (a Karmada member found in its control plane's Cluster list, itself applied before the mark)
+ * queues its list behind it, so a mark counts only for the watchers there were when it was queued. Once applied, it
+ * stays so: a cluster added later does not make the process unready.
+ *
+ * Until 2026-11-29 readiness waited for the queue to be empty, and under a 100,000-HPA fleet's churn that was the
+ * lists and then 4-7 s of the events queued while they were applied (docs/performance.md).
+ */
+export class FirstLists {
+  private mark: { watchers: number; reached: () => boolean } | undefined;
+  private done = false;
+
+  constructor(
+    private readonly queue: IngestQueue,
+    /** Called when a mark is reached (readiness asks again then, rather than at the next probe). */
+    private readonly onMarkReached: () => void,
+  ) {}
+
+  /** `listed`: every watcher has listed once; `watchersAdded`: how many watchers have been made so far. */
+  applied(listed: boolean, watchersAdded: number): boolean {
+    if (this.done) return true;
+    if (!listed) return false;
+    if (this.mark?.watchers !== watchersAdded) this.mark = { watchers: watchersAdded, reached: this.queue.marker(this.onMarkReached) };
+    this.done = this.mark.reached();
+    return this.done;
+  }
+}
