@@ -79,7 +79,9 @@ export interface SimulatorHandle {
  * its default ~4 GiB heap).
  */
 export function simulatorEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=16384`.trim() };
+  // BENCH_SIM_NODE_ARGS: more Node/V8 flags for the simulator only (e.g. `--max-semi-space-size=32`), to try a setting.
+  const extra = process.env.BENCH_SIM_NODE_ARGS ?? '';
+  return { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=16384 ${extra}`.trim() };
 }
 
 /** The simulator on a generated fleet of `clusters` × `hpas` (sim/world/scenario.ts, `generateScenario`). */
