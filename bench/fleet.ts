@@ -6,7 +6,8 @@
  * 1,000 requests each from one client and from 20 at once (after each URL's first request, which builds the view it
  * reads and is timed on its own line), the
  * cold-start floor (every cluster's HPA list fetched from the simulator and JSON.parse'd, all clusters in
- * parallel as the BFF lists them; before the BFF starts, and again after its sync), and heap and RSS per autoscaler; each figure next to its goal (issue 18).
+ * parallel as the BFF lists them; before the BFF starts, and again after its sync), and heap and RSS per
+ * autoscaler; each figure next to its goal (issue 18).
  * SSE: BENCH_SSE_STREAMS (50) event streams for BENCH_SSE_SECONDS (30), each status write on one cluster timed to
  * the `changed` message naming it.
  * Then the triage page in headless Chromium with 10,000+ failing autoscalers (bench/triage-page.ts; BENCH_TRIAGE_PAGE=0
