@@ -545,7 +545,9 @@ describe('HistoryStore with its writer thread', () => {
     // Read at once: the second turn's writes were only queued, and the read must see them.
     expect(await store.countTransitions(web(7, '').id)).toBe(2);
     expect(store.writingOnThread).toBe(true);
-    expect(timings.length).toBeGreaterThanOrEqual(2);
+    // Timed on the thread: each transaction (the turns' batches that waited for the thread share one).
+    expect(timings.length).toBeGreaterThanOrEqual(1);
+    expect(timings.every((s) => s > 0)).toBe(true);
     const latest = await store.latestTransitions(5);
     expect(latest[0]?.reason).toBe('SucceededGetScale');
     await store.close();

@@ -185,7 +185,8 @@ export interface HistoryStoreOptions {
 /**
  * What the Kubernetes API does not keep — condition transitions, replica samples, events, cluster states — in
  * SQLite (WAL): the embedded default. What is recorded is decided by the `HistoryRecorder` (recorder.ts); this
- * class writes its decisions, one transaction per turn of the event loop, and reads them back.
+ * class writes its decisions, one transaction per turn of the event loop (on the writer thread, the turns that waited
+ * for it share one), and reads them back.
  */
 export class HistoryStore extends RecordingStore implements AutoscopeStore {
   /** Its statements are compiled once (server/store/sqlite.ts): compiling one per write was about half of the history's cost (11% of a 100,000-HPA sync). */

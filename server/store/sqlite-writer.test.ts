@@ -21,31 +21,40 @@ function database(): { file: string; db: SqliteFile } {
   return { file, db };
 }
 
+const insert = 'INSERT INTO t (id, body) VALUES (?, ?)';
+
+/** A writer of `sql` to `file`, what it acknowledges pushed to `written` and what it reports to `errors`. */
+function writerOf(file: string, sql: string[], written: number[], errors: Error[]): ReturnType<typeof startSqliteWriter> {
+  return startSqliteWriter(file, {
+    sql,
+    pragmas: ['synchronous = NORMAL'],
+    onWritten: (id) => written.push(id),
+    onError: (e) => errors.push(e),
+  });
+}
+
 const count = (db: SqliteFile): number => (db.statement('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
 
 describe('startSqliteWriter', () => {
-  it('commits each batch in one transaction, in the order posted, and says so by id', async () => {
+  it('commits the batches in the order posted, and says so by id, the last acknowledged covering every earlier one', async () => {
     const { file, db } = database();
     const written: number[] = [];
-    const writer = startSqliteWriter(file, {
-      sql: ['INSERT INTO t (id, body) VALUES (?, ?)', 'UPDATE t SET body = ? WHERE id = ?'],
-      pragmas: ['synchronous = NORMAL'],
-      onWritten: (id) => written.push(id),
-      onError: (e) => {
-        throw e;
-      },
-    });
+    const errors: Error[] = [];
+    const writer = writerOf(file, [insert, 'UPDATE t SET body = ? WHERE id = ?'], written, errors);
     await writer.started;
     for (let batch = 1; batch <= 20; batch++) {
       const writes: SqliteWrite[] = [];
       for (let i = 0; i < 100; i++) writes.push([0, [batch * 1000 + i, 'first']], [1, [`batch ${batch}`, batch * 1000 + i]]);
       writer.post(batch, writes);
     }
-    await until(() => written.length === 20, 'twenty batches');
-    expect(written).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    await until(() => written.at(-1) === 20, 'twenty batches');
+    // Acknowledged in order; batches that waited while the thread wrote may share one acknowledgement.
+    expect(written).toEqual([...written].sort((a, b) => a - b));
+    expect(new Set(written).size).toBe(written.length);
     // This connection reads what the thread committed: every row, each updated by the statement after its insert.
     expect(count(db)).toBe(2000);
     expect((db.statement("SELECT COUNT(*) AS n FROM t WHERE body LIKE 'batch %'").get() as { n: number }).n).toBe(2000);
+    expect(errors).toEqual([]);
     await writer.stop();
     db.close();
   });
@@ -54,13 +63,10 @@ describe('startSqliteWriter', () => {
     const { file, db } = database();
     const errors: Error[] = [];
     const written: number[] = [];
-    const writer = startSqliteWriter(file, {
-      sql: ['INSERT INTO t (id, body) VALUES (?, ?)'],
-      pragmas: [],
-      onWritten: (id) => written.push(id),
-      onError: (e) => errors.push(e),
-    });
+    const writer = writerOf(file, [insert], written, errors);
+    await writer.started;
     writer.post(1, [[0, [1, 'a']]]);
+    await until(() => written.length === 1, 'the first batch');
     // The second row repeats the first one's key: the batch fails, and its first row must not stay.
     writer.post(2, [
       [0, [2, 'b']],
@@ -73,6 +79,43 @@ describe('startSqliteWriter', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]?.message).toMatch(/UNIQUE constraint failed/);
     expect(db.statement('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 1 }]);
+    await writer.stop();
+    db.close();
+  });
+
+  it('commits the batches that waited for the thread in one transaction, up to 20,000 writes', async () => {
+    const { file, db } = database();
+    const written: number[] = [];
+    const errors: Error[] = [];
+    const writer = writerOf(file, [insert], written, errors);
+    // Posted before the thread has opened the database: all three wait for it.
+    const batch = (first: number): SqliteWrite[] => Array.from({ length: 15_000 }, (_, i) => [0, [first + i, 'x']] as const);
+    writer.post(1, batch(0));
+    writer.post(2, batch(15_000));
+    writer.post(3, batch(30_000));
+    await until(() => written.at(-1) === 3, 'three batches');
+    // The first two in one transaction (30,000 writes, past the bound), the third in the next.
+    expect(written).toEqual([2, 3]);
+    expect(count(db)).toBe(45_000);
+    expect(errors).toEqual([]);
+    await writer.stop();
+    db.close();
+  });
+
+  it('a batch that fails rolls back the batches committed with it; none of them is acknowledged', async () => {
+    const { file, db } = database();
+    const errors: Error[] = [];
+    const written: number[] = [];
+    const writer = writerOf(file, [insert], written, errors);
+    // All three wait for the thread, so they share a transaction; the second repeats the first one's key.
+    writer.post(1, [[0, [1, 'a']]]);
+    writer.post(2, [[0, [1, 'again']]]);
+    writer.post(3, [[0, [3, 'c']]]);
+    await until(() => errors.length > 0, 'the failure');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(errors).toHaveLength(1);
+    expect(written).toEqual([]);
+    expect(count(db)).toBe(0);
     await writer.stop();
     db.close();
   });

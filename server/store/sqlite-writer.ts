@@ -7,7 +7,11 @@ import { startSqliteThread } from './sqlite-thread';
  * (docs/performance.md): each row is an insert into indexed tables, ~10–20 µs. Here the caller encodes each write as
  * the index of one of a fixed set of statements plus its parameters (`sql[op]`, `args`), posts a batch, and the
  * thread runs the batch in one transaction on its own connection and says when it is committed. Batches are
- * committed in the order they were posted, so the last one acknowledged means every earlier one is stored too.
+ * committed in the order they were posted, so the last one acknowledged means every earlier one is stored too. Batches
+ * that arrived while the thread was writing are committed together (group commit, up to `MERGE_WRITES` writes): a
+ * sync's first sights insert into indexes keyed by autoscaler, and a small transaction each rewrote the same index
+ * pages into the log at every commit (100,000 first sights replayed: ~46 µs each in transactions of 100, ~35 in
+ * transactions of 5,000).
  * What the caller still does: decide the writes, encode them (an array of primitives), and read — in WAL mode its own
  * connection reads what the thread committed, and never blocks the writer.
  *
@@ -23,7 +27,7 @@ import { startSqliteThread } from './sqlite-thread';
  * when a statement is collected outside a JavaScript context (docs/toolchain.md, trap 16).
  */
 const script = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, receiveMessageOnPort, workerData } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const Database = require('better-sqlite3');
 let db;
@@ -53,7 +57,11 @@ try {
   report(error);
   throw error;
 }
-parentPort.on('message', (m) => {
+// Batches that waited while the thread wrote are committed together, up to this many writes: when the thread falls
+// behind (a sync queues thousands of rows a second on a machine it shares) a transaction a batch rewrote the same
+// index pages into the log at every commit.
+const MERGE_WRITES = 20000;
+const onMessage = (m) => {
   if (m.type === 'stop') {
     db.close();
     parentPort.postMessage({ type: 'stopped' });
@@ -70,18 +78,36 @@ parentPort.on('message', (m) => {
     return;
   }
   const started = performance.now();
+  let id = m.id;
+  let after = null;
   try {
     begin.run();
-    for (const [op, args] of JSON.parse(m.writes)) statements[op].run(args);
+    let writes = JSON.parse(m.writes);
+    for (let n = 0; ; ) {
+      for (const [op, args] of writes) statements[op].run(args);
+      n += writes.length;
+      if (n >= MERGE_WRITES) break;
+      const next = receiveMessageOnPort(parentPort);
+      if (!next) break;
+      if (next.message.type !== 'write') {
+        after = next.message;
+        break;
+      }
+      id = next.message.id;
+      writes = JSON.parse(next.message.writes);
+    }
     commit.run();
-    parentPort.postMessage({ type: 'written', id: m.id, seconds: (performance.now() - started) / 1000 });
+    parentPort.postMessage({ type: 'written', id, seconds: (performance.now() - started) / 1000 });
   } catch (error) {
     try {
       if (db.inTransaction) rollback.run();
     } catch {}
     report(error);
   }
-});
+  // A message taken from the port while merging (a pragma, the stop) is handled after what came before it.
+  if (after) onMessage(after);
+};
+parentPort.on('message', onMessage);
 parentPort.postMessage({ type: 'started' });
 `;
 
