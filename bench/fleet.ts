@@ -692,7 +692,7 @@ async function main(): Promise<void> {
   mark('end');
   const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats?gc=1`);
   console.info(
-    `BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(1)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(1)} KiB RSS per autoscaler (goals ≤ 2 KiB, ≤ 6 KiB)`,
+    `BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(2)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(2)} KiB RSS per autoscaler (goals ≤ 2 KiB, ≤ 6 KiB)`,
   );
   // Where the RSS beyond the live heap is: V8's committed heap, memory outside it (Buffers, zlib, SQLite's own),
   // and the process' anonymous vs file-backed pages (Prometheus' default process metrics, /proc).
