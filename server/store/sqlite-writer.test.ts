@@ -23,24 +23,25 @@ function database(): { file: string; db: SqliteFile } {
 
 const insert = 'INSERT INTO t (id, body) VALUES (?, ?)';
 
-/** A writer of `sql` to `file`, what it acknowledges pushed to `written` and what it reports to `errors`. */
-function writerOf(file: string, sql: string[], written: number[], errors: Error[]): ReturnType<typeof startSqliteWriter> {
-  return startSqliteWriter(file, {
+/** A new database and a writer of `sql` to it: what it acknowledges is pushed to `written`, what it reports to `errors`. */
+function writerOf(sql: string[]): { db: SqliteFile; writer: ReturnType<typeof startSqliteWriter>; written: number[]; errors: Error[] } {
+  const { file, db } = database();
+  const written: number[] = [];
+  const errors: Error[] = [];
+  const writer = startSqliteWriter(file, {
     sql,
     pragmas: ['synchronous = NORMAL'],
     onWritten: (id) => written.push(id),
     onError: (e) => errors.push(e),
   });
+  return { db, writer, written, errors };
 }
 
 const count = (db: SqliteFile): number => (db.statement('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
 
 describe('startSqliteWriter', () => {
   it('commits the batches in the order posted, and says so by id, the last acknowledged covering every earlier one', async () => {
-    const { file, db } = database();
-    const written: number[] = [];
-    const errors: Error[] = [];
-    const writer = writerOf(file, [insert, 'UPDATE t SET body = ? WHERE id = ?'], written, errors);
+    const { db, writer, written, errors } = writerOf([insert, 'UPDATE t SET body = ? WHERE id = ?']);
     await writer.started;
     for (let batch = 1; batch <= 20; batch++) {
       const writes: SqliteWrite[] = [];
@@ -60,10 +61,7 @@ describe('startSqliteWriter', () => {
   });
 
   it('a failing batch is rolled back whole, reported once, and nothing after it is written', async () => {
-    const { file, db } = database();
-    const errors: Error[] = [];
-    const written: number[] = [];
-    const writer = writerOf(file, [insert], written, errors);
+    const { db, writer, written, errors } = writerOf([insert]);
     await writer.started;
     writer.post(1, [[0, [1, 'a']]]);
     await until(() => written.length === 1, 'the first batch');
@@ -84,10 +82,7 @@ describe('startSqliteWriter', () => {
   });
 
   it('commits the batches that waited for the thread in one transaction, up to 20,000 writes', async () => {
-    const { file, db } = database();
-    const written: number[] = [];
-    const errors: Error[] = [];
-    const writer = writerOf(file, [insert], written, errors);
+    const { db, writer, written, errors } = writerOf([insert]);
     // Posted before the thread has opened the database: all three wait for it.
     const batch = (first: number): SqliteWrite[] => Array.from({ length: 15_000 }, (_, i) => [0, [first + i, 'x']] as const);
     writer.post(1, batch(0));
@@ -103,10 +98,7 @@ describe('startSqliteWriter', () => {
   });
 
   it('a batch that fails rolls back the batches committed with it; none of them is acknowledged', async () => {
-    const { file, db } = database();
-    const errors: Error[] = [];
-    const written: number[] = [];
-    const writer = writerOf(file, [insert], written, errors);
+    const { db, writer, written, errors } = writerOf([insert]);
     // All three wait for the thread, so they share a transaction; the second repeats the first one's key.
     writer.post(1, [[0, [1, 'a']]]);
     writer.post(2, [[0, [1, 'again']]]);

@@ -58,7 +58,7 @@ try {
   throw error;
 }
 // Batches that waited while the thread wrote are committed together, up to this many writes: when the thread falls
-// behind (a sync queues thousands of rows a second on a machine it shares) a transaction a batch rewrote the same
+// behind (a sync queues thousands of rows a second on a machine it shares), one transaction a batch rewrote the same
 // index pages into the log at every commit.
 const MERGE_WRITES = 20000;
 const onMessage = (m) => {
