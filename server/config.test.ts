@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readOperationsConfig } from './config';
+import { readConfig, readOperationsConfig } from './config';
 
 describe('readOperationsConfig', () => {
   it('serves metrics on 127.0.0.1:9464 by default', () => {
@@ -18,5 +18,14 @@ describe('readOperationsConfig', () => {
     expect(() => readOperationsConfig({ AUTOSCOPE_METRICS_PORT: '70000' })).toThrow(/1-65535/);
     expect(() => readOperationsConfig({ AUTOSCOPE_METRICS_PORT: 'abc' })).toThrow(/port number/);
     expect(() => readOperationsConfig({ AUTOSCOPE_METRICS_PORT: '3000', PORT: '3000' })).toThrow(/differ from the dashboard's PORT/);
+  });
+});
+
+describe('readConfig', () => {
+  it('favors memory once synced unless AUTOSCOPE_V8_FAVOR says speed, and refuses anything else', () => {
+    expect(readConfig({}).v8Favor).toBe('memory');
+    expect(readConfig({ AUTOSCOPE_V8_FAVOR: ' speed ' }).v8Favor).toBe('speed');
+    expect(readConfig({ AUTOSCOPE_V8_FAVOR: 'memory' }).v8Favor).toBe('memory');
+    expect(() => readConfig({ AUTOSCOPE_V8_FAVOR: 'fast' })).toThrow(/AUTOSCOPE_V8_FAVOR must be "memory" or "speed", not "fast"/);
   });
 });

@@ -1,5 +1,6 @@
 import 'server-only';
 import path from 'node:path';
+import type { V8Favor } from './v8-favor';
 
 export interface AutoscopeConfig {
   dataDir: string;
@@ -16,6 +17,11 @@ export interface AutoscopeConfig {
   /** How long a cluster lease lasts without renewal, and how often it is renewed (tests shorten them). */
   leaseMs?: number;
   renewMs?: number;
+  /**
+   * What V8's collector favors once the index is whole (AUTOSCOPE_V8_FAVOR: `memory`, the default, or `speed`);
+   * unset leaves V8 as it started (server/v8-favor.ts).
+   */
+  v8Favor?: V8Favor;
 }
 
 /** Settings from the environment (README's configuration table). */
@@ -24,6 +30,8 @@ export function readConfig(env: Readonly<Record<string, string | undefined>> = p
   const unreachable = Number(env.AUTOSCOPE_UNREACHABLE_AFTER_SECONDS ?? 10);
   const lease = Number(env.AUTOSCOPE_LEASE_SECONDS ?? 15);
   const leaseMs = (Number.isFinite(lease) && lease >= 3 ? lease : 15) * 1000;
+  const favor = env.AUTOSCOPE_V8_FAVOR?.trim() || 'memory';
+  if (favor !== 'memory' && favor !== 'speed') throw new Error(`AUTOSCOPE_V8_FAVOR must be "memory" or "speed", not "${favor}"`);
   return {
     dataDir: env.AUTOSCOPE_DATA_DIR
       ? path.resolve(/*turbopackIgnore: true*/ env.AUTOSCOPE_DATA_DIR)
@@ -36,6 +44,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>> = p
     // a replica that dies holding it is replaced within about that long.
     leaseMs,
     renewMs: Math.round(leaseMs / 3),
+    v8Favor: favor,
   };
 }
 

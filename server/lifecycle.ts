@@ -1,7 +1,7 @@
 import 'server-only';
 import type http from 'node:http';
 import { getAccess } from './access/access';
-import { readOperationsConfig } from './config';
+import { readConfig, readOperationsConfig } from './config';
 import { installFastPath } from './http/fast-path';
 import { errorText, log } from './log';
 import { registerCollectors } from './metrics/collectors';
@@ -31,8 +31,10 @@ export async function startLifecycle(env: Readonly<Record<string, string | undef
 
   const ops = readOperationsConfig(env);
   try {
-    // Sign-in settings and the policy file are checked before anything is served: one line says what is wrong.
+    // Sign-in settings, the policy file and the settings read from the environment are checked before anything is
+    // served: one line says what is wrong.
     getAccess();
+    readConfig(env);
   } catch (err) {
     log.error(`Autoscope cannot start: ${errorText(err)}`);
     process.exit(1);

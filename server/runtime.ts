@@ -21,6 +21,7 @@ import type { ClusterWatcherListener } from './watch/cluster-watcher';
 import { ClusterWatcher } from './watch/cluster-watcher';
 import { FirstLists, IngestQueue } from './watch/ingest-queue';
 import { defaultThresholds } from './watch/reachability';
+import { startCompactionWindows } from './v8-favor';
 
 /**
  * The backend's one running instance: a watcher per cluster, the fleet index, history and the change
@@ -393,6 +394,7 @@ export class Autoscope {
   }
 
   private viewsBuilt = false;
+  private stopCompaction: (() => void) | null = null;
 
   /** The list's default order and the whole fleet's triage, built once, as the index first becomes whole. */
   private buildFirstViews(): void {
@@ -402,6 +404,8 @@ export class Autoscope {
     views.order('health');
     views.triage({}, Date.now());
     log.info('first views built', { autoscalers: this.index.size, ms: Math.round(performance.now() - started) });
+    // The cold start's garbage is behind it: from here the old space is compacted in windows when it is fragmented.
+    this.stopCompaction = startCompactionWindows(this.config.v8Favor);
   }
 
   /** Ends every SSE stream, stops the watches, then writes what history has queued and closes it. Idempotent. */
@@ -410,6 +414,7 @@ export class Autoscope {
     this.stopped = true;
     for (const close of [...this.streams]) close();
     for (const t of this.timers) clearInterval(t);
+    this.stopCompaction?.();
     for (const w of this.watchers.values()) w.stop();
     // What the watches had handed over is applied (and its history written) before history closes.
     this.ingest.drain();

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { CompactionWindows, windowPolicy } from './v8-favor';
+
+const MiB = 2 ** 20;
+const fragmented = { committed: 350 * MiB, used: 165 * MiB };
+const compact = { committed: 185 * MiB, used: 165 * MiB };
+const between = { committed: 230 * MiB, used: 165 * MiB };
+
+function windows() {
+  const flags: string[] = [];
+  let now = 0;
+  const w = new CompactionWindows(
+    (f) => void flags.push(f),
+    () => now,
+  );
+  return { w, flags, at: (seconds: number) => void (now = seconds * 1000) };
+}
+
+describe('CompactionWindows', () => {
+  it('the policy: fragmented opens, compact closes, and what lies between does neither', () => {
+    expect(windowPolicy.enterAbove(fragmented)).toBe(true);
+    expect(windowPolicy.compact(fragmented)).toBe(false);
+    expect(windowPolicy.enterAbove(compact)).toBe(false);
+    expect(windowPolicy.compact(compact)).toBe(true);
+    expect(windowPolicy.enterAbove(between)).toBe(false);
+    expect(windowPolicy.compact(between)).toBe(false);
+  });
+
+  it('opens after a fragmented full collection and closes once compact', () => {
+    const { w, flags, at } = windows();
+    w.afterFullCollection(compact);
+    expect(flags).toEqual([]);
+    at(10);
+    w.afterFullCollection(fragmented);
+    expect(w.open).toBe(true);
+    at(20);
+    w.afterFullCollection(between);
+    expect(flags).toEqual(['--optimize-for-size']);
+    at(30);
+    w.afterFullCollection(compact);
+    expect(w.open).toBe(false);
+    expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size']);
+  });
+
+  it('closes after a minute even when not compact, and waits five minutes before the next', () => {
+    const { w, flags, at } = windows();
+    w.afterFullCollection(fragmented);
+    at(59);
+    w.afterFullCollection(fragmented);
+    expect(w.open).toBe(true);
+    at(60);
+    w.afterFullCollection(fragmented);
+    expect(w.open).toBe(false);
+    at(60 + 299);
+    w.afterFullCollection(fragmented);
+    expect(w.open).toBe(false);
+    at(60 + 300);
+    w.afterFullCollection(fragmented);
+    expect(w.open).toBe(true);
+    expect(w.opened).toBe(2);
+    expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size', '--optimize-for-size']);
+  });
+
+  it('close() leaves V8 in its default mode, once', () => {
+    const { w, flags } = windows();
+    w.close();
+    w.afterFullCollection(fragmented);
+    w.close();
+    w.close();
+    expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size']);
+  });
+});

@@ -1,0 +1,113 @@
+import 'server-only';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { log } from './log';
+
+/**
+ * Whether V8's old space is compacted in windows once the index is whole (AUTOSCOPE_V8_FAVOR): `memory` (the default)
+ * or `speed` (V8 left as it started).
+ *
+ * Why: a cold start parses every cluster's lists and maps each object into the index, hundreds of megabytes of
+ * short-lived objects allocated among the long-lived ones the index keeps. Many outlive a scavenge and die in the old
+ * generation, so after the sync V8's old space is committed at about twice what is live, with live objects on nearly
+ * every page. In V8's default mode a full collection moves the survivors off at most ~4 MiB of pages (and only pages
+ * 70% empty); the memory reducer that would compact the rest waits for the allocation rate to drop, which a churning
+ * fleet's watches never let it do, so those pages stay resident for many minutes (at 100,000 autoscalers ~150 MiB,
+ * 1.5 KiB an autoscaler). With `--optimize-for-size` each full collection moves the survivors off pages 20% empty (up
+ * to 6 MiB a time) and the heap grows by a smaller factor, so full collections come often and the old space shrinks
+ * to its live size within a minute. Kept on, that mode costs the churn ~3× its CPU (more full collections, and V8's
+ * other size-for-speed trades), and from the process' start it made a 100,000-autoscaler cold start 2.7× slower. So
+ * it is a window: entered after a full collection that leaves the old space fragmented (committed > 1.5 × live +
+ * 16 MiB), left once it is compact (≤ 1.15 × live + 8 MiB) or after a minute, and not entered again for five
+ * minutes. docs/performance.md has the measurements.
+ *
+ * V8 reads the flag while it runs (Node leaves V8's flags unfrozen after start, for `v8.setFlagsFromString`), on
+ * Node 20, 22 and 24 alike.
+ */
+export type V8Favor = 'memory' | 'speed';
+
+const MiB = 2 ** 20;
+
+/** The old space after a full collection: bytes committed (pages V8 holds) and used (live objects on them). */
+export interface OldSpace {
+  committed: number;
+  used: number;
+}
+
+export const windowPolicy = {
+  /** A full collection that leaves more than this committed opens a window. */
+  enterAbove: (s: OldSpace): boolean => s.committed > 1.5 * s.used + 16 * MiB,
+  /** In a window, a full collection that leaves this little committed closes it. */
+  compact: (s: OldSpace): boolean => s.committed <= 1.15 * s.used + 8 * MiB,
+  longestMs: 60_000,
+  cooldownMs: 300_000,
+};
+
+/** The windows' decisions, fed the old space after each full collection; V8's flag set through `setFlags`. */
+export class CompactionWindows {
+  private openSince: number | null = null;
+  private closedAt = -Infinity;
+  /** Windows opened so far. */
+  opened = 0;
+
+  constructor(
+    private readonly setFlags: (flags: string) => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get open(): boolean {
+    return this.openSince !== null;
+  }
+
+  afterFullCollection(space: OldSpace): void {
+    const t = this.now();
+    const figures = { committedMiB: Math.round(space.committed / MiB), liveMiB: Math.round(space.used / MiB) };
+    if (this.openSince !== null) {
+      const compact = windowPolicy.compact(space);
+      if (!compact && t - this.openSince < windowPolicy.longestMs) return;
+      this.setFlags('--no-optimize-for-size');
+      log.info('v8 old space compaction window closed', { ...figures, seconds: Math.round((t - this.openSince) / 1000), compact });
+      this.openSince = null;
+      this.closedAt = t;
+    } else if (t - this.closedAt >= windowPolicy.cooldownMs && windowPolicy.enterAbove(space)) {
+      this.setFlags('--optimize-for-size');
+      this.openSince = t;
+      this.opened += 1;
+      log.info('v8 old space compaction window opened', figures);
+    }
+  }
+
+  /** Leaves V8 in its default mode. */
+  close(): void {
+    if (this.openSince === null) return;
+    this.setFlags('--no-optimize-for-size');
+    this.openSince = null;
+  }
+}
+
+function oldSpace(): OldSpace {
+  const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === 'old_space');
+  return { committed: s?.space_size ?? 0, used: s?.space_used_size ?? 0 };
+}
+
+/**
+ * Starts the windows for `favor` (nothing for `speed` or unset): each full collection's end is read from Node's `gc`
+ * performance entries. Returns what stops them, leaving V8 in its default mode.
+ */
+export function startCompactionWindows(favor: V8Favor | undefined): () => void {
+  if (favor !== 'memory') return () => {};
+  const windows = new CompactionWindows((flags) => v8.setFlagsFromString(flags));
+  const observer = new PerformanceObserver((list) => {
+    if (
+      list
+        .getEntries()
+        .some((e) => (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+    )
+      windows.afterFullCollection(oldSpace());
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return () => {
+    observer.disconnect();
+    windows.close();
+  };
+}
