@@ -42,7 +42,7 @@ describe('CompactionWindows', () => {
     expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size']);
   });
 
-  it('closes after a minute even when not compact, and waits five minutes before the next', () => {
+  it('closes after a minute even when not compact, and then waits ten minutes before the next', () => {
     const { w, flags, at } = windows();
     w.afterFullCollection(fragmented);
     at(59);
@@ -51,14 +51,41 @@ describe('CompactionWindows', () => {
     at(60);
     w.afterFullCollection(fragmented);
     expect(w.open).toBe(false);
-    at(60 + 299);
+    at(60 + 599);
     w.afterFullCollection(fragmented);
     expect(w.open).toBe(false);
-    at(60 + 300);
+    at(60 + 600);
     w.afterFullCollection(fragmented);
     expect(w.open).toBe(true);
     expect(w.opened).toBe(2);
     expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size', '--optimize-for-size']);
+  });
+
+  it('waits twice as long after each window that did not compact, up to an hour, and five minutes after one that did', () => {
+    const { w, at } = windows();
+    let t = 0;
+    // Windows that run out their minute: the next may open 10, then 20, 40, 60, 60 minutes after each closed.
+    for (const minutes of [10, 20, 40, 60, 60]) {
+      w.afterFullCollection(fragmented);
+      expect(w.open).toBe(true);
+      at((t += 60));
+      w.afterFullCollection(fragmented);
+      expect(w.open).toBe(false);
+      at((t += minutes * 60 - 1));
+      w.afterFullCollection(fragmented);
+      expect(w.open).toBe(false);
+      at((t += 1));
+    }
+    w.afterFullCollection(fragmented);
+    at((t += 10));
+    w.afterFullCollection(compact);
+    expect(w.open).toBe(false);
+    at((t += 299));
+    w.afterFullCollection(fragmented);
+    expect(w.open).toBe(false);
+    at((t += 1));
+    w.afterFullCollection(fragmented);
+    expect(w.open).toBe(true);
   });
 
   it('close() leaves V8 in its default mode, once', () => {

@@ -17,9 +17,11 @@ import { log } from './log';
  * to 6 MiB a time) and the heap grows by a smaller factor, so full collections come often and the old space shrinks
  * to its live size within a minute. Kept on, that mode costs the churn ~3× its CPU (more full collections, and V8's
  * other size-for-speed trades), and from the process' start it made a 100,000-autoscaler cold start 2.7× slower. So
- * it is a window: entered after a full collection that leaves the old space fragmented (committed > 1.5 × live +
+ * it is a window: entered after a full collection that leaves the old space fragmented (committed > 1.3 × live +
  * 16 MiB), left once it is compact (≤ 1.15 × live + 8 MiB) or after a minute, and not entered again for five
- * minutes. docs/performance.md has the measurements.
+ * minutes (twice as long after each window that ended without compacting, up to an hour). Under the bench's churn the
+ * old space fragments again by ~15 MiB a minute after a window, so one opens about every five minutes and lasts ~15 s.
+ * docs/performance.md has the measurements.
  *
  * V8 reads the flag while it runs (Node leaves V8's flags unfrozen after start, for `v8.setFlagsFromString`), on
  * Node 20, 22 and 24 alike.
@@ -36,17 +38,21 @@ export interface OldSpace {
 
 export const windowPolicy = {
   /** A full collection that leaves more than this committed opens a window. */
-  enterAbove: (s: OldSpace): boolean => s.committed > 1.5 * s.used + 16 * MiB,
+  enterAbove: (s: OldSpace): boolean => s.committed > 1.3 * s.used + 16 * MiB,
   /** In a window, a full collection that leaves this little committed closes it. */
   compact: (s: OldSpace): boolean => s.committed <= 1.15 * s.used + 8 * MiB,
   longestMs: 60_000,
+  /** No window for this long after one that left the space compact… */
   cooldownMs: 300_000,
+  /** …and twice as long after each one that did not (a heap its live objects fragment), up to this. */
+  longestCooldownMs: 3_600_000,
 };
 
 /** The windows' decisions, fed the old space after each full collection; V8's flag set through `setFlags`. */
 export class CompactionWindows {
   private openSince: number | null = null;
   private closedAt = -Infinity;
+  private cooldownMs = windowPolicy.cooldownMs;
   /** Windows opened so far. */
   opened = 0;
 
@@ -66,10 +72,18 @@ export class CompactionWindows {
       const compact = windowPolicy.compact(space);
       if (!compact && t - this.openSince < windowPolicy.longestMs) return;
       this.setFlags('--no-optimize-for-size');
-      log.info('v8 old space compaction window closed', { ...figures, seconds: Math.round((t - this.openSince) / 1000), compact });
+      log.info('v8 old space compaction window closed', {
+        ...figures,
+        seconds: Math.round((t - this.openSince) / 1000),
+        compact,
+        nextInMinutes: Math.round(
+          (compact ? windowPolicy.cooldownMs : Math.min(2 * this.cooldownMs, windowPolicy.longestCooldownMs)) / 60_000,
+        ),
+      });
       this.openSince = null;
       this.closedAt = t;
-    } else if (t - this.closedAt >= windowPolicy.cooldownMs && windowPolicy.enterAbove(space)) {
+      this.cooldownMs = compact ? windowPolicy.cooldownMs : Math.min(2 * this.cooldownMs, windowPolicy.longestCooldownMs);
+    } else if (t - this.closedAt >= this.cooldownMs && windowPolicy.enterAbove(space)) {
       this.setFlags('--optimize-for-size');
       this.openSince = t;
       this.opened += 1;
