@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CompactionWindows, windowPolicy } from './v8-favor';
 
@@ -95,5 +96,26 @@ describe('CompactionWindows', () => {
     w.close();
     w.close();
     expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size']);
+  });
+
+  it("the Node running this lets V8's flag be set and unset while it runs (with V8's flags frozen, setting one aborts)", () => {
+    // What a window does to a live process, on a heap with garbage to collect and survivors to move: if a Node
+    // release froze V8's flags after start, this child would abort instead of printing its figures.
+    const script = `
+      const v8 = require('node:v8');
+      const kept = [];
+      for (let round = 0; round < 3; round++) {
+        v8.setFlagsFromString('--optimize-for-size');
+        for (let i = 0; i < 200000; i++) kept.push({ i, s: 'x' + i });
+        kept.splice(0, kept.length >> 1);
+        gc();
+        v8.setFlagsFromString('--no-optimize-for-size');
+        gc();
+      }
+      console.log(kept.length);`;
+    const child = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    expect(child.stdout.trim()).toBe('175000');
   });
 });

@@ -72,17 +72,11 @@ export class CompactionWindows {
       const compact = windowPolicy.compact(space);
       if (!compact && t - this.openSince < windowPolicy.longestMs) return;
       this.setFlags('--no-optimize-for-size');
-      log.info('v8 old space compaction window closed', {
-        ...figures,
-        seconds: Math.round((t - this.openSince) / 1000),
-        compact,
-        nextInMinutes: Math.round(
-          (compact ? windowPolicy.cooldownMs : Math.min(2 * this.cooldownMs, windowPolicy.longestCooldownMs)) / 60_000,
-        ),
-      });
+      const seconds = Math.round((t - this.openSince) / 1000);
+      this.cooldownMs = compact ? windowPolicy.cooldownMs : Math.min(2 * this.cooldownMs, windowPolicy.longestCooldownMs);
+      log.info('v8 old space compaction window closed', { ...figures, seconds, compact, nextInMinutes: this.cooldownMs / 60_000 });
       this.openSince = null;
       this.closedAt = t;
-      this.cooldownMs = compact ? windowPolicy.cooldownMs : Math.min(2 * this.cooldownMs, windowPolicy.longestCooldownMs);
     } else if (t - this.closedAt >= this.cooldownMs && windowPolicy.enterAbove(space)) {
       this.setFlags('--optimize-for-size');
       this.openSince = t;
