@@ -25,6 +25,10 @@ describe('CompactionWindows', () => {
     expect(windowPolicy.compact(compact)).toBe(true);
     expect(windowPolicy.enterAbove(between)).toBe(false);
     expect(windowPolicy.compact(between)).toBe(false);
+    // The bounds: 1.3 × live + 16 MiB opens, 1.15 × live + 8 MiB closes (165 MiB live: 230.5 and 197.75 MiB).
+    expect(windowPolicy.enterAbove({ committed: 231 * MiB, used: 165 * MiB })).toBe(true);
+    expect(windowPolicy.compact({ committed: 197.5 * MiB, used: 165 * MiB })).toBe(true);
+    expect(windowPolicy.compact({ committed: 198 * MiB, used: 165 * MiB })).toBe(false);
   });
 
   it('opens after a fragmented full collection and closes once compact', () => {
