@@ -14,7 +14,7 @@ import { fleetViews } from './fleet/fleet-views';
 import { HistoryStore } from './history/history-store';
 import type { AutoscopeStore } from './history/store';
 import { errorText, log } from './log';
-import { observeHistoryWrite, observeWalCheckpoint } from './metrics/registry';
+import { observeCompactionWindow, observeHistoryWrite, observeWalCheckpoint } from './metrics/registry';
 import type { Change } from './store/postgres/change-stream';
 import { SharedHistory } from './store/postgres/shared-history';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
@@ -405,7 +405,7 @@ export class Autoscope {
     views.triage({}, Date.now());
     log.info('first views built', { autoscalers: this.index.size, ms: Math.round(performance.now() - started) });
     // The cold start's garbage is behind it: from here the old space is compacted in windows when it is fragmented.
-    this.stopCompaction = startCompactionWindows(this.config.v8Favor);
+    this.stopCompaction = startCompactionWindows(this.config.v8Favor, observeCompactionWindow);
   }
 
   /** Ends every SSE stream, stops the watches, then writes what history has queued and closes it. Idempotent. */

@@ -9,12 +9,14 @@ const between = { committed: 230 * MiB, used: 165 * MiB };
 
 function windows() {
   const flags: string[] = [];
+  const closed: boolean[] = [];
   let now = 0;
   const w = new CompactionWindows(
     (f) => void flags.push(f),
     () => now,
+    (compact) => void closed.push(compact),
   );
-  return { w, flags, at: (seconds: number) => void (now = seconds * 1000) };
+  return { w, flags, closed, at: (seconds: number) => void (now = seconds * 1000) };
 }
 
 describe('CompactionWindows', () => {
@@ -32,7 +34,7 @@ describe('CompactionWindows', () => {
   });
 
   it('opens after a fragmented full collection and closes once compact', () => {
-    const { w, flags, at } = windows();
+    const { w, flags, closed, at } = windows();
     w.afterFullCollection(compact);
     expect(flags).toEqual([]);
     at(10);
@@ -45,10 +47,11 @@ describe('CompactionWindows', () => {
     w.afterFullCollection(compact);
     expect(w.open).toBe(false);
     expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size']);
+    expect(closed).toEqual([true]);
   });
 
   it('closes after a minute even when not compact, and then waits ten minutes before the next', () => {
-    const { w, flags, at } = windows();
+    const { w, flags, closed, at } = windows();
     w.afterFullCollection(fragmented);
     at(59);
     w.afterFullCollection(fragmented);
@@ -64,6 +67,7 @@ describe('CompactionWindows', () => {
     expect(w.open).toBe(true);
     expect(w.opened).toBe(2);
     expect(flags).toEqual(['--optimize-for-size', '--no-optimize-for-size', '--optimize-for-size']);
+    expect(closed).toEqual([false]);
   });
 
   it('waits twice as long after each window that did not compact, up to an hour, and five minutes after one that did', () => {

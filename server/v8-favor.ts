@@ -59,6 +59,8 @@ export class CompactionWindows {
   constructor(
     private readonly setFlags: (flags: string) => void,
     private readonly now: () => number = () => performance.now(),
+    /** Told as each window closes, whether the space was compact (else the minute ran out). */
+    private readonly onClosed: (compact: boolean) => void = () => {},
   ) {}
 
   get open(): boolean {
@@ -77,6 +79,7 @@ export class CompactionWindows {
       log.info('v8 old space compaction window closed', { ...figures, seconds, compact, nextInMinutes: this.cooldownMs / 60_000 });
       this.openSince = null;
       this.closedAt = t;
+      this.onClosed(compact);
     } else if (t - this.closedAt >= this.cooldownMs && windowPolicy.enterAbove(space)) {
       this.setFlags('--optimize-for-size');
       this.openSince = t;
@@ -100,11 +103,16 @@ function oldSpace(): OldSpace {
 
 /**
  * Starts the windows for `favor` (nothing for `speed` or unset): each full collection's end is read from Node's `gc`
- * performance entries. Returns what stops them, leaving V8 in its default mode.
+ * performance entries; `onClosed` is told how each window closed (the metrics count them). Returns what stops them,
+ * leaving V8 in its default mode.
  */
-export function startCompactionWindows(favor: V8Favor | undefined): () => void {
+export function startCompactionWindows(favor: V8Favor | undefined, onClosed?: (compact: boolean) => void): () => void {
   if (favor !== 'memory') return () => {};
-  const windows = new CompactionWindows((flags) => v8.setFlagsFromString(flags));
+  const windows = new CompactionWindows(
+    (flags) => v8.setFlagsFromString(flags),
+    () => performance.now(),
+    onClosed,
+  );
   const observer = new PerformanceObserver((list) => {
     if (
       list

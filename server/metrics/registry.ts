@@ -6,14 +6,15 @@ import packageJson from '@/package.json';
  * Autoscope's Prometheus registry (docs/operations.md lists every metric). Next bundles this module
  * separately into each route and into instrumentation.ts, so the registry and its metrics live on
  * `globalThis`: every copy records into the one registry the metrics endpoint serves. Only the two
- * latencies — API requests and history writes — and the history's WAL checkpoints are observed where they
- * happen; everything else is read from the running instance when Prometheus scrapes (./collectors.ts).
+ * latencies — API requests and history writes — the history's WAL checkpoints and V8's compaction windows are
+ * observed where they happen; everything else is read from the running instance when Prometheus scrapes (./collectors.ts).
  */
 export interface AutoscopeMetrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   historyWriteDuration: Histogram;
   historyWalCheckpoints: Counter;
+  v8CompactionWindows: Counter<'outcome'>;
 }
 
 const globalKey = Symbol.for('autoscope.metrics');
@@ -33,6 +34,11 @@ export function observeHistoryWrite(seconds: number): void {
 /** Counts one checkpoint of the SQLite history's write-ahead log, run by its thread. */
 export function observeWalCheckpoint(): void {
   getMetrics().historyWalCheckpoints.inc();
+}
+
+/** Counts one of V8's old-space compaction windows as it closes: the space compact, or the minute run out. */
+export function observeCompactionWindow(compact: boolean): void {
+  getMetrics().v8CompactionWindows.inc({ outcome: compact ? 'compact' : 'timeout' });
 }
 
 /** A registry with the process metrics, build info and the two latency histograms. */
@@ -71,5 +77,12 @@ export function createMetrics(): AutoscopeMetrics {
     registers: [registry],
   });
 
-  return { registry, httpRequestDuration, historyWriteDuration, historyWalCheckpoints };
+  const v8CompactionWindows = new Counter({
+    name: 'autoscope_v8_compaction_windows_total',
+    help: "Windows of V8's --optimize-for-size that compacted the old space (server/v8-favor.ts), by how they closed: compact, or timeout after a minute.",
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+
+  return { registry, httpRequestDuration, historyWriteDuration, historyWalCheckpoints, v8CompactionWindows };
 }

@@ -127,6 +127,8 @@ describe('the metrics endpoint', () => {
         'm',
       ),
     );
+    // The compaction windows' counter is exposed before any window (this fleet's heap is too small to open one).
+    expect(text).toMatch(/^# TYPE autoscope_v8_compaction_windows_total counter$/m);
     // Bounded labels: no autoscaler's name in any series.
     expect(text).not.toMatch(/name="/);
     // Watch events, per cluster: the simulator's controller keeps writing statuses, so the fleet's sum grows.
