@@ -110,13 +110,13 @@ function cpuMs(pid: number | undefined): number {
 
 /** A process' CPU time so far and its descendants' (ms): the simulator is tsx's child of the process the bench starts. */
 function treeCpuMs(pid: number | undefined): number {
-  let children: number[] = [];
+  let childPids: number[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
+    childPids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
   } catch {
     // no /proc: NaN below
   }
-  return children.reduce((sum, child) => sum + treeCpuMs(child), cpuMs(pid));
+  return childPids.reduce((sum, child) => sum + treeCpuMs(child), cpuMs(pid));
 }
 
 /** The machine's CPU time so far, busy and in all (ms, every core, from /proc/stat's first line); NaNs without it. */

@@ -17,11 +17,11 @@ import { errorText, log } from './log';
 import { observeCompactionWindow, observeHistoryWrite, observeWalCheckpoint } from './metrics/registry';
 import type { Change } from './store/postgres/change-stream';
 import { SharedHistory } from './store/postgres/shared-history';
+import { startCompactionWindows } from './v8-favor';
 import type { ClusterWatcherListener } from './watch/cluster-watcher';
 import { ClusterWatcher } from './watch/cluster-watcher';
 import { FirstLists, IngestQueue } from './watch/ingest-queue';
 import { defaultThresholds } from './watch/reachability';
-import { startCompactionWindows } from './v8-favor';
 
 /**
  * The backend's one running instance: a watcher per cluster, the fleet index, history and the change
