@@ -1,4 +1,5 @@
 import { pairMetrics } from '@/lib/hpa/pair-metrics';
+import type { MetricPair } from '@/lib/hpa/pair-metrics';
 import type { AutoscalerCondition, AutoscalerKind, AutoscalerTarget, Problem } from '@/lib/api/autoscaler';
 import { findCondition, toConditionStatus } from '@/lib/k8s/conditions';
 import type { Condition, HorizontalPodAutoscaler } from '@/lib/k8s/types';
@@ -48,6 +49,8 @@ export function assessHpa(
   facts: Omit<HintFacts, 'message' | 'currentReplicas' | 'desiredReplicas'>,
   context: MapperContext,
   nowMs: number,
+  /** `pairMetrics` of the HPA's spec and status metrics, when the caller has it (asked for only when needed). */
+  pairs: () => readonly MetricPair[] = () => pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics),
 ): HpaAssessment {
   const raw = hpa.status?.conditions ?? [];
   const { current, desired } = replicaCounts(hpa);
@@ -118,7 +121,7 @@ export function assessHpa(
   // (horizontal.go scales up on the valid metrics) but the status entry for it is empty, the controller
   // emits FailedGet*Metric events, and it refuses to scale down until the metric reads again.
   if (scalingActive?.status === 'True' && !leftOver.has('ScalingActive') && (hpa.status?.currentMetrics?.length ?? 0) > 0) {
-    for (const pair of pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics)) {
+    for (const pair of pairs()) {
       if (!pair.spec || pair.status) continue;
       const code = UNREAD_METRIC_REASON[pair.identity.type];
       if (!code) continue;

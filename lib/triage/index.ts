@@ -21,6 +21,7 @@ export { toMetricPairs } from './metric-pairs';
 export { toFederatedAutoscaler, toFederationMembers, toFederationStrategy } from './to-federated-autoscaler';
 export type { FederationContext } from './to-federated-autoscaler';
 export { toHpaAutoscaler } from './to-hpa-autoscaler';
+export type { HpaShapeMemo } from './to-hpa-autoscaler';
 export { toMachineAutoscaler } from './to-machine-autoscaler';
 export { namespaceOf, toAutoscalerBase } from './autoscaler-base';
 export type { AutoscalerBase } from './autoscaler-base';

@@ -150,8 +150,10 @@ function summaryOf(pair: MetricPair, basis: Basis | null, target: MetricTarget |
 export function toMetricPairs(
   specMetrics: readonly MetricSpec[] | null | undefined,
   currentMetrics: readonly MetricStatus[] | null | undefined,
+  /** `pairMetrics` of the same two lists, when the caller has it already. */
+  pairs: readonly MetricPair[] = pairMetrics(specMetrics, currentMetrics),
 ): MetricPairDto[] {
-  return pairMetrics(specMetrics, currentMetrics).map((pair) => {
+  return pairs.map((pair) => {
     const target = specTarget(pair.spec);
     const current = statusCurrent(pair.status);
     const basis = target ? basisOf(pair.identity.type, target) : null;

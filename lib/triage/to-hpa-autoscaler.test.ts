@@ -301,3 +301,30 @@ describe('problem text for the fixtures (hints from the upstream message)', () =
     expect(p?.hint).toContain(`kubectl --context 'team a prod' get apiservice`);
   });
 });
+
+describe('a memo shared by the two mappings of one version', () => {
+  // The index maps a first sight with the context before history observed it, then with the one after, through one
+  // memo: the second DTO must be the one a mapping without the memo makes.
+  const later = (h: HorizontalPodAutoscaler): MapperContext => ({
+    stale: false,
+    conditionSince: Object.fromEntries((h.status?.conditions ?? []).map((c) => [c.type, ago(SCALE_DOWN_STABILIZED_LONG_SECONDS + 5)])),
+    replicasMismatchSince: ago(REPLICAS_MISMATCH_SECONDS + 5),
+    problemSince: { FailedGetResourceMetric: ago(90), FailedGetPodsMetric: ago(90), FailedGetExternalMetric: ago(90) },
+  });
+  const all = [EU, US, STAGING].flatMap((c) => hpas(c).map((h) => [c, h] as const));
+
+  it.each(all.map(([c, h]) => [c, h.metadata.namespace ?? '', h.metadata.name, h] as const))('%s %s/%s', (cluster, _ns, _name, h) => {
+    const memo = {};
+    const first = toHpaAutoscaler(cluster, h, FRESH, NOW, memo);
+    const second = toHpaAutoscaler(cluster, h, later(h), NOW, memo);
+    expect(first).toEqual(toHpaAutoscaler(cluster, h, FRESH, NOW));
+    expect(second).toEqual(toHpaAutoscaler(cluster, h, later(h), NOW));
+  });
+
+  it('moves what the context moves (the test above compares DTOs that differ, for most HPAs)', () => {
+    const moved = all.filter(
+      ([c, h]) => JSON.stringify(toHpaAutoscaler(c, h, FRESH, NOW)) !== JSON.stringify(toHpaAutoscaler(c, h, later(h), NOW)),
+    );
+    expect(moved.length).toBeGreaterThan(all.length / 2);
+  });
+});

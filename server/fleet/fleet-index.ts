@@ -17,7 +17,14 @@ import {
   indexMachineSetsByName,
   operatorSupportsClusterAPITargetsFromCrd,
 } from '@/lib/machine';
-import type { FederatedHPAObject, KarmadaClusterObject, MapperContext, PropagationPolicyObject, ResourceBindingObject } from '@/lib/triage';
+import type {
+  FederatedHPAObject,
+  KarmadaClusterObject,
+  HpaShapeMemo,
+  MapperContext,
+  PropagationPolicyObject,
+  ResourceBindingObject,
+} from '@/lib/triage';
 import { indexFederationObjects, toEventFiling, toFederatedAutoscaler, toHpaAutoscaler, toMachineAutoscaler } from '@/lib/triage';
 import { nextClockChange } from '@/lib/triage/assess-hpa';
 import { withStale } from '@/lib/triage/autoscaler-base';
@@ -604,11 +611,12 @@ export class FleetIndex {
   private upsertHpa(cluster: string, hpa: HorizontalPodAutoscaler): void {
     const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', hpa.metadata);
     const at = this.clock();
+    const memo: HpaShapeMemo = {};
     const context = this.put(
       id,
       cluster,
       'HorizontalPodAutoscaler',
-      (ctx, now) => toHpaAutoscaler(cluster, hpa, ctx, now),
+      (ctx, now) => toHpaAutoscaler(cluster, hpa, ctx, now, memo),
       hpa,
       NOTHING_RELATED,
       at,
