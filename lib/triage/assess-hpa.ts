@@ -42,6 +42,53 @@ function replicaCounts(hpa: HorizontalPodAutoscaler): { current: number | null; 
   return { current: status?.currentReplicas ?? 0, desired: status?.desiredReplicas ?? 0 };
 }
 
+/**
+ * What assessing one version of an HPA works out whatever the context, kept between two assessments of that version
+ * with different contexts (the index's first sight: `HpaShapeMemo`). Its values are the DTO's own, not copies.
+ */
+export interface AssessMemo {
+  /** The API's conditions in swimlane order. */
+  ordered?: Condition[];
+  /** The DTO's conditions the last assessment made: one whose meaning the new context leaves as it was is reused. */
+  conditions?: AutoscalerCondition[];
+  /** `pairMetrics` of the spec and status metrics. */
+  pairs?: readonly MetricPair[];
+}
+
+/**
+ * The DTO's conditions for `ordered`, each with the meaning `meaningOf` gives it; those of `prior` (the same version's
+ * conditions from another assessment) whose meaning is unchanged are reused, and `prior` itself when all are. Reusing
+ * them is not only less work: a condition made twice per first sight, half of which died, had V8 allocate every DTO
+ * condition directly in the old space (pretenuring), where the dead half then waited for a full collection.
+ */
+function conditionsOf(
+  ordered: readonly Condition[],
+  given: AutoscalerCondition[] | undefined,
+  meaningOf: (c: Condition) => AutoscalerCondition['meaning'],
+): AutoscalerCondition[] {
+  const prior = given?.length === ordered.length ? given : undefined;
+  let conditions: AutoscalerCondition[] | undefined;
+  for (let i = 0; i < ordered.length; i++) {
+    const c = ordered[i] as Condition;
+    const meaning = meaningOf(c);
+    const had = prior?.[i];
+    if (had !== undefined && had.meaning === meaning) {
+      conditions?.push(had);
+      continue;
+    }
+    conditions ??= prior?.slice(0, i) ?? [];
+    conditions.push({
+      type: c.type,
+      status: toConditionStatus(c.status),
+      reason: c.reason || null,
+      message: c.message || null,
+      lastTransitionTime: c.lastTransitionTime || null,
+      meaning,
+    });
+  }
+  return conditions ?? prior ?? [];
+}
+
 /** Conditions with their meaning, and the problems the HPA rules of health-rules.ts find. */
 export function assessHpa(
   kind: AutoscalerKind,
@@ -49,22 +96,17 @@ export function assessHpa(
   facts: Omit<HintFacts, 'message' | 'currentReplicas' | 'desiredReplicas'>,
   context: MapperContext,
   nowMs: number,
-  /** `pairMetrics` of the HPA's spec and status metrics, when the caller has it (asked for only when needed). */
-  pairs: () => readonly MetricPair[] = () => pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics),
+  memo: AssessMemo = {},
 ): HpaAssessment {
   const raw = hpa.status?.conditions ?? [];
   const { current, desired } = replicaCounts(hpa);
   const hintFacts = (message: string): HintFacts => ({ ...facts, message, currentReplicas: current, desiredReplicas: desired });
   const heldSeconds = (type: string): number | null => secondsSince(context.conditionSince?.[type], nowMs);
 
-  const conditions: AutoscalerCondition[] = ordered(kind, raw).map((c) => ({
-    type: c.type,
-    status: toConditionStatus(c.status),
-    reason: c.reason || null,
-    message: c.message || null,
-    lastTransitionTime: c.lastTransitionTime || null,
-    meaning: conditionMeaning(kind, c, { currentReplicas: current, heldSeconds: heldSeconds(c.type) }),
-  }));
+  const conditions = conditionsOf((memo.ordered ??= ordered(kind, raw)), memo.conditions, (c) =>
+    conditionMeaning(kind, c, { currentReplicas: current, heldSeconds: heldSeconds(c.type) }),
+  );
+  memo.conditions = conditions;
 
   const problems: Problem[] = [];
   if (conditions.length === 0) {
@@ -121,7 +163,7 @@ export function assessHpa(
   // (horizontal.go scales up on the valid metrics) but the status entry for it is empty, the controller
   // emits FailedGet*Metric events, and it refuses to scale down until the metric reads again.
   if (scalingActive?.status === 'True' && !leftOver.has('ScalingActive') && (hpa.status?.currentMetrics?.length ?? 0) > 0) {
-    for (const pair of pairs()) {
+    for (const pair of (memo.pairs ??= pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics))) {
       if (!pair.spec || pair.status) continue;
       const code = UNREAD_METRIC_REASON[pair.identity.type];
       if (!code) continue;

@@ -6,6 +6,7 @@ import { SCALE_DOWN_STABILIZED_LONG_SECONDS } from '@/lib/triage/condition-meani
 import { REPLICAS_MISMATCH_SECONDS } from '@/lib/triage/health-rules';
 import type { MapperContext } from '@/lib/triage/mapper-context';
 import { toHpaAutoscaler } from '@/lib/triage/to-hpa-autoscaler';
+import type { HpaShapeMemo } from '@/lib/triage/to-hpa-autoscaler';
 
 const NOW_MS = Date.parse(NOW);
 const ago = (seconds: number): string => new Date(NOW_MS - seconds * 1000).toISOString();
@@ -314,11 +315,21 @@ describe('a memo shared by the two mappings of one version', () => {
   const all = [EU, US, STAGING].flatMap((c) => hpas(c).map((h) => [c, h] as const));
 
   it.each(all.map(([c, h]) => [c, h.metadata.namespace ?? '', h.metadata.name, h] as const))('%s %s/%s', (cluster, _ns, _name, h) => {
-    const memo = {};
+    const memo: HpaShapeMemo = {};
     const first = toHpaAutoscaler(cluster, h, FRESH, NOW, memo);
     const second = toHpaAutoscaler(cluster, h, later(h), NOW, memo);
     expect(first).toEqual(toHpaAutoscaler(cluster, h, FRESH, NOW));
     expect(second).toEqual(toHpaAutoscaler(cluster, h, later(h), NOW));
+    // What the context leaves as it was is the first DTO's own: its target, its metrics, each condition whose meaning
+    // held (all of them, and the list itself, when mapped again with the same context).
+    expect(second.target).toBe(first.target);
+    expect(second.metrics).toBe(first.metrics);
+    second.conditions.forEach((c, i) => {
+      if (c.meaning === first.conditions[i]?.meaning) expect(c).toBe(first.conditions[i]);
+      else expect(c).not.toBe(first.conditions[i]);
+    });
+    const again = toHpaAutoscaler(cluster, h, later(h), NOW, memo);
+    expect(toHpaAutoscaler(cluster, h, later(h), NOW, memo).conditions).toBe(again.conditions);
   });
 
   it('moves what the context moves (the test above compares DTOs that differ, for most HPAs)', () => {

@@ -1,8 +1,8 @@
-import type { Autoscaler, MetricPairDto, Problem } from '@/lib/api/autoscaler';
+import type { Autoscaler, AutoscalerTarget, MetricPairDto, Problem } from '@/lib/api/autoscaler';
 import { pairMetrics } from '@/lib/hpa/pair-metrics';
-import type { MetricPair } from '@/lib/hpa/pair-metrics';
 import type { HorizontalPodAutoscaler } from '@/lib/k8s/types';
 import { assessHpa, targetOf } from '@/lib/triage/assess-hpa';
+import type { AssessMemo } from '@/lib/triage/assess-hpa';
 import { autoscalerDto, namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
 import { healthOfProblems, sortProblems } from '@/lib/triage/health-rules';
 import type { HintFacts } from '@/lib/triage/hints';
@@ -14,14 +14,14 @@ import { toMetricPairs } from '@/lib/triage/metric-pairs';
 export type HpaShapedKind = 'HorizontalPodAutoscaler' | 'FederatedHPA';
 
 /**
- * What mapping one version of an object works out whatever the context: its metrics paired and as the DTO has them.
- * The index maps a version it sees for the first time twice (with the context before history observed it, then
- * with the one after: docs/architecture.md) and passes the same memo both times, so the second mapping reuses them —
- * the pairing was four of a first sight's mapping's calls to `pairMetrics`, and ~a fifth of its time. A memo belongs to
- * one version of one object: the values are the DTO's own (not copies), so the DTOs made with it share them.
+ * What mapping one version of an object works out whatever the context: its target, its conditions in order (and
+ * those of the DTO made last, reused where their meaning holds: `AssessMemo`), its metrics paired and as the DTO has
+ * them. The index maps a version it sees for the first time twice (with the context before history observed it, then
+ * with the one after) and passes the same memo both times, so the second mapping reuses what the first made — and
+ * the first DTO's parts are not made only to die. A memo belongs to one version of one object.
  */
-export interface HpaShapeMemo {
-  pairs?: readonly MetricPair[];
+export interface HpaShapeMemo extends AssessMemo {
+  target?: AutoscalerTarget;
   metrics?: MetricPairDto[];
 }
 
@@ -41,12 +41,11 @@ export function toHpaShapedAutoscaler(
   memo: HpaShapeMemo = {},
 ): Autoscaler {
   const namespace = namespaceOf(hpa.metadata);
-  const target = targetOf(hpa, namespace);
+  const target = (memo.target ??= targetOf(hpa, namespace));
   const minReplicas = hpa.spec.minReplicas ?? 1;
   const maxReplicas = hpa.spec.maxReplicas;
   const facts = { kind, cluster, namespace, name: hpa.metadata.name, target, minReplicas, maxReplicas };
-  const pairs = (): readonly MetricPair[] => (memo.pairs ??= pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics));
-  const assessed = assessHpa(kind, hpa, facts, context, toEpochMs(now), pairs);
+  const assessed = assessHpa(kind, hpa, facts, context, toEpochMs(now), memo);
   const problems = sortProblems([...assessed.problems, ...more(facts)]);
   return autoscalerDto(toAutoscalerBase(cluster, kind, hpa.metadata, target, context), {
     minReplicas,
@@ -54,7 +53,11 @@ export function toHpaShapedAutoscaler(
     currentReplicas: assessed.currentReplicas,
     desiredReplicas: assessed.desiredReplicas,
     conditions: assessed.conditions,
-    metrics: (memo.metrics ??= toMetricPairs(hpa.spec.metrics, hpa.status?.currentMetrics, pairs())),
+    metrics: (memo.metrics ??= toMetricPairs(
+      hpa.spec.metrics,
+      hpa.status?.currentMetrics,
+      (memo.pairs ??= pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics)),
+    )),
     health: healthOfProblems(problems),
     problems,
     lastScaleTime: hpa.status?.lastScaleTime ?? null,
