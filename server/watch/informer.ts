@@ -310,9 +310,11 @@ export class ResourceInformer {
     // relist without it): counted first, so a handler that throws cannot skew the count.
     lw.on('add', (o) => {
       this.cached += 1;
-      this.handlers.onAdd(reported(o));
+      if (!this.announcedByPage(o)) this.handlers.onAdd(reported(o));
     });
-    lw.on('update', (o) => this.handlers.onUpdate(reported(o)));
+    lw.on('update', (o) => {
+      if (!this.announcedByPage(o)) this.handlers.onUpdate(reported(o));
+    });
     lw.on('delete', (o) => {
       this.cached -= 1;
       this.handlers.onDelete(reported(o));
@@ -404,6 +406,24 @@ export class ResourceInformer {
     this.handlers.onAnswered?.(kind);
   }
 
+  /**
+   * Whether a list's objects are handed over page by page (`onListed`) and only there: a `keysOnly` resource whose
+   * handlers take pages. Its keys then carry nothing once their page is handed over, and ListWatch's announcement of
+   * them as it applies the list (an add, or an update over a key a relist replaces) is not passed on — the page
+   * already was. Carried until ListWatch applied the list, each object lived as long as its cluster's whole list took
+   * to fetch and apply: at 100,000 HPAs, most of the cold start's parsed objects outlived the young generation's
+   * collections and died in the old space, which the major collections then marked and swept, and the runtime's queue
+   * applied each object twice (docs/performance.md, 2026-11-29, sixth session).
+   */
+  private get byPage(): boolean {
+    return this.resource.keysOnly === true && this.handlers.onListed !== undefined;
+  }
+
+  /** A key of a list handed over page by page, as ListWatch announces it while applying the list (`byPage`). */
+  private announcedByPage(o: KubernetesObject): boolean {
+    return this.byPage && o instanceof ObjectKey && !carried.has(o);
+  }
+
   private cacheHoldsList(): void {
     for (const key of this.listedKeys) key.handedOver();
     this.listedKeys = [];
@@ -428,11 +448,16 @@ export class ResourceInformer {
           },
         );
         this.answered('request');
+        const byPage = this.byPage;
         for (const item of page.items ?? []) {
           const cached = this.arrived(item);
           items.push((cached ?? item) as KubernetesObject);
-          // A key carries its object until ListWatch has applied the list (`cacheHoldsList`).
-          if (cached instanceof ObjectKey) keys.push(cached);
+          // A key carries its object until ListWatch has applied the list (`cacheHoldsList`), unless the page hands
+          // it over (below).
+          if (cached instanceof ObjectKey) {
+            if (byPage) cached.handedOver();
+            else keys.push(cached);
+          }
         }
         if (page.items?.length) this.handlers.onListed?.(page.items as unknown as KubeObject[]);
         resourceVersion ??= page.metadata?.resourceVersion;
