@@ -556,6 +556,26 @@ describe('HistoryStore with its writer thread', () => {
     await reopened.close();
   });
 
+  it('hands a turn of many writes to the thread as they come, every 256, and stores them all in order', async () => {
+    class Counting extends HistoryStore {
+      handed = 0;
+      protected override queuedMany(): void {
+        this.handed += 1;
+        super.queuedMany();
+      }
+    }
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'history-writer-'));
+    const store = new Counting({ dataDir, retentionDays: 30, writerThread: true });
+    // One turn: 200 first sights, an object row, a transition and a replica sample each.
+    for (let i = 0; i < 200; i++) store.observe(web(i, 'ValidMetricFound'), '2026-11-25T10:00:00.000Z', '1');
+    expect(store.handed).toBe(Math.floor(600 / 256));
+    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 200; i++) store.observe(web(i, 'SucceededGetScale'), '2026-11-25T10:01:00.000Z', '2');
+    for (let i = 0; i < 200; i += 19) expect(await store.countTransitions(web(i, '').id)).toBe(2);
+    expect((await store.latestTransitions(1))[0]?.reason).toBe('SucceededGetScale');
+    await store.close();
+  });
+
   it('when the thread fails, what it had not committed is written on the event loop: nothing lost, nothing twice', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'history-writer-'));
     // A connection that may not write: the thread's first batch fails.

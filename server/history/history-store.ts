@@ -359,6 +359,11 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
     return true;
   }
 
+  /** Many writes in one turn: the thread has them now, while they are young (`QUEUED_AT_MOST`). */
+  protected override queuedMany(): void {
+    if (this.writer) void this.postQueued(this.writer);
+  }
+
   /** The turn after new writes: a slice of at most `WRITE_SLICE_MS`, and another turn for the rest. */
   protected override flushSoon(): Promise<void> {
     if (this.writer) return this.postQueued(this.writer).then(() => undefined);

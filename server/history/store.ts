@@ -51,6 +51,14 @@ export interface AutoscopeStore {
  * process killed without warning loses at most what it was processing, not a quarter-second of what it had already
  * seen (the reliability run's SIGKILL).
  */
+/**
+ * Writes queued in one turn before a store that writes on a thread of its own hands them over. Handed over at the
+ * turn's end, a sync's writes waited for a whole slice of the ingest queue (up to 50 ms, thousands of writes): long
+ * enough to outlive the young generation's collections, so each one was copied into the old space to die there
+ * (~98 MiB of a 100,000-HPA first sight; ~13 MiB handed over every 256: docs/performance.md, 2026-11-29, sixth session).
+ */
+const QUEUED_AT_MOST = 256;
+
 export abstract class RecordingStore {
   private readonly batch = new WriteBatch();
   private flushTimer: NodeJS.Immediate | null = null;
@@ -59,7 +67,14 @@ export abstract class RecordingStore {
   protected enqueue(write: HistoryWrite): void {
     this.batch.push(write);
     this.flushTimer ??= setImmediate(() => void this.flushSoon());
+    if (this.batch.size >= QUEUED_AT_MOST) this.queuedMany();
   }
+
+  /**
+   * `QUEUED_AT_MOST` writes are queued in this turn: a store that hands them to a thread of its own does so now, not
+   * at the turn's end (`HistoryStore`); the others wait for it.
+   */
+  protected queuedMany(): void {}
 
   /** What the turn after new writes runs: `flush` unless a store writes in slices (`HistoryStore`). */
   protected flushSoon(): Promise<void> {
