@@ -67,26 +67,24 @@ function conditionsOf(
   meaningOf: (c: Condition) => AutoscalerCondition['meaning'],
 ): AutoscalerCondition[] {
   const prior = given?.length === ordered.length ? given : undefined;
-  let conditions: AutoscalerCondition[] | undefined;
-  for (let i = 0; i < ordered.length; i++) {
-    const c = ordered[i] as Condition;
+  let all = prior !== undefined;
+  // Made by `map`, exactly as long as the list: grown by `push`, each DTO's list of three had room for seventeen (152
+  // bytes, not 40: `npm run bench:heap`).
+  const conditions = ordered.map((c, i): AutoscalerCondition => {
     const meaning = meaningOf(c);
     const had = prior?.[i];
-    if (had !== undefined && had.meaning === meaning) {
-      conditions?.push(had);
-      continue;
-    }
-    conditions ??= prior?.slice(0, i) ?? [];
-    conditions.push({
+    if (had !== undefined && had.meaning === meaning) return had;
+    all = false;
+    return {
       type: c.type,
       status: toConditionStatus(c.status),
       reason: c.reason || null,
       message: c.message || null,
       lastTransitionTime: c.lastTransitionTime || null,
       meaning,
-    });
-  }
-  return conditions ?? prior ?? [];
+    };
+  });
+  return all && prior ? prior : conditions;
 }
 
 /** Conditions with their meaning, and the problems the HPA rules of health-rules.ts find. */
