@@ -103,12 +103,40 @@ describe('list', () => {
       'payments/web-4',
     ]);
     expect(first.metadata.remainingItemCount).toBe(4);
+    // As served: every item of a page carries the version's kind and apiVersion.
+    expect(first.items.map((o) => `${o.apiVersion} ${o.kind}`)).toEqual(Array(3).fill('autoscaling/v2 HorizontalPodAutoscaler'));
     const second = (await raw('k8s-a', `/apis/autoscaling/v2/horizontalpodautoscalers?limit=3&continue=${first.metadata.continue}`))
       .body as { metadata: { continue?: string }; items: KubeObject[] };
     const third = (await raw('k8s-a', `/apis/autoscaling/v2/horizontalpodautoscalers?limit=3&continue=${second.metadata.continue}`))
       .body as { metadata: { continue?: string }; items: KubeObject[] };
     expect([...second.items, ...third.items].map((o) => o.metadata.name)).toEqual(['web-6', 'web-1', 'web-3', 'web-5']);
     expect(third.metadata.continue).toBeUndefined();
+  });
+
+  it('converts each object of a page from its storage version (events.k8s.io/v1 over core Events)', async () => {
+    const store = fleet.cluster('k8s-a').store;
+    for (let i = 0; i < 3; i++)
+      store.create('/events', {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `paged-${i}`, namespace: 'paging' },
+        involvedObject: { kind: 'HorizontalPodAutoscaler', name: `web-${i}`, namespace: 'paging' },
+        reason: 'SuccessfulRescale',
+        message: `New size: ${i + 2}`,
+        type: 'Normal',
+        count: 1,
+      });
+    const page = (await raw('k8s-a', '/apis/events.k8s.io/v1/namespaces/paging/events?limit=2')).body as {
+      metadata: { continue?: string };
+      items: (KubeObject & { note?: string; regarding?: { name: string } })[];
+    };
+    expect(page.items.map((e) => [e.apiVersion, e.note, e.regarding?.name])).toEqual([
+      ['events.k8s.io/v1', 'New size: 2', 'web-0'],
+      ['events.k8s.io/v1', 'New size: 3', 'web-1'],
+    ]);
+    const rest = (await raw('k8s-a', `/apis/events.k8s.io/v1/namespaces/paging/events?limit=2&continue=${page.metadata.continue}`))
+      .body as { items: (KubeObject & { note?: string })[] };
+    expect(rest.items.map((e) => e.note)).toEqual(['New size: 4']);
   });
 
   it('filters by labelSelector and fieldSelector, and rejects unsupported field labels', async () => {

@@ -488,13 +488,20 @@ export class SimApiServer {
   }
 
   private selectObjects(target: ResourcePath, url: URL): KubeObject[] {
-    const { resource, namespace } = target;
+    const { resource } = target;
     const label = labelMatcher(url.searchParams.get('labelSelector') ?? '');
     const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '', resource.fieldLabels, resource.kind);
-    const objects = resource.virtual
+    return this.storedObjects(target)
+      .map((o) => this.served(resource, o))
+      .filter((o) => label(o.metadata.labels ?? {}) && matchesFields(o, fields));
+  }
+
+  /** The objects of a list request as stored (sorted by key), before conversion and selectors. */
+  private storedObjects(target: ResourcePath): KubeObject[] {
+    const { resource, namespace } = target;
+    return resource.virtual
       ? (this.options.virtual?.list(resource, namespace) ?? [])
       : this.options.store.list(resource.storage, namespace);
-    return objects.map((o) => this.served(resource, o)).filter((o) => label(o.metadata.labels ?? {}) && matchesFields(o, fields));
   }
 
   /** The stored object as this version serves it (conversion, apiVersion and kind filled). */
@@ -558,7 +565,10 @@ export class SimApiServer {
   private list(req: IncomingMessage, res: ServerResponse, url: URL, target: ResourcePath, entry: RequestLogEntry): void {
     const resourceVersion = this.options.store.resourceVersion;
     entry.rv = resourceVersion;
-    let items = this.selectObjects(target, url);
+    // Without a selector every object is served, so only a page's objects are converted (as kube-apiserver reads only
+    // a page's keys): converting the whole list for each page made a paged list cost its pages times the whole.
+    const selected = url.searchParams.has('labelSelector') || url.searchParams.has('fieldSelector');
+    let items = selected ? this.selectObjects(target, url) : this.storedObjects(target);
     const limit = Number(url.searchParams.get('limit') ?? 0);
     const token = url.searchParams.get('continue');
     let start = 0;
@@ -580,6 +590,7 @@ export class SimApiServer {
       items = items.slice(start);
     }
     const { resource } = target;
+    if (!selected) items = items.map((o) => this.served(resource, o));
     if (wantsTable(req.headers.accept)) {
       return this.send(
         res,

@@ -81,9 +81,11 @@ export class ObjectStore {
   list(resource: string, namespace?: string): KubeObject[] {
     const bucket = this.objects.get(resource);
     if (!bucket) return [];
-    const items = [...bucket.values()];
-    const filtered = namespace === undefined ? items : items.filter((o) => o.metadata.namespace === namespace);
-    return filtered.sort(compareObjects);
+    // Sorted by the bucket's own keys (`objectKey`): made per comparison, the keys were two strings for each of the
+    // ~22,000 comparisons of a 2,000-object list, and the API server lists a resource for every page it serves.
+    const entries = [...bucket.entries()];
+    const filtered = namespace === undefined ? entries : entries.filter(([, o]) => o.metadata.namespace === namespace);
+    return filtered.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
   }
 
   count(resource: string): number {
@@ -281,12 +283,6 @@ const formattedSeconds = new Map<number, string>();
 
 export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
-}
-
-function compareObjects(a: KubeObject, b: KubeObject): number {
-  const ka = objectKey(a.metadata.namespace, a.metadata.name);
-  const kb = objectKey(b.metadata.namespace, b.metadata.name);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 function withoutMetaStatus(o: KubeObject): unknown {
