@@ -413,8 +413,9 @@ export class FleetIndex {
   /**
    * One watched object changed, or (`listed`) arrived in a page of a list still under way. HPAs are indexed from their
    * page: otherwise a cold start fetched every page of every cluster (the BFF's thread mostly idle, waiting on the API
-   * servers) and only then mapped 100,000 objects one after another. Each listed object comes again through
-   * ListWatch once its whole list is in (`add`, `update`: the very same object) and is not mapped twice. Other kinds
+   * servers) and only then mapped 100,000 objects one after another. The informer does not hand a listed object over
+   * again once its whole list is in (ListWatch's own `add`/`update` of it: `ResourceInformer.byPage`); an `add` or
+   * `update` of an object the index holds at that version is not mapped again either way. Other kinds
    * are not read page by page (`WatchedResource.pageByPage`; their verdicts are made per cluster from complete inputs):
    * a listed object of another kind changes nothing.
    */
@@ -431,7 +432,7 @@ export class FleetIndex {
     if (resource === 'hpas') {
       const id = autoscalerIdOf(cluster, 'HorizontalPodAutoscaler', object.metadata);
       if (change === 'delete') this.remove(id);
-      // The object its list page brought: indexed already (ListWatch reports it again once the whole list is in).
+      // An object the index holds at this version (one its list page brought, were it announced again): nothing to map.
       else if (!sameVersion(this.entries.get(id)?.held, object)) this.upsertHpa(cluster, object as HorizontalPodAutoscaler);
       return;
     }

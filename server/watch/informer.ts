@@ -19,9 +19,10 @@ export interface InformerHandlers {
    */
   onSynced(objects: KubeObject[]): void;
   /**
-   * A page of the list as it arrives, before the rest of the list is fetched: the objects ListWatch announces
-   * (`onAdd`, `onUpdate`) only once every page is in, and the very same objects. Lets the index map a cluster's
-   * autoscalers while its next pages, and other clusters' lists, are still on their way.
+   * A page of the list as it arrives, before the rest of the list is fetched: the objects ListWatch would announce
+   * (`onAdd`, `onUpdate`) only once every page is in. Lets the index map a cluster's autoscalers while its next pages,
+   * and other clusters' lists, are still on their way. For a `keysOnly` resource those later announcements are not
+   * made: the pages were (`byPage`).
    */
   onListed?(objects: KubeObject[]): void;
   onError(error: InformerError): void;
