@@ -55,6 +55,11 @@ export interface AssessMemo {
   pairs?: readonly MetricPair[];
 }
 
+/** `pairMetrics` of an HPA's spec and status metrics, worked out once per memo. */
+export function metricPairsOf(hpa: HorizontalPodAutoscaler, memo: AssessMemo): readonly MetricPair[] {
+  return (memo.pairs ??= pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics));
+}
+
 /**
  * The DTO's conditions for `ordered`, each with the meaning `meaningOf` gives it; those of `prior` (the same version's
  * conditions from another assessment) whose meaning is unchanged are reused, and `prior` itself when all are. Reusing
@@ -161,7 +166,7 @@ export function assessHpa(
   // (horizontal.go scales up on the valid metrics) but the status entry for it is empty, the controller
   // emits FailedGet*Metric events, and it refuses to scale down until the metric reads again.
   if (scalingActive?.status === 'True' && !leftOver.has('ScalingActive') && (hpa.status?.currentMetrics?.length ?? 0) > 0) {
-    for (const pair of (memo.pairs ??= pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics))) {
+    for (const pair of metricPairsOf(hpa, memo)) {
       if (!pair.spec || pair.status) continue;
       const code = UNREAD_METRIC_REASON[pair.identity.type];
       if (!code) continue;

@@ -1,7 +1,6 @@
 import type { Autoscaler, AutoscalerTarget, MetricPairDto, Problem } from '@/lib/api/autoscaler';
-import { pairMetrics } from '@/lib/hpa/pair-metrics';
 import type { HorizontalPodAutoscaler } from '@/lib/k8s/types';
-import { assessHpa, targetOf } from '@/lib/triage/assess-hpa';
+import { assessHpa, metricPairsOf, targetOf } from '@/lib/triage/assess-hpa';
 import type { AssessMemo } from '@/lib/triage/assess-hpa';
 import { autoscalerDto, namespaceOf, toAutoscalerBase } from '@/lib/triage/autoscaler-base';
 import { healthOfProblems, sortProblems } from '@/lib/triage/health-rules';
@@ -53,11 +52,7 @@ export function toHpaShapedAutoscaler(
     currentReplicas: assessed.currentReplicas,
     desiredReplicas: assessed.desiredReplicas,
     conditions: assessed.conditions,
-    metrics: (memo.metrics ??= toMetricPairs(
-      hpa.spec.metrics,
-      hpa.status?.currentMetrics,
-      (memo.pairs ??= pairMetrics(hpa.spec.metrics, hpa.status?.currentMetrics)),
-    )),
+    metrics: (memo.metrics ??= toMetricPairs(hpa.spec.metrics, hpa.status?.currentMetrics, metricPairsOf(hpa, memo))),
     health: healthOfProblems(problems),
     problems,
     lastScaleTime: hpa.status?.lastScaleTime ?? null,
