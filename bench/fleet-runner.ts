@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +13,24 @@ import { imageAllocator } from '../test/support/image';
 
 export const root = path.resolve(__dirname, '..');
 const children: ChildProcess[] = [];
+
+/**
+ * Has `child` (started with `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=<dir>`) write a heap snapshot, and waits
+ * until the file has stopped growing (V8 writes it in pieces); resolves with its path.
+ */
+export async function heapSnapshotWritten(child: ChildProcess, dir: string): Promise<string> {
+  const before = new Set(readdirSync(dir));
+  child.kill('SIGUSR2');
+  let last = -1;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    if (!file) continue;
+    const size = statSync(path.join(dir, file)).size;
+    if (size > 0 && size === last) return path.join(dir, file);
+    last = size;
+  }
+}
 
 export function stopAll(): void {
   for (const c of children) c.kill('SIGTERM');

@@ -14,6 +14,8 @@
  * Then the triage page in headless Chromium with 10,000+ failing autoscalers (bench/triage-page.ts; BENCH_TRIAGE_PAGE=0
  * skips it).
  * BENCH_POSTGRES=1 runs the BFF on a throwaway PostgreSQL (test/support/postgres.ts) instead of SQLite.
+ * BENCH_HEAP_SNAPSHOT=<dir> writes a heap snapshot of the BFF there right after the memory figure (what the heap held
+ * at the moment it was read; `npm run bench:heap` reads one part by part, at a smaller fleet).
  * A benchmark, not a test: it prints numbers and asserts nothing.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,7 +31,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
-import { assertPortsFree, benchAllocator, bffMetrics, simulatorEnv } from './fleet-runner';
+import { assertPortsFree, benchAllocator, bffMetrics, heapSnapshotWritten, simulatorEnv } from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -532,6 +534,9 @@ async function main(): Promise<void> {
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : []),
       // BENCH_BFF_NODE_ARGS: more Node/V8 flags for the BFF only (e.g. `--max-semi-space-size=64`), to try a setting.
       ...(process.env.BENCH_BFF_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ...(process.env.BENCH_HEAP_SNAPSHOT
+        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${path.resolve(process.env.BENCH_HEAP_SNAPSHOT)}`]
+        : []),
       // The server `npm start` and the image run: Next behind the fast path for the list and triage reads.
       path.join(root, 'scripts', 'serve.mjs'),
       '--hostname',
@@ -740,6 +745,8 @@ async function main(): Promise<void> {
     })
     .filter((s) => s.total >= 1);
   console.info(`  V8 spaces, committed/used MiB: ${spaces.map((s) => `${s.space} ${s.total.toFixed(0)}/${s.used.toFixed(0)}`).join(', ')}`);
+  if (process.env.BENCH_HEAP_SNAPSHOT)
+    console.info(`  heap snapshot (BENCH_HEAP_SNAPSHOT): ${await heapSnapshotWritten(bff, path.resolve(process.env.BENCH_HEAP_SNAPSHOT))}`);
   const scenario = await getJson<{ lastSyncMs: number }>(
     (JSON.parse(readFileSync(path.join(path.dirname(kubeconfig), 'admin.json'), 'utf8')) as { adminUrl: string }).adminUrl + '/scenario',
   );

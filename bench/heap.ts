@@ -7,11 +7,20 @@
  * largest are made of, and the snapshot's path (open it in Chrome DevTools' Memory tab). `npm run bench:memory` is
  * the in-process counterpart without the simulator. A benchmark, not a test: it prints and asserts nothing.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchAllocator, bffMetrics, buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
+import {
+  benchAllocator,
+  bffMetrics,
+  buildForBench,
+  getJson,
+  heapSnapshotWritten,
+  startBff,
+  startGeneratedFleet,
+  stopAll,
+  waitForIndex,
+} from './fleet-runner';
 import { HeapSnapshot } from './heap-snapshot';
 
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 10);
@@ -19,20 +28,6 @@ const hpas = Number(process.env.BENCH_HPAS ?? 2000);
 const port = Number(process.env.BENCH_PORT ?? 3193);
 const base = `http://127.0.0.1:${port}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits until the snapshot file has stopped growing (V8 writes it in pieces). */
-async function snapshotWritten(bff: ChildProcess, dir: string): Promise<string> {
-  bff.kill('SIGUSR2');
-  let last = -1;
-  for (;;) {
-    await sleep(2000);
-    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot'));
-    if (!file) continue;
-    const size = statSync(path.join(dir, file)).size;
-    if (size > 0 && size === last) return path.join(dir, file);
-    last = size;
-  }
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'autoscope-heap-'));
@@ -67,7 +62,7 @@ async function main(): Promise<void> {
   console.info(
     `BFF after a full GC: heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB (${kib(stats.heapUsedBytes)} an autoscaler), external ${(external / 2 ** 20).toFixed(0)} MiB (${kib(external)}), RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB`,
   );
-  const file = await snapshotWritten(bff, dir);
+  const file = await heapSnapshotWritten(bff, dir);
   stopAll();
   console.info(`heap snapshot: ${file} (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB)`);
 
