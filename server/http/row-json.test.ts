@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Autoscaler } from '@/lib/api';
 import { AutoscalerRowListResponseSchema, AutoscalerRowSchema, toAutoscalerRow } from '@/lib/api';
 import { fleet } from '@/lib/triage/__fixtures__/fleet';
-import { jsonWithRows, preparedBody, rowJson, tableRowJson, withPreparedBody } from './row-json';
+import { jsonWithRows, preparedBody, RowCache, rowJson, tableRowJson, withPreparedBody } from './row-json';
 
 describe('jsonWithRows', () => {
   it('answers the JSON that Response.json would, for any rows and fields beside them', async () => {
@@ -85,5 +85,53 @@ describe('jsonWithRows', () => {
     expect(rowJson(dto).toString('utf8')).toBe(JSON.stringify(dto));
     expect(row.toString('utf8')).toBe(JSON.stringify(toAutoscalerRow(dto)));
     expect(row.length).toBeLessThan(rowJson(dto).length);
+  });
+});
+
+describe('RowCache', () => {
+  const dtos = fleet();
+  const rowOf = (cache: RowCache, dto: Autoscaler, made: Autoscaler[]) =>
+    cache.bytes(dto, () => {
+      made.push(dto);
+      return dto;
+    });
+
+  it('keeps the rows read within the last two generations, and makes the others again', () => {
+    // Rows of one length, two to a generation.
+    const [a, b, c, d] = [0, 1, 2, 3].map((i) => ({ ...(dtos[0] as Autoscaler), name: `row-${i}` }));
+    const size = Buffer.byteLength(JSON.stringify(a));
+    const cache = new RowCache(2 * size);
+    const made: Autoscaler[] = [];
+    const first = rowOf(cache, a as Autoscaler, made);
+    expect(rowOf(cache, a as Autoscaler, made)).toBe(first);
+    rowOf(cache, b as Autoscaler, made); // the generation (a, b) closes
+    expect(cache.keptBytes).toBe(2 * size);
+    rowOf(cache, c as Autoscaler, made);
+    // a, in the previous generation, is kept (the same bytes) and read into the current one: (c, a) closes.
+    expect(rowOf(cache, a as Autoscaler, made)).toBe(first);
+    rowOf(cache, d as Autoscaler, made);
+    rowOf(cache, b as Autoscaler, made); // (a, b) is gone: b made again; (d, b) closes, (c, a) is the one before
+    rowOf(cache, c as Autoscaler, made); // gone: made again
+    rowOf(cache, d as Autoscaler, made); // in the previous generation
+    expect(made.map((x) => x.name)).toEqual(['row-0', 'row-1', 'row-2', 'row-3', 'row-1', 'row-2']);
+    expect(cache.keptBytes).toBe(2 * size); // (c, d) closed: the current generation is empty
+    expect(first.toString('utf8')).toBe(JSON.stringify(a));
+  });
+
+  it('holds at most two generations of rows however many it is asked for', () => {
+    const generation = 64 * 1024;
+    const cache = new RowCache(generation);
+    const largest = Math.max(...dtos.map((x) => Buffer.byteLength(JSON.stringify(x))));
+    let asked = 0;
+    for (let round = 0; round < 20; round++)
+      for (const dto of dtos) {
+        // A new object each time: every version is a row of its own.
+        const bytes = cache.bytes({ ...dto }, () => dto);
+        asked += bytes.length;
+        expect(bytes.toString('utf8')).toBe(JSON.stringify(dto));
+        expect(cache.keptBytes).toBeLessThan(2 * (generation + largest));
+      }
+    // Many generations' worth went through it.
+    expect(asked).toBeGreaterThan(10 * generation);
   });
 });

@@ -3,35 +3,72 @@ import type { Autoscaler, AutoscalerQuery } from '@/lib/api';
 import { toAutoscalerRow } from '@/lib/api';
 
 /**
- * Each stored DTO's JSON as UTF-8 bytes, made the first time a response carries it. The index never changes a stored
- * DTO (a change stores a new object), so the bytes are right for as long as the object lives, and an entry goes with
- * its DTO. Under twenty clients, serializing pages of 100 rows was an eighth of the list route's time; kept as text,
+ * Each stored DTO's JSON as UTF-8 bytes, made the first time a response carries it and kept while pages carry it. The
+ * index never changes a stored DTO (a change stores a new object), so the bytes are right for as long as the object
+ * lives. Under twenty clients, serializing pages of 100 rows was an eighth of the list route's time; kept as text,
  * joining a page's rows and encoding the 130–180 KiB result still cost ~1.2 ms a request at 100,000 autoscalers
  * (docs/performance.md), so rows are kept encoded and a page is one copy of them. Each row has its own allocation (not
  * a slice of Node's shared 8 KiB pool, which one cached row would keep alive whole).
+ *
+ * Kept in two generations of at most `generationBytes` each: a row is looked up in the current generation, then in
+ * the previous one (and kept in the current again), else made; once the current one holds `generationBytes`, it
+ * becomes the previous and the one before goes. So the rows of the pages people read stay, and what is kept is
+ * bounded: kept for every DTO a response ever carried, a client paging through a fleet of 100,000 (or exporting it
+ * page by page) left ~1.8 KiB of bytes and ~0.2 KiB of heap per autoscaler behind for as long as each DTO lived,
+ * about as much memory again as the index itself.
  */
-const rows = new WeakMap<Autoscaler, Buffer>();
-/** The same for each DTO as a table row (`fields=row`), which pages of the tables carry. */
-const tableRows = new WeakMap<Autoscaler, Buffer>();
+export class RowCache {
+  private current = new WeakMap<Autoscaler, Buffer>();
+  private previous = new WeakMap<Autoscaler, Buffer>();
+  private currentBytes = 0;
+  private previousBytes = 0;
 
-function encoded(cache: WeakMap<Autoscaler, Buffer>, dto: Autoscaler, value: () => unknown): Buffer {
-  let bytes = cache.get(dto);
-  if (bytes === undefined) {
-    const text = JSON.stringify(value());
-    bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
-    bytes.write(text, 'utf8');
-    cache.set(dto, bytes);
+  constructor(private readonly generationBytes: number) {}
+
+  /** Bytes of the rows the two generations hold (rows read again in the current one count in both). */
+  get keptBytes(): number {
+    return this.currentBytes + this.previousBytes;
   }
-  return bytes;
+
+  /** `dto`'s row: its bytes kept, else `value()` serialized. */
+  bytes(dto: Autoscaler, value: () => unknown): Buffer {
+    const kept = this.current.get(dto);
+    if (kept !== undefined) return kept;
+    let bytes = this.previous.get(dto);
+    if (bytes === undefined) {
+      const text = JSON.stringify(value());
+      bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+      bytes.write(text, 'utf8');
+    }
+    this.current.set(dto, bytes);
+    this.currentBytes += bytes.length;
+    if (this.currentBytes >= this.generationBytes) {
+      this.previous = this.current;
+      this.previousBytes = this.currentBytes;
+      this.current = new WeakMap();
+      this.currentBytes = 0;
+    }
+    return bytes;
+  }
 }
 
+/**
+ * 8 MiB a generation: ~4,600 whole DTOs (~46 pages of 100) or ~14,000 table rows, so at most ~16 MiB a cache — the
+ * rows of twenty people each reading their own pages, and a bound where the rows a crawl of the fleet left were
+ * ~180 MiB at 100,000.
+ */
+const GENERATION_BYTES = 8 * 2 ** 20;
+const rows = new RowCache(GENERATION_BYTES);
+/** The same for each DTO as a table row (`fields=row`), which pages of the tables carry. */
+const tableRows = new RowCache(GENERATION_BYTES);
+
 export function rowJson(dto: Autoscaler): Buffer {
-  return encoded(rows, dto, () => dto);
+  return rows.bytes(dto, () => dto);
 }
 
 /** A DTO's JSON as a table row, made once per DTO like `rowJson`. */
 export function tableRowJson(dto: Autoscaler): Buffer {
-  return encoded(tableRows, dto, () => toAutoscalerRow(dto));
+  return tableRows.bytes(dto, () => toAutoscalerRow(dto));
 }
 
 /** The bytes each `jsonWithRows` response was made from, for the server's fast path. */
