@@ -650,7 +650,10 @@ async function main(): Promise<void> {
   }
 
   // The monotonic clock (µs) the CPU profile's timestamps use, so BENCH_CPU_PROF can be cut to the churn or a request phase.
-  const mark = (what: string) => process.env.BENCH_CPU_PROF && console.info(`  [mark] ${what} ${process.hrtime.bigint() / 1000n}`);
+  // Each phase's start, for a CPU profile (its clock: µs) and the BFF's log (its prefix: ms since the BFF started).
+  const mark = (what: string) =>
+    (process.env.BENCH_CPU_PROF || process.env.BENCH_BFF_LOG) &&
+    console.info(`  [mark] ${what} ${process.hrtime.bigint() / 1000n} (BFF log ${(performance.now() - bffStart).toFixed(0)})`);
   await new Promise((r) => setTimeout(r, 2000));
   // The CPU the BFF spends applying the simulator's churn with no request to answer: what the requests share a core with.
   bffCpu.pid = bff.pid;
@@ -690,11 +693,13 @@ async function main(): Promise<void> {
   console.info(await pageBytes(lists, rowLists));
   for (const clients of [1, 20]) {
     // What any route costs here (Next.js routing, the HTTP exchange, the bench's own client), under the same churn.
+    mark(`healthz ${clients}`);
     console.info(
       await latency('/api/healthz (the framework floor)', [`${base}/api/healthz`], clients).then((l) => l.replace(/ \(goal[^)]*\)/, '')),
     );
     mark(`list ${clients}`);
     console.info(await latency('/api/v1/autoscalers (page of 100)', lists, clients));
+    mark(`rows ${clients}`);
     console.info(await latency('  the same as table rows (fields=row)', rowLists, clients));
     mark(`distinct ${clients}`);
     console.info(await latency(`  ${distinct.length} distinct pages of the mix`, distinct, clients));
