@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonPrepared, preparedBody } from './row-json';
 import { SharedAnswers } from './shared-answers';
 
@@ -63,5 +63,51 @@ describe('SharedAnswers', () => {
     expect(state.made).toBe(2);
     expect(answers.size).toBe(0);
     expect(answers.counts).toEqual({ made: 0, shared: 0 });
+  });
+
+  describe('letting go of answers past sharing', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("drops every answer made before the bus's message at the next read", () => {
+      const { state, answers, make } = rig();
+      answers.answer('a', make('a'));
+      answers.answer('b', make('b'));
+      expect(answers.size).toBe(2);
+      state.sequence += 1;
+      answers.answer('c', make('c'));
+      expect(answers.size).toBe(1);
+    });
+
+    it('drops the answers maxAgeMs old at the next read, keeping the younger ones', () => {
+      const { state, answers, make } = rig({ maxAgeMs: 250 });
+      answers.answer('a', make('a'));
+      state.now += 100;
+      answers.answer('b', make('b'));
+      state.now += 150;
+      // a is 250 ms old, b 150: a goes, b is still shared.
+      answers.answer('c', make('c'));
+      expect(answers.size).toBe(2);
+      answers.answer('b', make('b'));
+      expect(state.made).toBe(3);
+    });
+
+    it('drops them maxAgeMs later when no read comes', () => {
+      vi.useFakeTimers();
+      const { state, answers, make } = rig({ maxAgeMs: 250 });
+      answers.answer('a', make('a'));
+      state.now += 100;
+      answers.answer('b', make('b'));
+      state.now += 150;
+      vi.advanceTimersByTime(250);
+      // The sweep at 250 ms let a go; b, made 100 ms later, goes at the next one.
+      expect(answers.size).toBe(1);
+      state.now += 250;
+      vi.advanceTimersByTime(250);
+      expect(answers.size).toBe(0);
+      // Nothing kept, nothing scheduled.
+      expect(vi.getTimerCount()).toBe(0);
+    });
   });
 });

@@ -35,10 +35,16 @@ interface Entry {
  * for someone who asked 250 ms earlier. Errors (4xx) are never shared; each request makes its own. The viewer's
  * access is decided per request before the lookup, and the key holds the scope (two people whose rules grant the
  * same globs share it, as they share the kept views).
+ *
+ * An answer that can no longer be shared is let go at once (by the next read, else `maxAgeMs` later): kept until
+ * `maxEntries` newer ones pushed it out, a client that paged through 100,000 autoscalers 500 at a time left its last
+ * 64 pages' bodies (~45 MiB, with their gzip) held for as long as nothing else was read.
  */
 export class SharedAnswers {
+  /** In the order they were made (an answer made again moves to the end), so those past sharing come first. */
   private readonly entries = new Map<string, Entry>();
   private readonly options: SharedAnswerOptions;
+  private sweep: NodeJS.Timeout | null = null;
   /** Answers made and answers shared since the process started (for the metrics). */
   readonly counts = { made: 0, shared: 0 };
 
@@ -53,6 +59,7 @@ export class SharedAnswers {
   answer(key: string, make: () => Response): Response {
     const now = this.options.now();
     const sequence = this.sequence();
+    this.expire(now, sequence);
     const hit = this.entries.get(key);
     if (hit && hit.sequence === sequence && now - hit.made < this.options.maxAgeMs) {
       this.counts.shared += 1;
@@ -65,7 +72,29 @@ export class SharedAnswers {
     this.entries.delete(key);
     this.entries.set(key, { body, made: now, sequence });
     if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.sweepLater();
     return response;
+  }
+
+  /** Lets go of the answers no read can be given any more: made before the bus's last message, or `maxAgeMs` old. */
+  private expire(now: number, sequence: number): void {
+    // Made in order, and the bus's sequence only grows: the expired ones are the first.
+    for (const [key, entry] of this.entries) {
+      if (entry.sequence === sequence && now - entry.made < this.options.maxAgeMs) break;
+      this.entries.delete(key);
+    }
+  }
+
+  /** An expiry `maxAgeMs` from now while answers are kept, for when no read comes to do it. */
+  private sweepLater(): void {
+    if (this.sweep) return;
+    this.sweep = setTimeout(() => {
+      this.sweep = null;
+      this.expire(this.options.now(), this.sequence());
+      if (this.entries.size > 0) this.sweepLater();
+    }, this.options.maxAgeMs);
+    // Nothing to wait for at exit.
+    this.sweep.unref();
   }
 
   /** How many answers are kept (for tests). */
