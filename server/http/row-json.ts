@@ -53,11 +53,12 @@ export class RowCache {
 }
 
 /**
- * 8 MiB a generation: ~4,600 whole DTOs (~46 pages of 100) or ~14,000 table rows, so at most ~16 MiB a cache — the
- * rows of twenty people each reading their own pages, and a bound where the rows a crawl of the fleet left were
- * ~180 MiB at 100,000.
+ * 16 MiB a generation: ~9,000 whole DTOs (~90 pages of 100) or ~28,000 table rows, so at most ~32 MiB a cache, where the
+ * rows a crawl of the fleet left were ~150 MiB at 100,000. Sized for the fleet bench's twenty clients cycling through 86
+ * distinct pages (~15 MiB of rows): with 8 MiB generations half of each cycle's rows were made again, and those
+ * clients read ~12% fewer pages (docs/performance.md).
  */
-const GENERATION_BYTES = 8 * 2 ** 20;
+const GENERATION_BYTES = 16 * 2 ** 20;
 const rows = new RowCache(GENERATION_BYTES);
 /** The same for each DTO as a table row (`fields=row`), which pages of the tables carry. */
 const tableRows = new RowCache(GENERATION_BYTES);
