@@ -570,6 +570,21 @@ async function main(): Promise<void> {
       out.write(chunk.toString().replace(/^(?=.)/gm, () => `${(performance.now() - bffStart).toFixed(0)} `)),
     );
   }
+  // V8's compaction windows as the BFF logs them (server/v8-favor.ts): the RSS figure depends on how long before it the
+  // last one closed, so the figure says that too.
+  const windows: { openedMiB: number; closedMiB: number; closedAt: number }[] = [];
+  let windowOpenedMiB: number | null = null;
+  let partial = '';
+  bff.stdout.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('"msg":"v8 old space compaction window')) continue;
+      const entry = JSON.parse(line) as { msg: string; committedMiB: number };
+      if (entry.msg.endsWith('opened')) windowOpenedMiB = entry.committedMiB;
+      else windows.push({ openedMiB: windowOpenedMiB ?? NaN, closedMiB: entry.committedMiB, closedAt: performance.now() });
+    }
+  });
   await waitForLine(bff, /"msg":"serving"/, 300_000);
   let synced = 0;
   let lastReport = performance.now();
@@ -723,6 +738,7 @@ async function main(): Promise<void> {
   );
   mark('end');
   const stats = await getJson<{ autoscalers: number; heapUsedBytes: number; rssBytes: number }>(`${base}/api/v1/stats?gc=1`);
+  const readAt = performance.now();
   console.info(
     `BFF memory (after a full GC): heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB → ${(stats.heapUsedBytes / stats.autoscalers / 1024).toFixed(2)} KiB heap and ${(stats.rssBytes / stats.autoscalers / 1024).toFixed(2)} KiB RSS per autoscaler (goals ≤ 2 KiB, ≤ 6 KiB)`,
   );
@@ -750,6 +766,12 @@ async function main(): Promise<void> {
     })
     .filter((s) => s.total >= 1);
   console.info(`  V8 spaces, committed/used MiB: ${spaces.map((s) => `${s.space} ${s.total.toFixed(0)}/${s.used.toFixed(0)}`).join(', ')}`);
+  const lastWindow = windows.at(-1);
+  console.info(
+    lastWindow
+      ? `  V8's old space compaction windows: ${windows.length} closed; the last ${((readAt - lastWindow.closedAt) / 60_000).toFixed(1)} minutes before this figure (old space committed ${lastWindow.openedMiB} → ${lastWindow.closedMiB} MiB)`
+      : "  V8's old space compaction windows: none closed before this figure",
+  );
   if (process.env.BENCH_HEAP_SNAPSHOT)
     console.info(`  heap snapshot (BENCH_HEAP_SNAPSHOT): ${await heapSnapshotWritten(bff, path.resolve(process.env.BENCH_HEAP_SNAPSHOT))}`);
   const scenario = await getJson<{ lastSyncMs: number }>(
