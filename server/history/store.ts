@@ -45,13 +45,6 @@ export interface AutoscopeStore {
 }
 
 /**
- * The half of a store that does not depend on where rows go: the recorder's decisions, answered from memory,
- * and its writes queued per turn of the event loop. Everything one chunk of watch events (or one resync)
- * changed is written right after (SQLite: in transactions of at most a few ms, one per turn, until none is left), so a
- * process killed without warning loses at most what it was processing, not a quarter-second of what it had already
- * seen (the reliability run's SIGKILL).
- */
-/**
  * Writes queued in one turn before a store that writes on a thread of its own hands them over. Handed over at the
  * turn's end, a sync's writes waited for a whole slice of the ingest queue (up to 50 ms, thousands of writes): long
  * enough to outlive the young generation's collections, so each one was copied into the old space to die there
@@ -59,6 +52,13 @@ export interface AutoscopeStore {
  */
 const QUEUED_AT_MOST = 256;
 
+/**
+ * The half of a store that does not depend on where rows go: the recorder's decisions, answered from memory,
+ * and its writes queued per turn of the event loop. Everything one chunk of watch events (or one resync)
+ * changed is written right after (SQLite: in transactions of at most a few ms, one per turn, until none is left), so a
+ * process killed without warning loses at most what it was processing, not a quarter-second of what it had already
+ * seen (the reliability run's SIGKILL).
+ */
 export abstract class RecordingStore {
   private readonly batch = new WriteBatch();
   private flushTimer: NodeJS.Immediate | null = null;
