@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,6 +36,40 @@ export function stopAll(): void {
   for (const c of children) c.kill('SIGTERM');
 }
 process.on('exit', stopAll);
+
+/** SIGTERM to every child started here, then wait (≤ 15 s each) until they have exited. */
+export async function stopAllAndWait(): Promise<void> {
+  await Promise.all(children.map((c) => exited(c)));
+}
+
+/** SIGTERM to `child` unless it has exited; resolves once it has (or after 15 s). */
+export function exited(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(resolve, 15_000).unref();
+  });
+}
+
+/**
+ * A bench's working files — the simulator's state and the BFF's history, 0.3–1 GB a run at 100,000 HPAs — removed once
+ * its processes have exited (call after `stopAllAndWait`), except what `keep` names; a run on a developer's machine no
+ * longer leaves them in the temporary directory (a hundred runs had filled a disk). BENCH_KEEP_DATA=1 keeps them all,
+ * to look at.
+ */
+export function removeBenchData(dir: string, keep: readonly string[] = []): void {
+  if (process.env.BENCH_KEEP_DATA === '1') {
+    console.info(`bench data kept in ${dir} (BENCH_KEEP_DATA=1)`);
+    return;
+  }
+  const kept = new Set(keep.map((f) => path.resolve(f)));
+  if (kept.size === 0) return rmSync(dir, { recursive: true, force: true });
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (!kept.has(path.resolve(file))) rmSync(file, { recursive: true, force: true });
+  }
+}
 process.on('SIGINT', () => process.exit(130));
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {

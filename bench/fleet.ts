@@ -31,7 +31,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
-import { assertPortsFree, benchAllocator, bffMetrics, heapSnapshotWritten, simulatorEnv } from './fleet-runner';
+import { assertPortsFree, benchAllocator, bffMetrics, exited, heapSnapshotWritten, removeBenchData, simulatorEnv } from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -53,17 +53,7 @@ function stopAll(): void {
 
 /** SIGTERM to every child, then wait (≤ 15 s) until they exit: a child still logging into a closed pipe fails with EPIPE. */
 async function stopAndWait(): Promise<void> {
-  await Promise.all(
-    children.map(
-      (c) =>
-        new Promise<void>((resolve) => {
-          if (c.exitCode !== null || c.signalCode !== null) return resolve();
-          c.once('exit', () => resolve());
-          c.kill('SIGTERM');
-          setTimeout(resolve, 15_000).unref();
-        }),
-    ),
-  );
+  await Promise.all(children.map((c) => exited(c)));
 }
 process.on('exit', stopAll);
 process.on('SIGINT', () => process.exit(130));
@@ -781,6 +771,7 @@ async function main(): Promise<void> {
     `simulator: last full HPA controller pass over ${clusters * hpas} HPAs took ${(scenario.lastSyncMs / 1000).toFixed(1)} s (sync period 15 s)`,
   );
   await stopAndWait();
+  removeBenchData(dir);
   // The triage page in Chromium with 10,000+ failing autoscalers: its own fleet (2 × 17,000 HPAs, one metrics API
   // down), started once this one has stopped. BENCH_TRIAGE_PAGE=0 skips it.
   if (process.env.BENCH_TRIAGE_PAGE !== '0') {

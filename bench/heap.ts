@@ -18,7 +18,8 @@ import {
   heapSnapshotWritten,
   startBff,
   startGeneratedFleet,
-  stopAll,
+  stopAllAndWait,
+  removeBenchData,
   waitForIndex,
 } from './fleet-runner';
 import { HeapSnapshot } from './heap-snapshot';
@@ -63,7 +64,9 @@ async function main(): Promise<void> {
     `BFF after a full GC: heap ${(stats.heapUsedBytes / 2 ** 20).toFixed(0)} MiB (${kib(stats.heapUsedBytes)} an autoscaler), external ${(external / 2 ** 20).toFixed(0)} MiB (${kib(external)}), RSS ${(stats.rssBytes / 2 ** 20).toFixed(0)} MiB`,
   );
   const file = await heapSnapshotWritten(bff, dir);
-  stopAll();
+  await stopAllAndWait();
+  // The snapshot stays, to open in DevTools; the simulator's and the BFF's files go.
+  removeBenchData(dir, [file]);
   console.info(`heap snapshot: ${file} (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB)`);
 
   const heap = HeapSnapshot.read(file);

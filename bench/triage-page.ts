@@ -20,7 +20,17 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import type { TriageResponse } from '@/lib/api';
 import { chromiumArgs, findChromium } from '../e2e/chromium';
-import { benchAllocator, buildForBench, getJson, startBff, startGeneratedFleet, stopAll, waitForIndex } from './fleet-runner';
+import {
+  benchAllocator,
+  buildForBench,
+  getJson,
+  removeBenchData,
+  startBff,
+  startGeneratedFleet,
+  stopAll,
+  stopAllAndWait,
+  waitForIndex,
+} from './fleet-runner';
 
 const hpas = Number(process.env.BENCH_TRIAGE_HPAS ?? 17_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -123,7 +133,8 @@ async function main(): Promise<void> {
   // Not the goal's figure (a first visit), but what an operator who has used the dashboard in this browser waits for.
   await report('/triage, a returning visit (scripts cached)', `${base}/triage`, '[data-testid="problem-group"]', true);
   await browser.close();
-  stopAll();
+  await stopAllAndWait();
+  removeBenchData(dir);
   process.exit(0);
 }
 
