@@ -50,7 +50,7 @@ describe('CompactionWindows', () => {
     expect(closed).toEqual([true]);
   });
 
-  it('closes after a minute even when not compact, and then waits ten minutes before the next', () => {
+  it('closes after a minute even when not compact, and then waits four minutes before the next', () => {
     const { w, flags, closed, at } = windows();
     w.afterFullCollection(fragmented);
     at(59);
@@ -59,10 +59,10 @@ describe('CompactionWindows', () => {
     at(60);
     w.afterFullCollection(fragmented);
     expect(w.open).toBe(false);
-    at(60 + 599);
+    at(60 + 239);
     w.afterFullCollection(fragmented);
     expect(w.open).toBe(false);
-    at(60 + 600);
+    at(60 + 240);
     w.afterFullCollection(fragmented);
     expect(w.open).toBe(true);
     expect(w.opened).toBe(2);
@@ -70,11 +70,11 @@ describe('CompactionWindows', () => {
     expect(closed).toEqual([false]);
   });
 
-  it('waits twice as long after each window that did not compact, up to an hour, and five minutes after one that did', () => {
+  it('waits twice as long after each window that did not compact, up to an hour, and two minutes after one that did', () => {
     const { w, at } = windows();
     let t = 0;
-    // Windows that run out their minute: the next may open 10, then 20, 40, 60, 60 minutes after each closed.
-    for (const minutes of [10, 20, 40, 60, 60]) {
+    // Windows that run out their minute: the next may open 4, then 8, 16, 32, 60, 60 minutes after each closed.
+    for (const minutes of [4, 8, 16, 32, 60, 60]) {
       w.afterFullCollection(fragmented);
       expect(w.open).toBe(true);
       at((t += 60));
@@ -89,7 +89,7 @@ describe('CompactionWindows', () => {
     at((t += 10));
     w.afterFullCollection(compact);
     expect(w.open).toBe(false);
-    at((t += 299));
+    at((t += 119));
     w.afterFullCollection(fragmented);
     expect(w.open).toBe(false);
     at((t += 1));

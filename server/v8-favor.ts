@@ -18,10 +18,11 @@ import { log } from './log';
  * to its live size within a minute. Kept on, that mode costs the churn ~3× its CPU (more full collections, and V8's
  * other size-for-speed trades), and from the process' start it made a 100,000-autoscaler cold start 2.7× slower. So
  * it is a window: entered after a full collection that leaves the old space fragmented (committed > 1.3 × live +
- * 16 MiB), left once it is compact (≤ 1.15 × live + 8 MiB) or after a minute, and not entered again for five
+ * 16 MiB), left once it is compact (≤ 1.15 × live + 8 MiB) or after a minute, and not entered again for two
  * minutes (twice as long after each window that ended without compacting, up to an hour). Under the bench's churn the
- * old space fragments again by ~15 MiB a minute after a window, so one opens about every five minutes and lasts ~15 s.
- * docs/performance.md has the measurements.
+ * old space fragments again by ~15 MiB a minute after a window, under its requests by ~35 (a request through Next.js
+ * promotes ~40 KiB), so with five minutes between windows the RSS drifted up to ~1.3 KiB an autoscaler above what a
+ * window leaves; a window lasts ~15 s. docs/performance.md has the measurements.
  *
  * V8 reads the flag while it runs (Node leaves V8's flags unfrozen after start, for `v8.setFlagsFromString`), on
  * Node 20, 22 and 24 alike.
@@ -43,7 +44,7 @@ export const windowPolicy = {
   compact: (s: OldSpace): boolean => s.committed <= 1.15 * s.used + 8 * MiB,
   longestMs: 60_000,
   /** No window for this long after one that left the space compact… */
-  cooldownMs: 300_000,
+  cooldownMs: 120_000,
   /** …and twice as long after each one that did not (a heap its live objects fragment), up to this. */
   longestCooldownMs: 3_600_000,
 };
