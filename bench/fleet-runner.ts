@@ -36,6 +36,7 @@ export function stopAll(): void {
   for (const c of children) c.kill('SIGTERM');
 }
 process.on('exit', stopAll);
+process.on('SIGINT', () => process.exit(130));
 
 /** SIGTERM to every child started here, then wait (≤ 15 s each) until they have exited. */
 export async function stopAllAndWait(): Promise<void> {
@@ -70,7 +71,6 @@ export function removeBenchData(dir: string, keep: readonly string[] = []): void
     if (!kept.has(path.resolve(file))) rmSync(file, { recursive: true, force: true });
   }
 }
-process.on('SIGINT', () => process.exit(130));
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {

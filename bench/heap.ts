@@ -16,10 +16,10 @@ import {
   buildForBench,
   getJson,
   heapSnapshotWritten,
+  removeBenchData,
   startBff,
   startGeneratedFleet,
   stopAllAndWait,
-  removeBenchData,
   waitForIndex,
 } from './fleet-runner';
 import { HeapSnapshot } from './heap-snapshot';
