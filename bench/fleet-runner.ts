@@ -40,11 +40,11 @@ process.on('SIGINT', () => process.exit(130));
 
 /** SIGTERM to every child started here, then wait (≤ 15 s each) until they have exited. */
 export async function stopAllAndWait(): Promise<void> {
-  await Promise.all(children.map((c) => exited(c)));
+  await Promise.all(children.map((c) => stopped(c)));
 }
 
 /** SIGTERM to `child` unless it has exited; resolves once it has (or after 15 s). */
-export function exited(child: ChildProcess): Promise<void> {
+export function stopped(child: ChildProcess): Promise<void> {
   return new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());

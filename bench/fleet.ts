@@ -31,7 +31,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
-import { assertPortsFree, benchAllocator, bffMetrics, exited, heapSnapshotWritten, removeBenchData, simulatorEnv } from './fleet-runner';
+import { assertPortsFree, benchAllocator, bffMetrics, heapSnapshotWritten, removeBenchData, simulatorEnv, stopped } from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -53,7 +53,7 @@ function stopAll(): void {
 
 /** SIGTERM to every child, then wait (≤ 15 s) until they exit: a child still logging into a closed pipe fails with EPIPE. */
 async function stopAndWait(): Promise<void> {
-  await Promise.all(children.map((c) => exited(c)));
+  await Promise.all(children.map((c) => stopped(c)));
 }
 process.on('exit', stopAll);
 process.on('SIGINT', () => process.exit(130));
