@@ -181,6 +181,13 @@ describe('the image’s final stage', () => {
     for (const absent of ['e2e', 'sim', 'test', 'bench', 'app', 'server'])
       expect(existsSync(path.join(appDir, absent)), absent).toBe(false);
   });
+
+  it('holds the server’s scripts one byte a character (scripts/one-byte-chunks.mjs ran after the compile)', () => {
+    const scripts = readdirSync(path.join(appDir, '.next/server'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(50);
+    const wide = scripts.filter((f) => /[^\u0000-\u00ff]/u.test(readFileSync(path.join(appDir, '.next/server', f), 'utf8')));
+    expect(wide).toEqual([]);
+  });
 });
 
 describe('the standalone server on a read-only copy, as an unprivileged user', () => {
