@@ -4,8 +4,8 @@ import v8 from 'node:v8';
 import { log } from './log';
 
 /**
- * Whether V8's old space is compacted in windows once the index is whole (AUTOSCOPE_V8_FAVOR): `memory` (the default)
- * or `speed` (V8 left as it started).
+ * Whether V8's old space is compacted in windows and kept from growing far past its live size once the index is whole
+ * (AUTOSCOPE_V8_FAVOR): `memory` (the default) or `speed` (V8 left as it started).
  *
  * Why: a cold start parses every cluster's lists and maps each object into the index, hundreds of megabytes of
  * short-lived objects allocated among the long-lived ones the index keeps. Many outlive a scavenge and die in the old
@@ -24,12 +24,24 @@ import { log } from './log';
  * promotes ~40 KiB), so with five minutes between windows the RSS drifted up to ~1.3 KiB an autoscaler above what a
  * window leaves; a window lasts ~15 s. docs/performance.md has the measurements.
  *
- * V8 reads the flag while it runs (Node leaves V8's flags unfrozen after start, for `v8.setFlagsFromString`), on
+ * Between windows the old generation may grow only `HEAP_GROWING_PERCENT` past what a full collection left live before
+ * the next one (`--heap-growing-percent`, also from the end of the sync on, never during it). V8's own factor comes
+ * from its collector's speed against the allocation rate, and on this heap it let the old space grow ~1.7× its live
+ * size between full collections; what the requests and the churn promoted meanwhile landed on new pages among the
+ * index's survivors, so a figure read two minutes after a window found ~120 MiB committed past the live heap at
+ * 100,000 autoscalers. At 20% the free space a full collection leaves is reused before the space grows: the old space
+ * stayed at ~1.25× its live size (run CP, docs/performance.md), for full collections ~4× as often under churn alone
+ * (4 in 15 s, 156 ms of the thread, at 3,500 watch events a second) and as often as before under requests.
+ *
+ * V8 reads these flags while it runs (Node leaves V8's flags unfrozen after start, for `v8.setFlagsFromString`), on
  * Node 20, 22 and 24 alike.
  */
 export type V8Favor = 'memory' | 'speed';
 
 const MiB = 2 ** 20;
+
+/** How far past its live size the old generation grows before a full collection, once the index is whole (see above). */
+export const HEAP_GROWING_PERCENT = 20;
 
 /** The old space after a full collection: bytes committed (pages V8 holds) and used (live objects on them). */
 export interface OldSpace {
@@ -103,17 +115,18 @@ function oldSpace(): OldSpace {
 }
 
 /**
- * Starts the windows for `favor` (nothing for `speed` or unset): each full collection's end is read from Node's `gc`
- * performance entries; `onClosed` is told how each window closed (the metrics count them). Returns what stops them,
- * leaving V8 in its default mode.
+ * Starts the windows for `favor` (nothing for `speed` or unset), and the old generation's smaller growth between full
+ * collections: each full collection's end is read from Node's `gc` performance entries; `onClosed` is told how each
+ * window closed (the metrics count them). Returns what stops them, leaving V8 in its default mode.
  */
-export function startCompactionWindows(favor: V8Favor | undefined, onClosed?: (compact: boolean) => void): () => void {
+export function startCompactionWindows(
+  favor: V8Favor | undefined,
+  onClosed?: (compact: boolean) => void,
+  setFlags: (flags: string) => void = (flags) => v8.setFlagsFromString(flags),
+): () => void {
   if (favor !== 'memory') return () => {};
-  const windows = new CompactionWindows(
-    (flags) => v8.setFlagsFromString(flags),
-    () => performance.now(),
-    onClosed,
-  );
+  setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  const windows = new CompactionWindows(setFlags, () => performance.now(), onClosed);
   const observer = new PerformanceObserver((list) => {
     if (
       list
@@ -126,5 +139,6 @@ export function startCompactionWindows(favor: V8Favor | undefined, onClosed?: (c
   return () => {
     observer.disconnect();
     windows.close();
+    setFlags('--heap-growing-percent=0');
   };
 }
