@@ -1,4 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
+import type { PackedResourceVersion } from '@/lib/k8s/resource-version';
+import { packResourceVersion, resourceVersionText } from '@/lib/k8s/resource-version';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ArenaHolder, Slab } from './held-arena';
 import { HeldArena } from './held-arena';
@@ -140,7 +142,8 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
    * to the compressor thread, which has yet to answer), `RETIRED` (no longer the version its index holds).
    */
   private slotAndFlags = 0;
-  readonly resourceVersion: string | undefined;
+  /** Kept as a number when it is one (`packResourceVersion`), as the informer's key keeps it: no string for either. */
+  private readonly version: PackedResourceVersion;
 
   constructor(
     object: KubeObject,
@@ -162,7 +165,11 @@ export class HeldJson implements HeldObject, Deflatable, ArenaHolder {
         compressor.deflate(this, plain);
       }
     }
-    this.resourceVersion = object.metadata.resourceVersion;
+    this.version = packResourceVersion(object.metadata.resourceVersion);
+  }
+
+  get resourceVersion(): string | undefined {
+    return resourceVersionText(this.version);
   }
 
   /** Its bytes now at `at` in `slab` (the arena, as they are first packed or when their slab is emptied). */

@@ -185,10 +185,19 @@ describe('ResourceInformer', () => {
     expect(reported.map((r) => r.change)).toEqual(['add', 'add', 'add']);
     expect(reported.map((r) => whole(r.object))).toEqual([a, b, c].map((o) => ({ name: o.metadata.name, spec: true, status: true })));
     expect(reported.every((r) => r.object.metadata.managedFields === undefined)).toBe(true);
-    // A key: its metadata's name, namespace and resourceVersion (the key is its own metadata), and nothing of the object
-    // once handed over (not even a field that held it).
+    // A key: its metadata's name, namespace and resourceVersion (the key is its own metadata; the resourceVersion kept
+    // as a number when it is one), and nothing of the object once handed over (not even a field that held it).
     const keyOf = (o: KubeObject) => `${Object.keys(o).join()} ${/"(spec|status|labels|uid)"/.test(JSON.stringify(o))}`;
-    expect(informer.objects().map(keyOf)).toEqual(Array(3).fill('name,namespace,resourceVersion false'));
+    expect(informer.objects().map(keyOf)).toEqual(Array(3).fill('name,namespace,version false'));
+    expect(informer.objects().map((o) => [o.metadata.resourceVersion, JSON.parse(JSON.stringify(o)) as unknown])).toEqual(
+      reported.map(
+        ({
+          object: {
+            metadata: { name, namespace, resourceVersion },
+          },
+        }) => [resourceVersion, { name, namespace, resourceVersion }],
+      ),
+    );
     // `arrived` is given each whole object, slimmed, as it comes (its strings are shared there); the cache keeps its key.
     expect(arrivedKeys.map((o) => whole(o))).toEqual(reported.map((r) => whole(r.object)));
     expect(arrivedKeys.every((o) => o.metadata.managedFields === undefined)).toBe(true);
@@ -212,7 +221,8 @@ describe('ResourceInformer', () => {
     await settle();
     expect(cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(2);
     const relistDelete = reported.find((r, i) => i > 4 && r.change === 'delete');
-    expect(relistDelete && keyOf(relistDelete.object)).toBe('name,namespace,resourceVersion false');
+    expect(relistDelete && keyOf(relistDelete.object)).toBe('name,namespace,version false');
+    expect(relistDelete?.object.metadata.resourceVersion).toBe(reported[2]?.object.metadata.resourceVersion);
     expect(relistDelete?.object.metadata.name).toBe(c.metadata.name);
     expect(informer.objects().map((o) => o.metadata.name)).toEqual([a.metadata.name]);
     informer.stop();

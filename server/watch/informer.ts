@@ -2,6 +2,8 @@ import 'server-only';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Watch } from '@kubernetes/client-node';
 import { ListWatch } from '@kubernetes/client-node';
+import type { PackedResourceVersion } from '@/lib/k8s/resource-version';
+import { packResourceVersion, resourceVersionText } from '@/lib/k8s/resource-version';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { KubeClient } from '../clusters/kube-client';
 import { KubeApiError } from '../clusters/kube-client';
@@ -83,14 +85,24 @@ const carried = new WeakMap<ObjectKey, KubeObject>();
 class ObjectKey {
   readonly name: string;
   readonly namespace: string | undefined;
-  readonly resourceVersion: string | undefined;
+  /** Kept as a number when it is one (`packResourceVersion`): no string of its own for each HPA and Event. */
+  private readonly version: PackedResourceVersion;
 
   constructor(object: KubeObject) {
     const { name, namespace, resourceVersion } = object.metadata;
     this.name = name;
     this.namespace = namespace;
-    this.resourceVersion = resourceVersion;
+    this.version = packResourceVersion(resourceVersion);
     carried.set(this, object);
+  }
+
+  get resourceVersion(): string | undefined {
+    return resourceVersionText(this.version);
+  }
+
+  /** As JSON, what it stands for: the object's name, namespace and resourceVersion. */
+  toJSON(): { name: string; namespace: string | undefined; resourceVersion: string | undefined } {
+    return { name: this.name, namespace: this.namespace, resourceVersion: this.resourceVersion };
   }
 
   /** ListWatch has reported it: from now on it is only the key. */
