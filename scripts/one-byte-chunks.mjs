@@ -20,8 +20,9 @@ import path from 'node:path';
 import * as acorn from 'acorn';
 import { decode, encode } from '@jridgewell/sourcemap-codec';
 
-/** A character V8 cannot store in a one-byte string. */
-const WIDE = /[^\u0000-\u00ff]/gu;
+/** A character V8 cannot store in a one-byte string (`WIDE` finds each: `matchAll` works on a copy, so no state). */
+const HAS_WIDE = /[^\u0000-\u00ff]/u;
+const WIDE = new RegExp(HAS_WIDE.source, 'gu');
 
 const hex4 = (unit) => `\\u${unit.toString(16).padStart(4, '0')}`;
 /** Each UTF-16 unit as `\uXXXX`: what a string, a template or a non-Unicode regular expression reads back unchanged. */
@@ -73,8 +74,7 @@ function tokenMeaning(t) {
  * @returns {{ source: string; edits: { at: number; was: number; now: number }[]; skipped?: string }}
  */
 export function oneByteSource(source) {
-  WIDE.lastIndex = 0;
-  if (!WIDE.test(source)) return { source, edits: [] };
+  if (!HAS_WIDE.test(source)) return { source, edits: [] };
   const unchanged = (skipped) => ({ source, edits: [], skipped });
   const tokens = [];
   const comments = [];
@@ -105,7 +105,6 @@ export function oneByteSource(source) {
   const parts = [];
   const edits = [];
   let copied = 0;
-  WIDE.lastIndex = 0;
   for (const match of source.matchAll(WIDE)) {
     const ch = match[0];
     const at = match.index;
@@ -140,8 +139,7 @@ export function oneByteSource(source) {
   if (again.length !== tokens.length) return unchanged('the rewrite has other tokens');
   for (let i = 0; i < tokens.length; i++)
     if (tokenMeaning(tokens[i]) !== tokenMeaning(again[i])) return unchanged(`the rewrite changed token ${i} (${tokenMeaning(tokens[i])})`);
-  WIDE.lastIndex = 0;
-  if (WIDE.test(rewritten)) return unchanged('characters above U+00FF remain');
+  if (HAS_WIDE.test(rewritten)) return unchanged('characters above U+00FF remain');
   return { source: rewritten, edits };
 }
 
