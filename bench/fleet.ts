@@ -756,13 +756,13 @@ async function main(): Promise<void> {
     })
     .filter((s) => s.total >= 1);
   console.info(`  V8 spaces, committed/used MiB: ${spaces.map((s) => `${s.space} ${s.total.toFixed(0)}/${s.used.toFixed(0)}`).join(', ')}`);
-  // The informers' caches by resource: the HPAs' keys are one per autoscaler, but their Events' keys grow over a run
-  // (an Event lives an hour, kube-apiserver's default TTL, which the simulator keeps), and the heap figure with them.
+  // What the informers know each cluster holds, by resource: a key cached per HPA; the HPAs' Events, which grow over a
+  // run (an Event lives an hour, kube-apiserver's default TTL, which the simulator keeps), are counted, not cached.
   const cached = new Map<string, number>();
   for (const [, resource = '', count = '0'] of metrics.matchAll(/^autoscope_watched_objects\{[^}]*resource="([^"]+)"[^}]*\} (\S+)/gm))
     cached.set(resource, (cached.get(resource) ?? 0) + Number(count));
   console.info(
-    `  informers' caches: ${[...cached].map(([resource, count]) => `${resource} ${count}`).join(', ')} (HPA Events in the floor's lists before the BFF started: ${floorBefore.items - clusters * hpas})`,
+    `  informers' objects: ${[...cached].map(([resource, count]) => `${resource} ${count}`).join(', ')} (HPA Events in the floor's lists before the BFF started: ${floorBefore.items - clusters * hpas})`,
   );
   const lastWindow = windows.at(-1);
   console.info(

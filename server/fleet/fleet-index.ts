@@ -458,7 +458,8 @@ export class FleetIndex {
       return;
     }
     // A list's Events were filed as they came through `apply` (ListWatch reports each new or changed listed object
-    // first); what a keys-only informer hands over here are keys, with nothing to file.
+    // first; an uncached informer each listed one as its page arrives); HPA and FederatedHPA Events' informers hand over
+    // nothing here.
     if (federationResources.has(resource)) this.federationLookups.delete(cluster);
     if (machineResources.has(resource)) this.schedule(cluster, 'machine');
     if (federationResources.has(resource)) this.schedule(cluster, 'federation');

@@ -90,7 +90,7 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
 
   new Gauge({
     name: 'autoscope_watched_objects',
-    help: "Objects in the informers' caches, per cluster and watched resource.",
+    help: 'Objects each informer knows its cluster holds, per cluster and watched resource: those in its cache, or for HPA and FederatedHPA Events (not cached) those its last list and watch since reported.',
     labelNames: ['cluster', 'resource'],
     registers: [registry],
     collect() {

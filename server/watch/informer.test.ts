@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HorizontalPodAutoscaler, KubeObject } from '@/lib/k8s/types';
 import fixture from '@/lib/triage/__fixtures__/prod-eu-west-1.hpa.json';
@@ -355,6 +356,278 @@ describe('ResourceInformer', () => {
     expect(h.seen.synced.every((s) => s.length === 3)).toBe(true);
     expect(h.seen.deleted).toEqual([]);
     h.informer.stop();
+  });
+});
+
+const hpaEvents = watchedResources.find((r) => r.key === 'hpaEvents');
+if (!hpaEvents) throw new Error('hpaEvents resource missing');
+const eventsPath = '/api/v1/events';
+
+/** An HPA's Event as kube-controller-manager writes one. */
+function hpaEvent(n: number, reason = 'SuccessfulRescale'): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `web-${n}.17f0c2a1b3d4e5f${n}`, namespace: 'shop', managedFields: [{ manager: 'kube-controller-manager' }] },
+    involvedObject: { kind: 'HorizontalPodAutoscaler', namespace: 'shop', name: `web-${n}` },
+    reason,
+    message: `New size: ${n}; reason: cpu resource utilization (percentage of request) above target`,
+    type: 'Normal',
+    count: 1,
+  };
+}
+
+/** An informer of HPA Events (`uncached`), recording what it hands on, as `change name@resourceVersion`. */
+function eventsHarness(cluster = new FakeCluster(), client = cluster.client) {
+  const handed: string[] = [];
+  const synced: number[] = [];
+  const errors: InformerError[] = [];
+  const arrived: KubeObject[] = [];
+  const tag = (change: string) => (o: KubeObject) => handed.push(`${change} ${o.metadata.name}@${o.metadata.resourceVersion}`);
+  const informer = new ResourceInformer(
+    client,
+    hpaEvents as NonNullable<typeof hpaEvents>,
+    'v1',
+    {
+      onAdd: tag('add'),
+      onUpdate: tag('update'),
+      onDelete: tag('delete'),
+      onSynced: (objects) => synced.push(objects.length),
+      onError: (e) => errors.push(e),
+    },
+    { watch: cluster.watch, delay: () => 0, arrived: (o) => arrived.push(o) },
+  );
+  return { cluster, informer, handed, synced, errors, arrived };
+}
+
+/** An events informer started on a cluster holding Events 1..count, its list and first watch made. */
+async function eventsStarted(count: number) {
+  const h = eventsHarness();
+  for (let n = 1; n <= count; n++) h.cluster.put(eventsPath, hpaEvent(n));
+  h.informer.start();
+  await settle();
+  return h;
+}
+
+describe('ResourceInformer of an uncached resource (HPA and FederatedHPA Events)', () => {
+  it('is how HPA and FederatedHPA Events are watched; machine Events keep whole objects', () => {
+    expect(watchedResources.filter((r) => r.uncached).map((r) => r.key)).toEqual(['hpaEvents', 'federatedHpaEvents']);
+    expect(watchedResources.filter((r) => r.uncached && (r.keysOnly || r.pageByPage))).toEqual([]);
+  });
+
+  it('hands each page on as it arrives, before the next is asked for, keeps nothing, and counts what the cluster holds', async () => {
+    const h = eventsHarness();
+    h.cluster.pageSize = 2;
+    const listsAsked: number[] = [];
+    h.informer = new ResourceInformer(
+      h.cluster.client,
+      hpaEvents,
+      'v1',
+      {
+        onAdd: (o) => {
+          h.handed.push(`add ${o.metadata.name}`);
+          listsAsked.push(h.cluster.requests.filter((r) => r.startsWith('list')).length);
+        },
+        onUpdate: () => undefined,
+        onDelete: () => undefined,
+        onSynced: (objects) => h.synced.push(objects.length),
+        onError: () => undefined,
+      },
+      { watch: h.cluster.watch, delay: () => 0, arrived: (o) => h.arrived.push(o) },
+    );
+    for (let n = 0; n < 5; n++) h.cluster.put(eventsPath, hpaEvent(n));
+    h.informer.start();
+    await settle();
+    expect(h.handed).toEqual([0, 1, 2, 3, 4].map((n) => `add web-${n}.17f0c2a1b3d4e5f${n}`));
+    // The first page's objects went before the second page was asked for: they die young.
+    expect(listsAsked).toEqual([1, 1, 2, 2, 3]);
+    expect(h.synced).toEqual([0]);
+    expect(h.informer.objects()).toEqual([]);
+    expect(h.informer.size).toBe(5);
+    expect(h.cluster.requests.at(-1)).toBe(`watch ${eventsPath} rv=105`);
+    // `arrived` had each, slimmed, before it was handed on.
+    expect(h.arrived.map((o) => [o.metadata.name, o.metadata.managedFields])).toEqual(
+      [0, 1, 2, 3, 4].map((n) => [`web-${n}.17f0c2a1b3d4e5f${n}`, undefined]),
+    );
+    h.informer.stop();
+  });
+
+  it('the watch: ADDED an add, MODIFIED an update, DELETED a delete, each whole and counted', async () => {
+    const h = await eventsStarted(1);
+    h.cluster.put(eventsPath, hpaEvent(2));
+    h.cluster.put(eventsPath, { ...hpaEvent(1), count: 2 });
+    await settle();
+    expect(h.informer.size).toBe(2);
+    h.cluster.remove(eventsPath, 'shop', 'web-1.17f0c2a1b3d4e5f1');
+    await settle();
+    expect(h.handed).toEqual([
+      'add web-1.17f0c2a1b3d4e5f1@101',
+      'add web-2.17f0c2a1b3d4e5f2@102',
+      'update web-1.17f0c2a1b3d4e5f1@103',
+      'delete web-1.17f0c2a1b3d4e5f1@104',
+    ]);
+    expect(h.informer.size).toBe(1);
+    expect(h.arrived.map((o) => (o as { count?: number }).count)).toEqual([1, 1, 2, 2]);
+    h.informer.stop();
+  });
+
+  it('a watch cut or a 5xx: resumes from its resourceVersion and replays what it missed, never relists', async () => {
+    const h = await eventsStarted(1);
+    h.cluster.cut();
+    h.cluster.put(eventsPath, hpaEvent(2));
+    await settle();
+    h.cluster.watchFailures = [500];
+    h.cluster.cut();
+    h.cluster.put(eventsPath, hpaEvent(3));
+    await settle();
+    expect(h.cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(1);
+    expect(h.cluster.requests.filter((r) => r.startsWith('watch'))).toEqual([
+      `watch ${eventsPath} rv=101`,
+      `watch ${eventsPath} rv=101`,
+      `watch ${eventsPath} rv=102`,
+      `watch ${eventsPath} rv=102`,
+    ]);
+    expect(h.handed).toEqual(['add web-1.17f0c2a1b3d4e5f1@101', 'add web-2.17f0c2a1b3d4e5f2@102', 'add web-3.17f0c2a1b3d4e5f3@103']);
+    expect(h.errors.map((e) => [e.statusCode, e.duringList, e.cut])).toEqual([
+      [0, false, true],
+      [0, false, true],
+      [500, false, false],
+    ]);
+    expect(h.informer.synced).toBe(true);
+    expect(h.informer.size).toBe(3);
+    h.informer.stop();
+  });
+
+  it('410 Gone: relists and hands every listed object on again (filed twice is filed once); no delete, the count is the list', async () => {
+    const h = await eventsStarted(3);
+    h.cluster.cut();
+    h.cluster.remove(eventsPath, 'shop', 'web-2.17f0c2a1b3d4e5f2');
+    h.cluster.put(eventsPath, { ...hpaEvent(3), count: 2 });
+    h.cluster.compact(eventsPath);
+    await settle();
+    expect(h.cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(2);
+    expect(h.handed.slice(3)).toEqual(['add web-1.17f0c2a1b3d4e5f1@101', 'add web-3.17f0c2a1b3d4e5f3@105']);
+    expect(h.handed.filter((x) => x.startsWith('delete'))).toEqual([]);
+    expect(h.synced).toEqual([0, 0]);
+    expect(h.informer.size).toBe(2);
+    h.informer.stop();
+  });
+
+  it('a 5xx on the relist: reported as a list failure, and the retry lists and watches again', async () => {
+    const h = await eventsStarted(1);
+    h.cluster.cut();
+    h.cluster.put(eventsPath, hpaEvent(2));
+    h.cluster.compact(eventsPath);
+    h.cluster.listFailures = [503];
+    await settle();
+    expect(h.errors.map((e) => [e.statusCode, e.duringList])).toEqual([
+      [0, false],
+      [503, true],
+    ]);
+    expect(h.cluster.requests.filter((r) => r.startsWith('list'))).toHaveLength(3);
+    expect(h.synced).toEqual([0, 0]);
+    expect(h.informer.synced).toBe(true);
+    expect(h.informer.size).toBe(2);
+    expect(h.handed).toEqual(['add web-1.17f0c2a1b3d4e5f1@101', 'add web-1.17f0c2a1b3d4e5f1@101', 'add web-2.17f0c2a1b3d4e5f2@102']);
+    h.informer.stop();
+  });
+
+  it('stopped while its list is under way: the pages that come after the stop are not handed on, nor is a watch made', async () => {
+    const cluster = new FakeCluster();
+    cluster.pageSize = 1;
+    let release: () => void = () => undefined;
+    let gate: Promise<void> = Promise.resolve();
+    // The API server holds the second page until the test lets it go.
+    const client = {
+      ...cluster.client,
+      get: async <T>(p: string, options?: { query?: Record<string, string | number | undefined> }): Promise<T> => {
+        if (options?.query?.continue !== undefined) await gate;
+        return cluster.client.get<T>(p, options);
+      },
+    } as unknown as typeof cluster.client;
+    const h = eventsHarness(cluster, client);
+    for (let n = 1; n <= 2; n++) cluster.put(eventsPath, hpaEvent(n));
+    gate = new Promise((resolve) => (release = resolve));
+    h.informer.start();
+    await settle();
+    expect(h.handed).toEqual(['add web-1.17f0c2a1b3d4e5f1@101']);
+    h.informer.stop();
+    release();
+    await settle();
+    expect(h.handed).toEqual(['add web-1.17f0c2a1b3d4e5f1@101']);
+    expect(cluster.requests.filter((r) => r.startsWith('watch'))).toEqual([]);
+    expect(h.synced).toEqual([]);
+  });
+
+  it('hands on every version a cached informer of the same objects does, through cuts, 5xx, 410s and failed relists', async () => {
+    type Op = { op: 'put' | 'remove' | 'gone' | 'relist503'; n: number } | { op: 'cut' } | { op: 'watch500' };
+    const n = fc.integer({ min: 0, max: 5 });
+    const ops = fc.oneof(
+      fc.record({ op: fc.constant('put' as const), n }),
+      fc.record({ op: fc.constant('remove' as const), n }),
+      fc.constant({ op: 'cut' as const }),
+      fc.record({ op: fc.constant('gone' as const), n }),
+      fc.constant({ op: 'watch500' as const }),
+      fc.record({ op: fc.constant('relist503' as const), n }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(ops, { maxLength: 14 }), fc.integer({ min: 0, max: 3 }), async (script: Op[], initial) => {
+        const cluster = new FakeCluster();
+        cluster.pageSize = 2;
+        const streamed = eventsHarness(cluster);
+        // The same Events through client-node's ListWatch with whole objects in its cache (as machine Events are kept).
+        const { uncached: _uncached, ...cachedResource } = hpaEvents;
+        const cachedVersions = new Set<string>();
+        const cachedDeletes: string[] = [];
+        const cachedInformer = new ResourceInformer(
+          cluster.client,
+          cachedResource,
+          'v1',
+          {
+            onAdd: (o) => cachedVersions.add(`${o.metadata.name}@${o.metadata.resourceVersion}`),
+            onUpdate: (o) => cachedVersions.add(`${o.metadata.name}@${o.metadata.resourceVersion}`),
+            onDelete: (o) => cachedDeletes.push(String(o.metadata.name)),
+            onSynced: () => undefined,
+            onError: () => undefined,
+          },
+          { watch: cluster.watch, delay: () => 0 },
+        );
+        for (let n = 0; n < initial; n++) cluster.put(eventsPath, hpaEvent(n));
+        streamed.informer.start();
+        cachedInformer.start();
+        await settle();
+        for (const step of script) {
+          if (step.op === 'put') cluster.put(eventsPath, { ...hpaEvent(step.n), count: cluster.requests.length });
+          else if (step.op === 'remove') cluster.remove(eventsPath, 'shop', `web-${step.n}.17f0c2a1b3d4e5f${step.n}`);
+          else if (step.op === 'cut') cluster.cut();
+          else if (step.op === 'gone') {
+            // A change while the watch is down, then its log compacted: the resumed watch gets 410 Gone.
+            cluster.cut();
+            cluster.put(eventsPath, { ...hpaEvent(step.n), count: cluster.requests.length });
+            cluster.compact(eventsPath);
+          } else if (step.op === 'watch500') {
+            cluster.watchFailures.push(500);
+            cluster.cut();
+          } else {
+            cluster.listFailures.push(503);
+            cluster.cut();
+            cluster.remove(eventsPath, 'shop', `web-${step.n}.17f0c2a1b3d4e5f${step.n}`);
+            cluster.compact(eventsPath);
+          }
+          await settle(40);
+        }
+        const versions = new Set(streamed.handed.filter((x) => !x.startsWith('delete')).map((x) => x.split(' ')[1]));
+        expect([...versions].sort()).toEqual([...cachedVersions].sort());
+        // What it reports gone, the watch said was deleted; the cached informer saw each of those go too.
+        const deleted = streamed.handed.filter((x) => x.startsWith('delete')).map((x) => x.split(' ')[1]?.split('@')[0]);
+        expect(deleted.every((name) => cachedDeletes.includes(String(name)))).toBe(true);
+        expect(streamed.informer.size).toBe(cachedInformer.size);
+        expect(streamed.informer.synced && cachedInformer.synced).toBe(true);
+        streamed.informer.stop();
+        cachedInformer.stop();
+      }),
+      { numRuns: 25 },
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import { KubeApiError } from '../clusters/kube-client';
 import { LineWatch } from './line-watch';
 import type { WatchedResource } from './resources';
 import { resourcePath } from './resources';
+import { StreamWatch } from './stream-watch';
 
 export interface InformerHandlers {
   onAdd(object: KubeObject): void;
@@ -134,6 +135,15 @@ interface CurrentWatch {
 /** What ListWatch needs of client-node's `Watch`; tests pass a fake that serves scripted streams. */
 export type WatchLike = Pick<Watch, 'watch'>;
 
+/** What the informer drives: client-node's `ListWatch`, or for an `uncached` resource `StreamWatch`. */
+interface Lister {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  list(): ReadonlyArray<KubernetesObject>;
+  on(verb: 'add' | 'update' | 'delete', cb: (object: KubernetesObject) => void): void;
+  on(verb: 'error', cb: (err: unknown) => void): void;
+}
+
 export interface InformerOptions {
   /** Defaults to `LineWatch` on the cluster's KubeConfig (client-node's `Watch`, with lines parsed where `defer` says). */
   watch?: WatchLike;
@@ -220,7 +230,9 @@ export function restartDelay(attempt: number, random: () => number = Math.random
  * with an empty cache and lose every change made while the stream was down.
  */
 export class ResourceInformer {
-  private readonly listWatch: ListWatch<KubernetesObject>;
+  private readonly listWatch: Lister;
+  /** The same, when the resource is `uncached`: it counts what the cluster holds itself (`size`). */
+  private readonly stream: StreamWatch | null;
   /** Objects in ListWatch's cache (`size`). */
   private cached = 0;
   /** A list returned and ListWatch is applying it to its cache: the sync is announced once it holds it. */
@@ -318,7 +330,10 @@ export class ResourceInformer {
         });
       },
     };
-    const lw = new ListWatch<KubernetesObject>(this.path, signalling as Watch, () => this.list(), false, undefined, resource.fieldSelector);
+    this.stream = resource.uncached ? new StreamWatch(this.path, signalling, (page) => this.listPages(page), resource.fieldSelector) : null;
+    const lw: Lister =
+      this.stream ??
+      new ListWatch<KubernetesObject>(this.path, signalling as Watch, () => this.list(), false, undefined, resource.fieldSelector);
     // ListWatch calls `add` exactly when a key enters its cache and `delete` when one leaves it (a watch's DELETED, a
     // relist without it): counted first, so a handler that throws cannot skew the count.
     lw.on('add', (o) => {
@@ -374,7 +389,7 @@ export class ResourceInformer {
 
   /**
    * The informer's cache: every object of the last list plus the watch's changes since. For a `keysOnly` resource, each
-   * object's key (metadata with namespace, name and resourceVersion only).
+   * object's key (metadata with namespace, name and resourceVersion only); for an `uncached` one, nothing.
    */
   objects(): KubeObject[] {
     return this.listWatch.list() as unknown as KubeObject[];
@@ -382,10 +397,11 @@ export class ResourceInformer {
 
   /**
    * How many objects the cache holds, without `objects()`'s copy of them all (ListWatch has no size of its own): the
-   * metrics read it at every scrape, where copying 100,000 keys held the event loop for milliseconds.
+   * metrics read it at every scrape, where copying 100,000 keys held the event loop for milliseconds. For an `uncached`
+   * resource, how many the cluster holds as far as the list and the watch since have told (`StreamWatch.size`).
    */
   get size(): number {
-    return this.cached;
+    return this.stream ? this.stream.size : this.cached;
   }
 
   private run(): void {
@@ -445,15 +461,37 @@ export class ResourceInformer {
     this.handlers.onSynced(this.objects());
   }
 
-  /** Lists in pages of 500; objects stay raw JSON, like the watch's. */
+  /** ListWatch's list: every page's items (or their keys) in one array, as it caches them. */
   private async list(): Promise<{ apiVersion: string; kind: string; items: KubernetesObject[]; metadata: { resourceVersion?: string } }> {
     const items: KubernetesObject[] = [];
     const keys: ObjectKey[] = [];
+    const byPage = this.byPage;
+    const resourceVersion = await this.listPages((page) => {
+      for (const cached of page) {
+        items.push(cached);
+        // A key carries its object until ListWatch has applied the list (`cacheHoldsList`), unless the page handed it
+        // over (`onListed`).
+        if (cached instanceof ObjectKey) {
+          if (byPage) cached.handedOver();
+          else keys.push(cached);
+        }
+      }
+    });
+    this.listedKeys = keys;
+    return { apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion } };
+  }
+
+  /**
+   * Lists in pages of 500, each page's objects handed to `page` as the informer caches them (`arrived`: slimmed, or
+   * their keys) once `onListed` has had the page; resolves to the list's resourceVersion. Objects stay raw JSON, like
+   * the watch's.
+   */
+  private async listPages(page: (objects: KubernetesObject[]) => void): Promise<string> {
     let resourceVersion: string | undefined;
     let token: string | undefined;
     try {
       do {
-        const page = await this.client.get<{ items?: KubernetesObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(
+        const answer = await this.client.get<{ items?: KubernetesObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(
           this.path,
           {
             query: { limit: 500, continue: token, fieldSelector: this.resource.fieldSelector },
@@ -461,20 +499,12 @@ export class ResourceInformer {
           },
         );
         this.answered('request');
-        const byPage = this.byPage;
-        for (const item of page.items ?? []) {
-          const cached = this.arrived(item);
-          items.push((cached ?? item) as KubernetesObject);
-          // A key carries its object until ListWatch has applied the list (`cacheHoldsList`), unless the page hands
-          // it over (below).
-          if (cached instanceof ObjectKey) {
-            if (byPage) cached.handedOver();
-            else keys.push(cached);
-          }
-        }
-        if (page.items?.length) this.handlers.onListed?.(page.items as unknown as KubeObject[]);
-        resourceVersion ??= page.metadata?.resourceVersion;
-        token = page.metadata?.continue || undefined;
+        const objects: KubernetesObject[] = [];
+        for (const item of answer.items ?? []) objects.push((this.arrived(item) ?? item) as KubernetesObject);
+        if (answer.items?.length) this.handlers.onListed?.(answer.items as unknown as KubeObject[]);
+        page(objects);
+        resourceVersion ??= answer.metadata?.resourceVersion;
+        token = answer.metadata?.continue || undefined;
       } while (token);
     } catch (err) {
       throw Object.assign(err instanceof Error ? err : new Error(String(err)), { duringList: true });
@@ -486,8 +516,7 @@ export class ResourceInformer {
     this.lastError = null;
     this.lastSyncAt = new Date().toISOString();
     this.listPending = true;
-    this.listedKeys = keys;
-    return { apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion } };
+    return resourceVersion ?? '';
   }
 
   /**

@@ -41,14 +41,22 @@ export interface WatchedResource {
    * `HeldJson`; an HPA's or a FederatedHPA's Event by history, as it is filed). Its `objects()` are those keys.
    */
   keysOnly?: true;
+  /**
+   * No cache at all: each object is handed on as it comes (`StreamWatch`), and the informer's `objects()` is empty. For
+   * what Autoscope only files as it arrives and never reads again, where even a key per object was a growing part of
+   * the heap. A relist then hands every listed object on again, and nothing the list no longer has is reported gone.
+   * Not with `pageByPage` (the pages are what it hands on) nor `keysOnly`.
+   */
+  uncached?: true;
 }
 
 /**
  * An autoscaler kind's Events. The MachineAutoscaler verdicts read a cluster's machine Events from the informer
  * (`objects()`), so those keep whole objects; HPA and FederatedHPA Events are only filed into history as they
- * arrive, so their informers keep keys (about one Event for every two HPAs in a large fleet: ~0.3 KB each as objects).
+ * arrive (by uid: one filed twice is one row), so their informers keep nothing (`uncached`): about one Event for every
+ * two HPAs in a large fleet, each of which lives an hour (~0.3 KB each as objects, ~150 bytes as keys).
  */
-const events = (key: ResourceKey, kind: string, requires: WatchedResource['requires'], keysOnly = false): WatchedResource => ({
+const events = (key: ResourceKey, kind: string, requires: WatchedResource['requires'], uncached = false): WatchedResource => ({
   key,
   group: '',
   versions: ['v1'],
@@ -56,7 +64,7 @@ const events = (key: ResourceKey, kind: string, requires: WatchedResource['requi
   requires,
   fieldSelector: `involvedObject.kind=${kind}`,
   label: `events (${kind})`,
-  ...(keysOnly ? { keysOnly: true as const } : {}),
+  ...(uncached ? { uncached: true as const } : {}),
 });
 
 /**

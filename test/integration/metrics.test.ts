@@ -105,6 +105,21 @@ describe('the metrics endpoint', () => {
     expect(age).toBeGreaterThanOrEqual(0);
     expect(age).toBeLessThan(120);
     expect(sample(text, 'autoscope_watched_objects{cluster="prod-eu-west-1",resource="hpas"}')).toBe(29);
+    // HPA Events are filed as they come and not cached: counted from the list and the watch, as many as the cluster
+    // holds (read from it at about the same moment: the simulator's controller keeps writing Events).
+    const cluster = loadConnections({ KUBECONFIG: world.fleet.kubeconfigPath }).connections.find((c) => c.name === 'prod-eu-west-1');
+    const served = async () =>
+      (
+        await cluster?.client.get<{ items: unknown[] }>('/api/v1/events', {
+          query: { fieldSelector: 'involvedObject.kind=HorizontalPodAutoscaler' },
+        })
+      )?.items.length ?? -1;
+    const counted = async () => sample(await scrape(), 'autoscope_watched_objects{cluster="prod-eu-west-1",resource="hpaEvents"}');
+    await until(
+      async () => [await counted(), await served(), await counted()],
+      ([before, onCluster, after]) => (onCluster ?? 0) > 0 && before === onCluster && after === onCluster,
+      30_000,
+    );
     expect(sample(text, 'autoscope_autoscalers{cluster="ocp-prod-east",kind="MachineAutoscaler",health="ok"}')).toBeGreaterThan(0);
     const byKindHealth = samplesOf(text, 'autoscope_autoscalers');
     expect(byKindHealth.reduce((n, s) => n + s.value, 0)).toBe(sample(text, 'autoscope_index_entries'));
