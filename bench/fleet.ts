@@ -23,7 +23,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -98,6 +98,27 @@ function cpuMs(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * A process' CPU time so far by thread (ms, largest first), its main thread — the event loop — first of all. Node names
+ * none of its other threads apart (V8's helpers, the libuv pool, the worker threads all read `node`), so they are
+ * told by size alone.
+ */
+function threadCpuMs(pid: number | undefined): { eventLoop: number; others: number[] } {
+  const others: number[] = [];
+  let eventLoop = NaN;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      if (tid === String(pid)) eventLoop = ms;
+      else others.push(ms);
+    }
+  } catch {
+    // no /proc: NaN
+  }
+  return { eventLoop, others: others.sort((a, b) => b - a) };
 }
 
 /** A process' CPU time so far and its descendants' (ms): the simulator is tsx's child of the process the bench starts. */
@@ -597,6 +618,7 @@ async function main(): Promise<void> {
   }
   const syncMs = performance.now() - bffStart;
   const syncCpuMs = cpuMs(bff.pid);
+  const syncThreads = threadCpuMs(bff.pid);
   const machineAtSync = machineMs();
   const simSyncMs = treeCpuMs(sim.pid) - simAtStart;
   const eventsDuringSync = await watchEvents();
@@ -605,6 +627,14 @@ async function main(): Promise<void> {
   // thread, its start included), and how busy the machine's cores were meanwhile.
   console.info(
     `  the BFF's CPU until then: ${(syncCpuMs / 1000).toFixed(1)} s (every thread); the machine's cores busy ${((100 * (machineAtSync.busy - machineAtStart.busy)) / (machineAtSync.all - machineAtStart.all)).toFixed(0)}% of the sync`,
+  );
+  // By thread: the event loop, then the others over 0.1 s (the history writer, the compressor, the checkpointer, V8's
+  // GC helpers, the libuv pool: unnamed, see threadCpuMs).
+  console.info(
+    `    by thread (s): the event loop ${(syncThreads.eventLoop / 1000).toFixed(1)}, the ${syncThreads.others.length} others ${syncThreads.others
+      .filter((ms) => ms >= 100)
+      .map((ms) => (ms / 1000).toFixed(1))
+      .join(', ')}`,
   );
   console.info(
     `  the simulator's CPU: ${(simFloorMs / 1000).toFixed(1)} s while it served the floor (below), ${(simSyncMs / 1000).toFixed(1)} s while it served the sync (the same lists, its churn, and the watches the BFF opened: ${eventsDuringSync} watch events by readiness)`,
@@ -619,6 +649,15 @@ async function main(): Promise<void> {
   console.info(
     `  the same floor right after the sync (the BFF still applying the churn queued meanwhile): ${(floor.ms / 1000).toFixed(1)} s → sync is ${(syncMs / floor.ms).toFixed(1)}× it`,
   );
+
+  // BENCH_SYNC_ONLY=1: the cold start's figures alone (a minute and a half at 100,000), for work on the sync, whose
+  // time moves ±2 s between runs of one build: several such runs say more than one whole bench.
+  if (process.env.BENCH_SYNC_ONLY === '1') {
+    console.info('the rest skipped (BENCH_SYNC_ONLY=1)');
+    await stopAndWait();
+    removeBenchData(dir);
+    process.exit(0);
+  }
 
   const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
   if (process.env.BENCH_KUBECTL === '0') {
