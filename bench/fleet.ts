@@ -121,6 +121,15 @@ function threadCpuMs(pid: number | undefined): { eventLoop: number; others: numb
   return { eventLoop, others: others.sort((a, b) => b - a) };
 }
 
+/** A process' largest RSS so far (MiB, VmHWM); NaN without /proc. */
+function peakRssMiB(pid: number | undefined): number {
+  try {
+    return Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
 /** A process' CPU time so far and its descendants' (ms): the simulator is tsx's child of the process the bench starts. */
 function treeCpuMs(pid: number | undefined): number {
   let childPids: number[] = [];
@@ -634,7 +643,7 @@ async function main(): Promise<void> {
     `    by thread (s): the event loop ${(syncThreads.eventLoop / 1000).toFixed(1)}, the ${syncThreads.others.length} others ${syncThreads.others
       .filter((ms) => ms >= 100)
       .map((ms) => (ms / 1000).toFixed(1))
-      .join(', ')}`,
+      .join(', ')}; peak RSS so far ${peakRssMiB(bff.pid).toFixed(0)} MiB`,
   );
   console.info(
     `  the simulator's CPU: ${(simFloorMs / 1000).toFixed(1)} s while it served the floor (below), ${(simSyncMs / 1000).toFixed(1)} s while it served the sync (the same lists, its churn, and the watches the BFF opened: ${eventsDuringSync} watch events by readiness)`,
