@@ -628,6 +628,7 @@ async function main(): Promise<void> {
   const syncMs = performance.now() - bffStart;
   const syncCpuMs = cpuMs(bff.pid);
   const syncThreads = threadCpuMs(bff.pid);
+  const syncThreadsBusy = [...(await bffMetrics()).matchAll(/^autoscope_thread_busy_seconds_total\{thread="([^"]+)"\} (\S+)/gm)];
   const machineAtSync = machineMs();
   const simSyncMs = treeCpuMs(sim.pid) - simAtStart;
   const eventsDuringSync = await watchEvents();
@@ -638,12 +639,15 @@ async function main(): Promise<void> {
     `  the BFF's CPU until then: ${(syncCpuMs / 1000).toFixed(1)} s (every thread); the machine's cores busy ${((100 * (machineAtSync.busy - machineAtStart.busy)) / (machineAtSync.all - machineAtStart.all)).toFixed(0)}% of the sync`,
   );
   // By thread: the event loop, then the others over 0.1 s (the history writer, the compressor, the checkpointer, V8's
-  // GC helpers, the libuv pool: unnamed, see threadCpuMs).
+  // GC helpers, the libuv pool: unnamed, see threadCpuMs), and the worker threads by name from the BFF's own count of
+  // their busy time (autoscope_thread_busy_seconds_total).
   console.info(
     `    by thread (s): the event loop ${(syncThreads.eventLoop / 1000).toFixed(1)}, the ${syncThreads.others.length} others ${syncThreads.others
       .filter((ms) => ms >= 100)
       .map((ms) => (ms / 1000).toFixed(1))
-      .join(', ')}; peak RSS so far ${peakRssMiB(bff.pid).toFixed(0)} MiB`,
+      .join(
+        ', ',
+      )}, of which busy: ${syncThreadsBusy.map(([, thread = '', seconds = '0']) => `${thread} ${Number(seconds).toFixed(1)}`).join(', ')}; peak RSS so far ${peakRssMiB(bff.pid).toFixed(0)} MiB`,
   );
   console.info(
     `  the simulator's CPU: ${(simFloorMs / 1000).toFixed(1)} s while it served the floor (below), ${(simSyncMs / 1000).toFixed(1)} s while it served the sync (the same lists, its churn, and the watches the BFF opened: ${eventsDuringSync} watch events by readiness)`,

@@ -84,6 +84,7 @@ export class HeldCompressor {
   ) {
     this.thread = startSqliteThread(script, {
       name: 'held HPA compressor',
+      label: 'held-compressor',
       workerData: { dictionary: new Uint8Array(dictionary) },
       stopMessage: 'stop',
       // A small heap: it holds one batch's bytes at a time (default limits let a young generation grow to tens of MiB).

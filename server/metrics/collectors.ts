@@ -5,13 +5,14 @@ import type { Registry } from 'prom-client';
 import { Counter, Gauge } from 'prom-client';
 import { AutoscalerKindSchema, ClusterStateSchema, HealthSchema } from '@/lib/api';
 import { sharedAnswersOf } from '../http/shared-answers';
+import { threadBusySeconds } from '../store/sqlite-thread';
 import type { Autoscope } from '../runtime';
 import type { ResourceInformer } from '../watch/informer';
 
 /**
  * The metrics read from the running Autoscope when Prometheus scrapes (prom-client's `collect()`), so
  * no other module counts anything. Labels stay bounded: `cluster`, `kind`, `health`, `state`,
- * `resource` — never an autoscaler's name. `instance` gives the running Autoscope (none before it starts).
+ * `resource`, `thread` — never an autoscaler's name. `instance` gives the running Autoscope (none before it starts).
  * Registers once per registry.
  */
 export function registerCollectors(registry: Registry, instance: () => Autoscope | undefined): void {
@@ -190,6 +191,17 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
     collect() {
       const app = instance();
       this.set(app ? databaseBytes(app.config.dataDir) : 0);
+    },
+  });
+
+  new Counter({
+    name: 'autoscope_thread_busy_seconds_total',
+    help: "Seconds each of the BFF's worker threads has spent working (its event loop's active time), by thread: history-writer, wal-checkpointer, held-compressor. One that gains about a second every second cannot keep up: history's writes, or the HPAs waiting to be deflated, pile up in memory.",
+    labelNames: ['thread'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [thread, seconds] of threadBusySeconds()) this.inc({ thread }, seconds);
     },
   });
 

@@ -15,6 +15,8 @@ import type { ResourceLimits, TransferListItem } from 'node:worker_threads';
 export interface SqliteThreadOptions {
   /** Names the thread in errors: "the <name> thread exited with code 1". */
   name: string;
+  /** Names it in `threadBusySeconds` (the metric's `thread` label): `history-writer`, `wal-checkpointer`, … */
+  label: string;
   workerData: unknown;
   stopMessage: unknown;
   onMessage: (message: ThreadMessage) => void;
@@ -41,6 +43,30 @@ export interface SqliteThread {
   stop(): Promise<void>;
 }
 
+/**
+ * The threads' busy time, for `autoscope_thread_busy_seconds_total`: each live thread read from its event loop, what
+ * ended threads had done kept by label, so the figure only grows. On `globalThis`, since each server bundle has a copy
+ * of this module and the metrics are read from whichever bundle answers the scrape.
+ */
+interface BusyLedger {
+  live: Set<{ label: string; busyMs: () => number }>;
+  ended: Map<string, number>;
+}
+const ledgerKey = Symbol.for('autoscope.threadBusy');
+const ledger = ((globalThis as Record<symbol, unknown>)[ledgerKey] ??= { live: new Set(), ended: new Map() }) as BusyLedger;
+
+/**
+ * Seconds each kind of thread has spent working since the process started (the history writer, the WAL checkpointer,
+ * the held HPAs' compressor; several of one kind summed): its event loop's active time
+ * (`Worker.performance.eventLoopUtilization`), which for these threads is their CPU (they do not wait on the network;
+ * SQLite's fsyncs are off the writer's commits). A thread that gains about a second a second cannot keep up.
+ */
+export function threadBusySeconds(): Map<string, number> {
+  const ms = new Map(ledger.ended);
+  for (const thread of ledger.live) ms.set(thread.label, (ms.get(thread.label) ?? 0) + thread.busyMs());
+  return new Map([...ms].map(([label, total]) => [label, total / 1000]));
+}
+
 export function startSqliteThread(script: string, options: SqliteThreadOptions): SqliteThread {
   const worker = new Worker(script, {
     eval: true,
@@ -48,6 +74,17 @@ export function startSqliteThread(script: string, options: SqliteThreadOptions):
     ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
   });
   worker.unref();
+  // Read while the thread runs: once it has exited its event loop reads as never busy.
+  let busyMs = 0;
+  const busy = {
+    label: options.label,
+    busyMs: () => (busyMs = Math.max(busyMs, worker.performance.eventLoopUtilization().active)),
+  };
+  ledger.live.add(busy);
+  const retire = (): void => {
+    if (!ledger.live.delete(busy)) return;
+    ledger.ended.set(options.label, (ledger.ended.get(options.label) ?? 0) + busy.busyMs());
+  };
   let failure: Error | null = null;
   let resolveStarted: () => void = () => {};
   let rejectStarted: (error: Error) => void = () => {};
@@ -64,17 +101,21 @@ export function startSqliteThread(script: string, options: SqliteThreadOptions):
     failure = error;
     rejectStarted(error);
     stopped?.();
+    retire();
     void worker.terminate();
     options.onError(error);
   };
   worker.on('message', (m: ThreadMessage) => {
     if (m.type === 'started') resolveStarted();
-    else if (m.type === 'stopped') stopped?.();
-    else if (m.type === 'error') fail(new Error(`${options.name}: ${m.message ?? 'unknown error'}`));
+    else if (m.type === 'stopped') {
+      retire();
+      stopped?.();
+    } else if (m.type === 'error') fail(new Error(`${options.name}: ${m.message ?? 'unknown error'}`));
     else options.onMessage(m);
   });
   worker.on('error', (error) => fail(error));
   worker.on('exit', (code) => {
+    retire();
     stopped?.();
     if (!stopping) fail(new Error(`the ${options.name} thread exited with code ${code}`));
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteFile } from './sqlite';
 import type { SqliteWrite } from './sqlite-writer';
+import { threadBusySeconds } from './sqlite-thread';
 import { startSqliteWriter } from './sqlite-writer';
 
 const until = async (done: () => boolean, what: string): Promise<void> => {
@@ -94,6 +95,29 @@ describe('startSqliteWriter', () => {
     expect(count(db)).toBe(45_000);
     expect(errors).toEqual([]);
     await writer.stop();
+    db.close();
+  });
+
+  it('counts the time its thread spends writing, and keeps it once the thread has stopped', async () => {
+    // Process-wide (every writer these tests start adds to it): read before and after.
+    const busy = (): number => threadBusySeconds().get('history-writer') ?? 0;
+    const { db, writer, written } = writerOf([insert]);
+    await writer.started;
+    const before = busy();
+    for (let batch = 1; batch <= 5; batch++)
+      writer.post(
+        batch,
+        Array.from({ length: 10_000 }, (_, i) => [0, [batch * 100_000 + i, 'x'.repeat(200)]] as const),
+      );
+    await until(() => written.at(-1) === 5, 'five batches');
+    const wrote = busy();
+    // 50,000 inserts take a thread tens of milliseconds at the least; the event loop's idle wait counts for nothing.
+    expect(wrote - before).toBeGreaterThan(0.02);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(busy() - wrote).toBeLessThan(0.05);
+    await writer.stop();
+    // Its thread has ended: what it did stays counted.
+    expect(busy()).toBeGreaterThanOrEqual(wrote);
     db.close();
   });
 

@@ -139,6 +139,7 @@ export interface SqliteWriter {
 export function startSqliteWriter(file: string, options: SqliteWriterOptions): SqliteWriter {
   const thread = startSqliteThread(script, {
     name: 'history writer',
+    label: 'history-writer',
     workerData: { file, sql: options.sql, pragmas: options.pragmas },
     stopMessage: { type: 'stop' },
     // A young generation of at most 12 MiB: with V8's default the cold start's large batches grew it by tens of MiB,

@@ -68,6 +68,7 @@ export interface WalCheckpointerOptions {
 export function startWalCheckpointer(file: string, options: WalCheckpointerOptions = {}): WalCheckpointer {
   const thread = startSqliteThread(script, {
     name: 'WAL checkpoint',
+    label: 'wal-checkpointer',
     workerData: { file, intervalMs: options.intervalMs ?? 500 },
     stopMessage: 'stop',
     onMessage: (m) => {

@@ -128,6 +128,13 @@ describe('the metrics endpoint', () => {
     const held = samplesOf(text, 'autoscope_index_held_bytes');
     expect(held.map((h) => h.labels).sort()).toEqual(['{form="deflated"}', '{form="json"}']);
     expect(held.reduce((n, h) => n + h.value, 0)).toBeGreaterThan(0);
+    // The worker threads' busy time, by thread: the history writer has written this fleet's first sights.
+    expect(
+      samplesOf(text, 'autoscope_thread_busy_seconds_total')
+        .map((b) => b.labels)
+        .sort(),
+    ).toEqual(['{thread="held-compressor"}', '{thread="history-writer"}', '{thread="wal-checkpointer"}']);
+    expect(sample(text, 'autoscope_thread_busy_seconds_total{thread="history-writer"}')).toBeGreaterThan(0);
     // Versions waiting for the compressor thread: a count, there even when none wait.
     expect(sample(text, 'autoscope_index_held_waiting')).toBeGreaterThanOrEqual(0);
     // All but the dictionary's first few samples are deflated.
