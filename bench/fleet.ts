@@ -641,13 +641,13 @@ async function main(): Promise<void> {
   // By thread: the event loop, then the others over 0.1 s (the history writer, the compressor, the checkpointer, V8's
   // GC helpers, the libuv pool: unnamed, see threadCpuMs), and the worker threads by name from the BFF's own count of
   // their busy time (autoscope_thread_busy_seconds_total).
+  const others = syncThreads.others
+    .filter((ms) => ms >= 100)
+    .map((ms) => (ms / 1000).toFixed(1))
+    .join(', ');
+  const busy = syncThreadsBusy.map(([, thread = '', seconds = '0']) => `${thread} ${Number(seconds).toFixed(1)}`).join(', ');
   console.info(
-    `    by thread (s): the event loop ${(syncThreads.eventLoop / 1000).toFixed(1)}, the ${syncThreads.others.length} others ${syncThreads.others
-      .filter((ms) => ms >= 100)
-      .map((ms) => (ms / 1000).toFixed(1))
-      .join(
-        ', ',
-      )}, of which busy: ${syncThreadsBusy.map(([, thread = '', seconds = '0']) => `${thread} ${Number(seconds).toFixed(1)}`).join(', ')}; peak RSS so far ${peakRssMiB(bff.pid).toFixed(0)} MiB`,
+    `    by thread (s): the event loop ${(syncThreads.eventLoop / 1000).toFixed(1)}, the ${syncThreads.others.length} others ${others}, and busy (working, waits for a core included): ${busy}; peak RSS so far ${peakRssMiB(bff.pid).toFixed(0)} MiB`,
   );
   console.info(
     `  the simulator's CPU: ${(simFloorMs / 1000).toFixed(1)} s while it served the floor (below), ${(simSyncMs / 1000).toFixed(1)} s while it served the sync (the same lists, its churn, and the watches the BFF opened: ${eventsDuringSync} watch events by readiness)`,

@@ -196,7 +196,7 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
 
   new Counter({
     name: 'autoscope_thread_busy_seconds_total',
-    help: "Seconds each of the BFF's worker threads has spent working (its event loop's active time), by thread: history-writer, wal-checkpointer, held-compressor. One that gains about a second every second cannot keep up: history's writes, or the HPAs waiting to be deflated, pile up in memory.",
+    help: "Seconds each of the BFF's worker threads has spent working (its event loop's active time: its CPU, plus any wait for a core meanwhile), by thread: history-writer, wal-checkpointer, held-compressor. One that gains about a second every second cannot keep up: history's writes, or the HPAs waiting to be deflated, pile up in memory.",
     labelNames: ['thread'],
     registers: [registry],
     collect() {

@@ -58,8 +58,9 @@ const ledger = ((globalThis as Record<symbol, unknown>)[ledgerKey] ??= { live: n
 /**
  * Seconds each kind of thread has spent working since the process started (the history writer, the WAL checkpointer,
  * the held HPAs' compressor; several of one kind summed): its event loop's active time
- * (`Worker.performance.eventLoopUtilization`), which for these threads is their CPU (they do not wait on the network;
- * SQLite's fsyncs are off the writer's commits). A thread that gains about a second a second cannot keep up.
+ * (`Worker.performance.eventLoopUtilization`), the time it spent handling its messages — its CPU, plus the moments it
+ * waited for a core meanwhile (at a 100,000-HPA cold start on two cores the compressor was busy 5.4 s for ~3 s of CPU).
+ * A thread that gains about a second a second cannot keep up, for want of CPU or of speed.
  */
 export function threadBusySeconds(): Map<string, number> {
   const ms = new Map(ledger.ended);
