@@ -559,6 +559,42 @@ describe('ResourceInformer of an uncached resource (HPA and FederatedHPA Events)
     expect(h.synced).toEqual([]);
   });
 
+  it('a watch request that cannot be made (its credentials, say) is a watch failure: reported, then resumed', async () => {
+    const cluster = new FakeCluster();
+    // The second watch request fails before it is made: the one after a clean close, made from the loop itself.
+    let calls = 0;
+    const refusing: typeof cluster.watch = {
+      watch: (p, q, callback, done) =>
+        ++calls === 2 ? Promise.reject(new Error('exec plugin failed: token expired')) : cluster.watch.watch(p, q, callback, done),
+    };
+    const handed: string[] = [];
+    const errors: InformerError[] = [];
+    const informer = new ResourceInformer(
+      cluster.client,
+      hpaEvents,
+      'v1',
+      {
+        onAdd: (o) => handed.push(String(o.metadata.name)),
+        onUpdate: () => undefined,
+        onDelete: () => undefined,
+        onSynced: () => undefined,
+        onError: (e) => errors.push(e),
+      },
+      { watch: refusing, delay: () => 0 },
+    );
+    cluster.put(eventsPath, hpaEvent(1));
+    informer.start();
+    await settle();
+    cluster.cut(eventsPath, false);
+    cluster.put(eventsPath, hpaEvent(2));
+    await settle();
+    expect(errors.map((e) => [e.duringList, e.message])).toEqual([[false, 'watch failed: exec plugin failed: token expired']]);
+    // Resumed from the list's resourceVersion, not listed again, and what happened meanwhile replayed.
+    expect(cluster.requests).toEqual([`list ${eventsPath}`, `watch ${eventsPath} rv=101`, `watch ${eventsPath} rv=101`]);
+    expect(handed).toEqual(['web-1.17f0c2a1b3d4e5f1', 'web-2.17f0c2a1b3d4e5f2']);
+    informer.stop();
+  });
+
   it('hands on every version a cached informer of the same objects does, through cuts, 5xx, 410s and failed relists', async () => {
     type Op = { op: 'put' | 'remove' | 'gone' | 'relist503'; n: number } | { op: 'cut' } | { op: 'watch500' };
     const n = fc.integer({ min: 0, max: 5 });
