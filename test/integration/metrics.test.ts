@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -60,6 +60,10 @@ function samplesOf(text: string, name: string): { labels: string; value: number 
       return { labels: l.slice(name.length, at), value: Number(l.slice(at + 1)) };
     });
 }
+
+/** Autoscope's alerting rules and their promtool unit tests (deploy/monitoring). */
+const rulesFile = path.resolve('deploy/monitoring/autoscope.rules.yaml');
+const rulesTests = path.resolve('deploy/monitoring/autoscope.rules.test.yaml');
 
 function requireTool(name: string): string {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
@@ -259,7 +263,25 @@ describe('the metrics endpoint', () => {
     expect(clean.status).toBe(0);
   });
 
-  it('is scraped by a real Prometheus, which answers a query for an autoscope_* metric', async () => {
+  it('ships alert rules promtool accepts, whose unit tests pass, and which name only metrics the BFF exposes', async () => {
+    const promtool = requireTool('promtool');
+    const check = spawnSync(promtool, ['check', 'rules', rulesFile], { encoding: 'utf8' });
+    expect(`${check.stdout}${check.stderr}`).toMatch(/SUCCESS: 9 rules found/);
+    expect(check.status).toBe(0);
+    const unit = spawnSync(promtool, ['test', 'rules', path.basename(rulesTests)], { cwd: path.dirname(rulesTests), encoding: 'utf8' });
+    expect(`${unit.stdout}${unit.stderr}`.trim()).toMatch(/SUCCESS$/);
+    expect(unit.status).toBe(0);
+    // A metric renamed in the code must not leave a rule watching nothing: each name a rule reads (a histogram's by its
+    // `_bucket` series) is declared in the exposition, with or without samples yet.
+    const exposed = new Set([...(await scrape()).matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+    const named = [
+      ...new Set((readFileSync(rulesFile, 'utf8').match(/autoscope_[a-z0-9_]+/g) ?? []).map((n) => n.replace(/_bucket$/, ''))),
+    ];
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((name) => !exposed.has(name))).toEqual([]);
+  });
+
+  it('is scraped by a real Prometheus, which answers a query for an autoscope_* metric and evaluates the alerting rules', async () => {
     const prometheus = requireTool('prometheus');
     const dir = tempDir('metrics-prom-');
     const target = new URL(metricsUrl).host;
@@ -268,6 +290,9 @@ describe('the metrics endpoint', () => {
       [
         'global:',
         '  scrape_interval: 1s',
+        '  evaluation_interval: 1s',
+        'rule_files:',
+        `  - ${rulesFile}`,
         'scrape_configs:',
         '  - job_name: autoscope',
         '    static_configs:',
@@ -317,7 +342,22 @@ describe('the metrics endpoint', () => {
       'prod-us-east-1',
     ]);
     expect(synced.every((r) => r.metric.job === 'autoscope' && r.metric.instance === target)).toBe(true);
+    const scraped = Date.now();
     const up = await query('up{job="autoscope"}');
     expect(up.map((r) => r.value[1])).toEqual(['1']);
+    // The alerting rules loaded and evaluated against what the BFF exposes, each without an error (a label match
+    // that Prometheus refuses, a function misapplied, shows here as health "err").
+    type Rule = { name: string; health: string; lastError?: string; lastEvaluation: string };
+    const rules = await until(
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/rules`);
+        const body = (await res.json()) as { data?: { groups: { rules: Rule[] }[] } };
+        return body.data?.groups.flatMap((g) => g.rules) ?? [];
+      },
+      // Evaluated since the scrapes above brought data (a first evaluation over no series has nothing to fail on).
+      (r) => r.length === 9 && r.every((rule) => Date.parse(`${rule.lastEvaluation.slice(0, 23)}Z`) > scraped),
+      30_000,
+    );
+    expect(rules.map((r) => [r.name, r.health, r.lastError ?? ''])).toEqual(rules.map((r) => [r.name, 'ok', '']));
   });
 });
