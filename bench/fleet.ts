@@ -90,11 +90,16 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-/** The BFF's CPU time so far (user + system, in ms, at Linux's 100 ticks a second), from /proc; NaN without it. */
+/** User + system CPU time (ms, at Linux's 100 ticks a second) from a `/proc` stat file (a process' or a thread's). */
+function statCpuMs(file: string): number {
+  const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The BFF's CPU time so far (ms), from /proc; NaN without it. */
 function cpuMs(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return statCpuMs(`/proc/${pid}/stat`);
   } catch {
     return NaN;
   }
@@ -110,8 +115,7 @@ function threadCpuMs(pid: number | undefined): { eventLoop: number; others: numb
   let eventLoop = NaN;
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
       if (tid === String(pid)) eventLoop = ms;
       else others.push(ms);
     }
@@ -121,10 +125,10 @@ function threadCpuMs(pid: number | undefined): { eventLoop: number; others: numb
   return { eventLoop, others: others.sort((a, b) => b - a) };
 }
 
-/** A process' largest RSS so far (MiB, VmHWM); NaN without /proc. */
-function peakRssMiB(pid: number | undefined): number {
+/** A size field of a process' `/proc/<pid>/status` in MiB (`VmHWM`, the largest RSS so far; `RssAnon`, …); NaN without it. */
+function statusMiB(pid: number | undefined, field: string): number {
   try {
-    return Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
   } catch {
     return NaN;
   }
@@ -647,7 +651,7 @@ async function main(): Promise<void> {
     .join(', ');
   const busy = syncThreadsBusy.map(([, thread = '', seconds = '0']) => `${thread} ${Number(seconds).toFixed(1)}`).join(', ');
   console.info(
-    `    by thread (s): the event loop ${(syncThreads.eventLoop / 1000).toFixed(1)}, the ${syncThreads.others.length} others ${others}, and busy (working, waits for a core included): ${busy}; peak RSS so far ${peakRssMiB(bff.pid).toFixed(0)} MiB`,
+    `    by thread (s): the event loop ${(syncThreads.eventLoop / 1000).toFixed(1)}, the ${syncThreads.others.length} others ${others}, and busy (working, waits for a core included): ${busy}; peak RSS so far ${statusMiB(bff.pid, 'VmHWM').toFixed(0)} MiB`,
   );
   console.info(
     `  the simulator's CPU: ${(simFloorMs / 1000).toFixed(1)} s while it served the floor (below), ${(simSyncMs / 1000).toFixed(1)} s while it served the sync (the same lists, its churn, and the watches the BFF opened: ${eventsDuringSync} watch events by readiness)`,
@@ -788,8 +792,6 @@ async function main(): Promise<void> {
   // and the process' anonymous vs file-backed pages (Prometheus' default process metrics, /proc).
   const metrics = await bffMetrics();
   const metric = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20;
-  const status = bff.pid ? readFileSync(`/proc/${bff.pid}/status`, 'utf8') : '';
-  const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
   // Since 2026-11-28 the index keeps each HPA as JSON bytes outside the heap (`HeldJson`): what the heap figure no
   // longer counts is here, per autoscaler, so the heap goal is not met by moving bytes out of sight.
   const held = (form: string): number =>
@@ -798,7 +800,7 @@ async function main(): Promise<void> {
     `  outside the heap (external: the HPAs' JSON bytes, other Buffers): ${((metric('nodejs_external_memory_bytes') * 1024) / stats.autoscalers).toFixed(1)} KiB per autoscaler; of it the HPAs' objects deflated ${held('deflated').toFixed(2)} KiB (in slabs of ${(Number(/^autoscope_index_held_slab_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN) / 1024 / stats.autoscalers).toFixed(2)} KiB), as JSON (the dictionary's samples) ${held('json').toFixed(2)} KiB`,
   );
   console.info(
-    `  of the RSS: V8 heap committed ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MiB, outside the heap (external) ${metric('nodejs_external_memory_bytes').toFixed(0)} MiB; anonymous ${kib('RssAnon').toFixed(0)} MiB, file-backed ${kib('RssFile').toFixed(0)} MiB; peak RSS ${kib('VmHWM').toFixed(0)} MiB`,
+    `  of the RSS: V8 heap committed ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MiB, outside the heap (external) ${metric('nodejs_external_memory_bytes').toFixed(0)} MiB; anonymous ${statusMiB(bff.pid, 'RssAnon').toFixed(0)} MiB, file-backed ${statusMiB(bff.pid, 'RssFile').toFixed(0)} MiB; peak RSS ${statusMiB(bff.pid, 'VmHWM').toFixed(0)} MiB`,
   );
   // Each V8 space's committed and used size: which space holds the committed memory the live heap does not use.
   const spaces = [...metrics.matchAll(/^nodejs_heap_space_size_total_bytes\{space="([^"]+)"\} (\S+)/gm)]

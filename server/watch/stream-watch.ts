@@ -37,8 +37,10 @@ const maxReconnectDelayMs = 30_000;
  */
 export class StreamWatch {
   private resourceVersion = '';
-  private stopped = true;
-  /** Bumped by every `start` and `stop`: what a list or watch of an earlier run delivers afterwards is dropped. */
+  /**
+   * Bumped by every `start` and `stop`: what a list or watch of an earlier run delivers afterwards is dropped, and a
+   * stopped loop, whose run no step carries, goes no further.
+   */
   private run = 0;
   private reconnectDelayMs = 0;
   private hasConnected = false;
@@ -56,7 +58,6 @@ export class StreamWatch {
     private readonly watch: WatchLike,
     private readonly listFn: PagedList,
     private readonly fieldSelector?: string,
-    private readonly delay: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
   /**
@@ -65,10 +66,6 @@ export class StreamWatch {
    */
   get size(): number {
     return this.counted;
-  }
-
-  latestResourceVersion(): string {
-    return this.resourceVersion;
   }
 
   on(verb: 'add' | 'update' | 'delete', cb: ObjectCallback): void;
@@ -83,7 +80,6 @@ export class StreamWatch {
   }
 
   async start(): Promise<void> {
-    this.stopped = false;
     this.reconnectDelayMs = 0;
     this.hasConnected = false;
     this.run += 1;
@@ -91,7 +87,6 @@ export class StreamWatch {
   }
 
   stop(): Promise<void> {
-    this.stopped = true;
     this.run += 1;
     this.abort();
     return Promise.resolve();
@@ -118,7 +113,6 @@ export class StreamWatch {
     if (e && (e.statusCode === 410 || e.code === 410)) this.resourceVersion = '';
     else if (e && e.name === 'TimeoutError') this.reconnectDelayMs = 0;
     else if (e) return this.failed(err);
-    if (this.stopped) return;
     if (!this.resourceVersion) {
       let listed = 0;
       let version: string;
@@ -139,7 +133,7 @@ export class StreamWatch {
     const query: Record<string, string> = { resourceVersion: this.resourceVersion };
     if (this.fieldSelector !== undefined) query.fieldSelector = this.fieldSelector;
     if (this.reconnectDelayMs > 0 && this.hasConnected) {
-      await this.delay(this.reconnectDelayMs);
+      await new Promise((resolve) => setTimeout(resolve, this.reconnectDelayMs));
       if (run !== this.run) return;
     }
     if (this.hasConnected)
