@@ -23,7 +23,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,7 +31,16 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { toAutoscalerId } from '../lib/api';
 import { startPostgres } from '../test/support/postgres';
 import { readEventStream } from '../test/support/sse';
-import { assertPortsFree, benchAllocator, bffMetrics, heapSnapshotWritten, removeBenchData, simulatorEnv, stopped } from './fleet-runner';
+import {
+  assertPortsFree,
+  benchAllocator,
+  bffMetrics,
+  buildForBench,
+  heapSnapshotWritten,
+  removeBenchData,
+  simulatorEnv,
+  stopped,
+} from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
 const clusters = Number(process.env.BENCH_CLUSTERS ?? 50);
@@ -519,16 +528,7 @@ async function main(): Promise<void> {
   const simReady = performance.now() - simStart;
   console.info(`simulator up (objects created, first HPA sync done): ${(simReady / 1000).toFixed(1)} s`);
 
-  // `next build` with another dist dir adds it to tsconfig.json's include list; the checkout keeps its own.
-  const tsconfig = path.join(root, 'tsconfig.json');
-  const tsconfigText = readFileSync(tsconfig, 'utf8');
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, NEXT_DIST_DIR: '.next-bench', NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  writeFileSync(tsconfig, tsconfigText);
-  if (build.status !== 0) throw new Error('next build failed (run `NEXT_DIST_DIR=.next-bench npx next build` to see why)');
+  buildForBench();
   // BENCH_POSTGRES=1: history on a throwaway PostgreSQL server, as a shared-service replica runs.
   const postgres = process.env.BENCH_POSTGRES === '1' ? await startPostgres() : null;
   if (postgres) process.on('exit', () => postgres.stop());
@@ -655,6 +655,24 @@ async function main(): Promise<void> {
   );
   console.info(
     `  the simulator's CPU: ${(simFloorMs / 1000).toFixed(1)} s while it served the floor (below), ${(simSyncMs / 1000).toFixed(1)} s while it served the sync (the same lists, its churn, and the watches the BFF opened: ${eventsDuringSync} watch events by readiness)`,
+  );
+  // History's first sights are written once the index is whole (server/history/recorder.ts, `deferFirstSights`): how long
+  // after readiness they are all handed to history (the gauge at 0) and stored (a history read waits for what was handed).
+  for (;;) {
+    const deferred = /^autoscope_history_deferred_first_sights (\S+)/m.exec(await bffMetrics())?.[1];
+    if (Number(deferred ?? 0) === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { items: [oneHpa] = [] } = await getJson<{ items: { cluster: string; kind: string; namespace: string; name: string }[] }>(
+    `${base}/api/v1/autoscalers?limit=1`,
+  );
+  if (oneHpa)
+    await getJson(
+      `${base}/api/v1/autoscalers/${[oneHpa.cluster, oneHpa.kind, oneHpa.namespace, oneHpa.name].map(encodeURIComponent).join('/')}/history`,
+    );
+  const storedMs = performance.now() - bffStart;
+  console.info(
+    `  history's first sights stored: ${(storedMs / 1000).toFixed(1)} s after start, ${((storedMs - syncMs) / 1000).toFixed(1)} s after readiness; the BFF's CPU until then ${(cpuMs(bff.pid) / 1000).toFixed(1)} s`,
   );
   const floor = await coldStartFloor(kubeconfig, syncLists);
   const floorLine = (f: { ms: number; items: number; bytes: number }) =>

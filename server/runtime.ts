@@ -105,6 +105,12 @@ export class Autoscope {
       true,
     );
     this.index.sharedOnArrival = true;
+    // A cold start's first sights are written once the index is whole (`buildFirstViews`), or after
+    // `FIRST_SIGHTS_DEFERRED_AT_MOST_MS` if it is not by then: until the index is whole they were ~a quarter of its CPU.
+    this.history.deferFirstSights();
+    const deferredAtMost = setTimeout(() => this.writeDeferredFirstSights(), FIRST_SIGHTS_DEFERRED_AT_MOST_MS);
+    deferredAtMost.unref();
+    this.timers.push(deferredAtMost);
     // On SQLite every cluster is watched at once; on PostgreSQL each one once its lease is taken, and what this
     // process sees of its own clusters is published for the replicas that follow them.
     if (this.shared) {
@@ -406,6 +412,22 @@ export class Autoscope {
     log.info('first views built', { autoscalers: this.index.size, ms: Math.round(performance.now() - started) });
     // The cold start's garbage is behind it: from here the old space is compacted in windows when it is fragmented.
     this.stopCompaction = startCompactionWindows(this.config.v8Favor, observeCompactionWindow);
+    this.writeDeferredFirstSights();
+  }
+
+  private firstSightsWriting = false;
+
+  /** Ends the cold start's deferral of history's first sights and writes them, in slices between requests. */
+  private writeDeferredFirstSights(): void {
+    if (this.firstSightsWriting || this.stopped) return;
+    this.firstSightsWriting = true;
+    const deferred = this.history.deferredFirstSights;
+    const started = performance.now();
+    this.history
+      .writeDeferredFirstSights()
+      .then(() => this.history.flush())
+      .then(() => log.info('first sights written to history', { autoscalers: deferred, ms: Math.round(performance.now() - started) }))
+      .catch((error: unknown) => log.error('writing first sights to history failed', { error: errorText(error) }));
   }
 
   /** Ends every SSE stream, stops the watches, then writes what history has queued and closes it. Idempotent. */
@@ -423,6 +445,9 @@ export class Autoscope {
     return this.closed;
   }
 }
+
+/** The longest a cold start defers history's first sights when its index is not whole by then (`Autoscope`). */
+const FIRST_SIGHTS_DEFERRED_AT_MOST_MS = 5 * 60_000;
 
 /** A cluster another replica watches, as it published it: its summary without the counts (this index counts). */
 const RemoteClusterSchema = ClusterSummarySchema.omit({ counts: true });

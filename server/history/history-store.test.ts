@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SqliteFile } from '../store/sqlite';
+import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Autoscaler, AutoscalerCondition } from '@/lib/api';
@@ -590,6 +591,168 @@ describe('HistoryStore with its writer thread', () => {
   });
 });
 
+/** What a deferred-first-sights sequence does, step by step (`replay`). */
+type DeferralStep =
+  | {
+      op: 'observe';
+      i: number;
+      uid: number;
+      conditions: [type: number, status: number, reason: number, message: number, ltt: number][];
+      desired: number;
+    }
+  | { op: 'delete'; i: number }
+  | { op: 'read'; i: number }
+  | { op: 'tick' }
+  | { op: 'end' };
+
+const deferralIds = [0, 1, 2, 3].map((i) => `prod/HorizontalPodAutoscaler/shop/d-${i}`);
+
+const deferralStep: fc.Arbitrary<DeferralStep> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant('observe' as const),
+      i: fc.integer({ min: 0, max: 3 }),
+      uid: fc.integer({ min: 1, max: 2 }),
+      // Up to four conditions of three types: now and then two of one type, which is never deferred.
+      conditions: fc.array(
+        fc.tuple(
+          fc.integer({ min: 0, max: 2 }),
+          fc.integer({ min: 0, max: 1 }),
+          fc.integer({ min: 0, max: 1 }),
+          fc.integer({ min: 0, max: 2 }),
+          fc.integer({ min: 0, max: 2 }),
+        ),
+        { maxLength: 4 },
+      ),
+      desired: fc.integer({ min: 2, max: 4 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), i: fc.integer({ min: 0, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('read' as const), i: fc.integer({ min: 0, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('tick' as const) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('end' as const) }) },
+);
+
+/** Runs `steps` against `store`, deferring first sights from the start when `defer` (until the first `end`). */
+async function replay(store: AutoscopeStore, steps: DeferralStep[], defer: boolean): Promise<void> {
+  if (defer) store.deferFirstSights();
+  const draining: Promise<void>[] = [];
+  let at = Date.parse('2026-11-25T10:00:00.000Z');
+  for (const [n, step] of steps.entries()) {
+    at += 1000;
+    const now = new Date(at).toISOString();
+    const stepId = 'i' in step ? (deferralIds[step.i] as string) : '';
+    if (step.op === 'observe')
+      store.observe(
+        hpa(
+          step.conditions.map(([type, status, reason, message, ltt]) => ({
+            type: ['ScalingActive', 'AbleToScale', 'ScalingLimited'][type] as string,
+            status: (['True', 'False'] as const)[status],
+            reason: ['ReasonA', 'ReasonB'][reason] as string,
+            message: ['m1', 'm2', null][message] ?? null,
+            lastTransitionTime: [null, '2026-11-20T08:00:00Z', '2026-11-26T08:00:00Z'][ltt] ?? null,
+          })),
+          { id: stepId, name: stepId.split('/')[3] as string, uid: `uid-${step.i}-${step.uid}`, desiredReplicas: step.desired },
+        ),
+        now,
+        String(n + 1),
+      );
+    else if (step.op === 'delete') store.observeDeleted(stepId, now);
+    else if (step.op === 'read') await store.history(stepId, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', now);
+    else if (step.op === 'tick') await new Promise((r) => setImmediate(r));
+    else if (defer) draining.push(store.writeDeferredFirstSights());
+  }
+  await Promise.all(draining);
+  await store.flush();
+}
+
+/** Everything the store's reads say of the sequence's autoscalers, transitions in an order that does not depend on when rows were written. */
+async function recorded(store: AutoscopeStore): Promise<unknown> {
+  const byId = [];
+  for (const id of deferralIds)
+    byId.push({
+      history: await store.history(id, 'HorizontalPodAutoscaler', '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z'),
+      transitions: await store.countTransitions(id),
+      since: store.conditionSince(id),
+      firstSeen: store.firstSeen(id),
+    });
+  const latest = (await store.latestTransitions(10_000)).map((t) => JSON.stringify(t)).sort();
+  return { byId, latest };
+}
+
+/** A SQLite history's rows, each autoscaler's in the order they were written (the order across autoscalers aside). */
+function sqliteRows(dir: string): unknown {
+  const db = new SqliteFile(path.join(dir, 'history.db'));
+  const rows = {
+    objects: db.statement('SELECT id, cluster, kind, namespace, name, uid, first_seen, deleted_at FROM objects ORDER BY id').all(),
+    transitions: db
+      .statement(
+        `SELECT id, cluster, kind, namespace, name, uid, type, status, reason, message, at, reason_since, prev_status, prev_reason, notable,
+           resource_version FROM condition_transitions ORDER BY id, seq`,
+      )
+      .all(),
+    samples: db.statement('SELECT id, at, current, desired, min, max FROM replica_samples ORDER BY id, rowid').all(),
+  };
+  db.close();
+  return rows;
+}
+
+describe.each(backends)('deferred first sights on $name', (backend) => {
+  it('store, once written, what was written without deferring: the same rows, each object in the same order', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(deferralStep, { minLength: 1, maxLength: 30 }), async (steps) => {
+        const plain = await backend.open();
+        const deferring = await backend.open();
+        await replay(plain, steps, false);
+        await replay(deferring, steps, true);
+        expect(deferring.deferredFirstSights).toBe(0);
+        expect(await recorded(deferring)).toEqual(await recorded(plain));
+        const dirs = [sqliteDirs.get(plain), sqliteDirs.get(deferring)];
+        await plain.close();
+        await deferring.close();
+        if (dirs[0] && dirs[1]) expect(sqliteRows(dirs[1])).toEqual(sqliteRows(dirs[0]));
+      }),
+      { numRuns: backend === postgres ? 15 : 60 },
+    );
+  }, 120_000);
+
+  it('a read of one autoscaler writes its first sight; the others wait, and are written once the deferral ends', async () => {
+    const s = await backend.open();
+    s.deferFirstSights();
+    s.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z', '7');
+    const other = { id: 'prod/HorizontalPodAutoscaler/shop/api', name: 'api', uid: 'uid-api' };
+    s.observe(hpa([{}], other), '2026-11-22T10:00:00.000Z', '8');
+    expect(s.deferredFirstSights).toBe(2);
+    expect(await segments(s)).toEqual([
+      { status: 'True', reason: 'ValidMetricFound', message: 'ok', start: '2026-11-20T08:00:00.000Z', end: null },
+    ]);
+    expect(s.deferredFirstSights).toBe(1);
+    // Still deferring: a first sight now waits too.
+    s.observe(hpa([{}], { id: 'prod/HorizontalPodAutoscaler/shop/db', name: 'db', uid: 'uid-db' }), '2026-11-22T10:00:01.000Z');
+    expect(s.deferredFirstSights).toBe(2);
+    await s.writeDeferredFirstSights();
+    expect(s.deferredFirstSights).toBe(0);
+    // Deferring has ended: a first sight is written as it is decided.
+    s.observe(hpa([{}], { id: 'prod/HorizontalPodAutoscaler/shop/mq', name: 'mq', uid: 'uid-mq' }), '2026-11-22T10:00:02.000Z');
+    expect(s.deferredFirstSights).toBe(0);
+    expect(await s.countTransitions(other.id)).toBe(1);
+    expect((await s.latestTransitions(10)).map((t) => t.name).sort()).toEqual(['api', 'db', 'mq', 'web']);
+    await s.close();
+  });
+
+  it('close() writes what is still deferred', async () => {
+    const first = await backend.open();
+    first.deferFirstSights();
+    first.observe(hpa([{ lastTransitionTime: '2026-11-20T08:00:00Z' }]), '2026-11-22T10:00:00.000Z');
+    const second = await backend.reopen(first);
+    // Read back at start: not a first sight again.
+    expect(second.firstSeen(id)).toBe('2026-11-22T10:00:00.000Z');
+    expect(await second.countTransitions(id)).toBe(1);
+    await second.close();
+  });
+});
+
 describe('HistoryStore (SQLite only)', () => {
   it('migrates a version-1 database: earlier transitions learn what they replaced, notable when the status flipped', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hist-'));
@@ -674,6 +837,43 @@ describe('PostgresStore: leases', () => {
     expect(await b.store.countTransitions(id)).toBe(1);
     await b.store.close();
     await b.ownership.stop();
+  });
+
+  it('a cluster handed over is flushed with its deferred first sights; one forgotten without, its next owner sees them first', async () => {
+    if (!server) throw new Error('the PostgreSQL test server did not start');
+    const url = server.createDatabase(`hist_${++databases}`);
+    const a = await replica(url, 'replica-a', ['prod']);
+    await a.ownership.start();
+    await a.store.adopt('prod');
+    a.store.deferFirstSights();
+    a.store.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');
+    const other = { id: 'prod/HorizontalPodAutoscaler/shop/api', name: 'api', uid: 'uid-api' };
+    a.store.observe(hpa([{}], other), '2026-11-22T10:00:00.000Z');
+    // A handoff (SharedHistory) flushes before it forgets: what was deferred is written under the lease.
+    await a.store.flush();
+    a.store.forget('prod');
+    expect(a.store.deferredFirstSights).toBe(0);
+    await a.ownership.stop();
+
+    const b = await replica(url, 'replica-b', ['prod']);
+    await b.ownership.start();
+    await b.store.adopt('prod');
+    expect(b.store.firstSeen(id)).toBe('2026-11-22T10:00:00.000Z');
+    expect(b.store.firstSeen(other.id)).toBe('2026-11-22T10:00:00.000Z');
+    b.store.deferFirstSights();
+    b.store.observe(hpa([{}], { id: 'prod/HorizontalPodAutoscaler/shop/db', name: 'db', uid: 'uid-db' }), '2026-11-22T10:05:00.000Z');
+    // Forgotten without a flush (the lease was lost): nothing of it is written by this process, later or at close.
+    b.store.forget('prod');
+    expect(b.store.deferredFirstSights).toBe(0);
+    await b.store.close();
+    await b.ownership.stop();
+    const check = await replica(url, 'replica-c', ['prod']);
+    await check.ownership.start();
+    await check.store.adopt('prod');
+    expect(check.store.firstSeen('prod/HorizontalPodAutoscaler/shop/db')).toBeNull();
+    expect(await check.store.countTransitions('prod/HorizontalPodAutoscaler/shop/db')).toBe(0);
+    await check.store.close();
+    await check.ownership.stop();
   });
 
   it("a Karmada member's rows are written under its control plane's lease and read back with it", async () => {

@@ -371,12 +371,12 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
     return Promise.resolve();
   }
 
-  flush(): Promise<void> {
+  protected flushQueued(): Promise<void> {
     return this.settled();
   }
 
   async close(): Promise<void> {
-    await this.settled();
+    await this.flush();
     await this.writer?.stop();
     this.writer = null;
     // The checkpoint thread's last checkpoint copies what was just written; then this connection closes (and, the
@@ -387,6 +387,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
 
   /** Condition segments, replica samples, events and cluster gaps of one autoscaler inside [from, to]. */
   async history(id: string, kind: AutoscalerKind, from: string, to: string): Promise<Omit<HistoryResponse, 'id' | 'from' | 'to'>> {
+    this.writeFirstSightOf(id);
     await this.settled();
     const rows = this.db
       .statement('SELECT type, status, reason, message, at FROM condition_transitions WHERE id = ? ORDER BY type, at, seq')
@@ -438,7 +439,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
    * keeps status flips, changes of meaning and first sights, and drops the routine reason churn.
    */
   async latestTransitions(limit: number, cluster?: string, notableOnly = false): Promise<Transition[]> {
-    await this.settled();
+    await this.flush();
     const rows = this.db
       .statement(
         `SELECT id, cluster, kind, namespace, name, type, status, reason, message, at, prev_status AS prevStatus, prev_reason AS prevReason, notable
@@ -462,6 +463,7 @@ export class HistoryStore extends RecordingStore implements AutoscopeStore {
 
   /** For tests: how many transitions are stored for an id. */
   async countTransitions(id: string): Promise<number> {
+    this.writeFirstSightOf(id);
     await this.settled();
     return (this.db.statement('SELECT COUNT(*) AS n FROM condition_transitions WHERE id = ?').get(id) as { n: number }).n;
   }

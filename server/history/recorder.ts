@@ -249,6 +249,18 @@ function sameSample(a: Readonly<ReplicaSample>, b: Readonly<ReplicaSample>): boo
   return a.current === b.current && a.desired === b.desired && a.min === b.min && a.max === b.max;
 }
 
+/** Whether an autoscaler's id names its cluster, kind, namespace and name (what a deferred first sight's rows take from it). */
+function idNames(a: Autoscaler): boolean {
+  const ref = parseAutoscalerId(a.id);
+  return ref !== null && ref.cluster === a.cluster && ref.kind === a.kind && ref.namespace === a.namespace && ref.name === a.name;
+}
+
+/** Whether no two conditions have one type (as the API keeps them: one per type). */
+function distinctTypes(conditions: readonly { type: string }[]): boolean {
+  for (let i = 1; i < conditions.length; i++) for (let j = 0; j < i; j++) if (conditions[i]?.type === conditions[j]?.type) return false;
+  return true;
+}
+
 /** Whether a flat `[code, at, …]` list has the code. */
 function codeIn(pairs: readonly string[], code: string): boolean {
   for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === code) return true;
@@ -302,6 +314,87 @@ export class HistoryRecorder {
   private readonly times = new StringPool(16_384);
 
   constructor(private readonly emit: (write: HistoryWrite) => void) {}
+
+  /**
+   * First sights decided and not yet written, while a cold start defers them (`deferFirstSights`): id → the
+   * resourceVersion the object was first seen at. A first sight is three kinds of row (the object, a transition per
+   * condition, a replica sample) that `Tracked` holds everything of until the object changes again, so deferring one
+   * keeps nothing but this entry: the rows are made from the tracked state when written (`writeFirstSight`).
+   */
+  private deferred: Map<string, string | null> | null = null;
+  /** Whether a first sight is deferred now (else written as it is decided). */
+  private deferring = false;
+
+  /**
+   * From now until `stopDeferring`, an autoscaler seen for the first time has its rows written later: by
+   * `writeDeferred` (the store drains them once the index is whole), or before anything else is written about it (its
+   * next change, its deletion), or when a read asks for its history. The cold start's ~5 rows an autoscaler were ~a
+   * quarter of the BFF's CPU until its index was whole (docs/performance.md, 2026-11-30, second session).
+   */
+  deferFirstSights(): void {
+    this.deferring = true;
+    this.deferred ??= new Map();
+  }
+
+  /** First sights are written as they are decided again; those deferred until now wait for `writeDeferred`. */
+  stopDeferring(): void {
+    this.deferring = false;
+  }
+
+  /** How many first sights are deferred and not yet written. */
+  get deferredCount(): number {
+    return this.deferred?.size ?? 0;
+  }
+
+  /** Writes deferred first sights, in the order they were seen, until `until()` says stop; how many are left. */
+  writeDeferred(until: () => boolean = () => false): number {
+    const deferred = this.deferred;
+    if (!deferred) return 0;
+    let n = 0;
+    for (const id of deferred.keys()) {
+      this.writeFirstSight(id);
+      // Checked every 64: reading the clock per object would be a tenth of the work.
+      if ((++n & 63) === 0 && until()) break;
+    }
+    if (deferred.size === 0 && !this.deferring) this.deferred = null;
+    return deferred.size;
+  }
+
+  /** Writes the first sight of `id`, if it is deferred: what a read of its history waits for. */
+  writeFirstSight(id: string): void {
+    const resourceVersion = this.deferred?.get(id);
+    if (resourceVersion === undefined) return;
+    this.deferred?.delete(id);
+    const t = this.known.get(id);
+    const ref = parseAutoscalerId(id);
+    if (!t || !ref) return;
+    const { cluster, kind, namespace, name } = ref;
+    this.emit({ op: 'object', cluster, row: { id, cluster, kind, namespace, name, uid: t.uid, firstSeen: t.firstSeen } });
+    for (const c of openSegments(t))
+      this.emit({
+        op: 'transition',
+        cluster,
+        row: {
+          id,
+          cluster,
+          kind,
+          namespace,
+          name,
+          uid: c.uid,
+          type: c.type,
+          status: c.status,
+          reason: c.reason,
+          message: c.message,
+          at: c.at,
+          reasonSince: c.reasonSince,
+          prevStatus: null,
+          prevReason: null,
+          notable: true,
+          resourceVersion,
+        },
+      });
+    if (t.sample) this.emit({ op: 'sample', cluster, id, at: t.firstSeen, sample: { ...t.sample } });
+  }
 
   /**
    * Equal segment heads kept once, by their fields joined (~0.45 µs a head where `StringPool.shared`, which hashes the
@@ -387,17 +480,24 @@ export class HistoryRecorder {
       const c = parseAutoscalerId(id)?.cluster;
       return c === cluster || (c !== undefined && c.startsWith(`${cluster}/`));
     };
+    // Its deferred first sights go too: the process that records it now sees them for the first time itself (a
+    // handoff writes them first: `flush`, then this).
+    if (this.deferred) for (const id of [...this.deferred.keys()]) if (mine(id)) this.deferred.delete(id);
     for (const id of [...this.known.keys()]) if (mine(id)) this.known.delete(id);
     for (const c of [...this.clusterStates.keys()]) if (c === cluster || c.startsWith(`${cluster}/`)) this.clusterStates.delete(c);
   }
 
   /** Records what changed in one autoscaler since it was last observed. */
   observe(a: Autoscaler, at: string, resourceVersion?: string): void {
+    // A deferred first sight is written before what follows it.
+    if (this.deferred) this.writeFirstSight(a.id);
     const now = this.times.intern(at);
     let t = this.known.get(a.id);
     const recreated = t !== undefined && t.uid !== a.uid;
     // A recreated object's first segments cannot start before the old object's segments were closed.
     const floor = recreated ? now : '';
+    // Deferred: a first sight whose rows its tracked state can make again (one segment per condition type).
+    const defer = this.deferring && !t && distinctTypes(a.conditions) && idNames(a);
     if (!t || recreated) {
       if (t) {
         this.closeAll(a.id, t, now);
@@ -407,11 +507,12 @@ export class HistoryRecorder {
         t = new Tracked(a.uid, now);
         this.known.set(a.id, t);
       }
-      this.emit({
-        op: 'object',
-        cluster: a.cluster,
-        row: { id: a.id, cluster: a.cluster, kind: a.kind, namespace: a.namespace, name: a.name, uid: a.uid, firstSeen: now },
-      });
+      if (!defer)
+        this.emit({
+          op: 'object',
+          cluster: a.cluster,
+          row: { id: a.id, cluster: a.cluster, kind: a.kind, namespace: a.namespace, name: a.name, uid: a.uid, firstSeen: now },
+        });
     }
     for (const c of a.conditions) {
       const k = openIndex(t, c.type);
@@ -444,6 +545,7 @@ export class HistoryRecorder {
         conditionMeaning(a.kind, { type: c.type, status: prev.status, reason: prev.reason ?? undefined }) !==
           conditionMeaning(a.kind, { type: c.type, status: c.status, reason: reason ?? undefined });
       this.setOpen(t, { type: c.type, status: c.status, reason, message: c.message, at, reasonSince, uid: a.uid });
+      if (defer) continue;
       this.emit({
         op: 'transition',
         cluster: a.cluster,
@@ -470,8 +572,9 @@ export class HistoryRecorder {
     const counts: ReplicaSample = { current: a.currentReplicas, desired: a.desiredReplicas, min: a.minReplicas, max: a.maxReplicas };
     if (!t.sample || !sameSample(t.sample, counts)) {
       t.sample = this.sample(counts);
-      this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample: counts });
+      if (!defer) this.emit({ op: 'sample', cluster: a.cluster, id: a.id, at: now, sample: counts });
     }
+    if (defer) this.deferred?.set(a.id, resourceVersion ?? null);
     if (a.currentReplicas !== null && a.desiredReplicas !== null && a.currentReplicas !== a.desiredReplicas) t.mismatchSince ??= now;
     else t.mismatchSince = null;
     const had = t.problems ?? [];
@@ -484,6 +587,7 @@ export class HistoryRecorder {
 
   /** The object is gone: its open segments end now. */
   observeDeleted(id: string, now: string): void {
+    if (this.deferred) this.writeFirstSight(id);
     const t = this.known.get(id);
     if (!t) return;
     const ref = parseAutoscalerId(id);

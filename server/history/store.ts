@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerKind, ClusterState, EventDto, HistoryResponse, Transition } from '@/lib/api';
+import { performance } from 'node:perf_hooks';
 import type { HistoryWrite, TrackedTable } from './recorder';
 import { HistoryRecorder, WriteBatch } from './recorder';
 
@@ -39,8 +40,21 @@ export interface AutoscopeStore {
 
   /** Retention: drops what is older than the configured window (keeping each series' latest point). */
   prune(now: Date): Promise<void>;
-  /** Writes whatever is queued now; resolves once it is stored. */
+  /** Writes whatever is queued now (deferred first sights too); resolves once it is stored. */
   flush(): Promise<void>;
+  /**
+   * From now until `writeDeferredFirstSights`, the rows of an autoscaler's first sight are written later (a cold
+   * start's: `HistoryRecorder.deferFirstSights`). Reads still see them: a read of one autoscaler's history writes its
+   * own first, a read across the fleet all of them.
+   */
+  deferFirstSights(): void;
+  /**
+   * Ends the deferral and writes what it deferred, in slices between other work; resolves once all of it is handed to
+   * the store (`flush` then waits for it to be stored).
+   */
+  writeDeferredFirstSights(): Promise<void>;
+  /** First sights deferred and not yet written. */
+  readonly deferredFirstSights: number;
   close(): Promise<void>;
 }
 
@@ -51,6 +65,9 @@ export interface AutoscopeStore {
  * (~98 MiB of a 100,000-HPA first sight; ~13 MiB handed over every 256: docs/performance.md, 2026-11-29, sixth session).
  */
 const QUEUED_AT_MOST = 256;
+
+/** Deferred first sights are written in slices of about this long, a turn of the event loop each. */
+const DEFERRED_SLICE_MS = 5;
 
 /**
  * The half of a store that does not depend on where rows go: the recorder's decisions, answered from memory,
@@ -76,9 +93,9 @@ export abstract class RecordingStore {
    */
   protected queuedMany(): void {}
 
-  /** What the turn after new writes runs: `flush` unless a store writes in slices (`HistoryStore`). */
+  /** What the turn after new writes runs: `flushQueued` unless a store writes in slices (`HistoryStore`). */
   protected flushSoon(): Promise<void> {
-    return this.flush();
+    return this.flushQueued();
   }
 
   /** The queued writes, handed over once (the timer for them is cancelled). */
@@ -88,7 +105,46 @@ export abstract class RecordingStore {
     return this.batch.take();
   }
 
-  abstract flush(): Promise<void>;
+  /** Writes what is queued now (not the deferred first sights); resolves once it is stored. */
+  protected abstract flushQueued(): Promise<void>;
+
+  flush(): Promise<void> {
+    this.recorder.writeDeferred();
+    return this.flushQueued();
+  }
+
+  /** Set while the deferred first sights are being written (`writeDeferredFirstSights`). */
+  private deferredWritten: Promise<void> | null = null;
+
+  deferFirstSights(): void {
+    this.recorder.deferFirstSights();
+  }
+
+  writeDeferredFirstSights(): Promise<void> {
+    this.recorder.stopDeferring();
+    this.deferredWritten ??= new Promise<void>((done) => {
+      const slice = (): void => {
+        const until = performance.now() + DEFERRED_SLICE_MS;
+        if (this.recorder.writeDeferred(() => performance.now() > until) > 0) setImmediate(slice);
+        else {
+          this.deferredWritten = null;
+          done();
+        }
+      };
+      setImmediate(slice);
+    });
+    return this.deferredWritten;
+  }
+
+  /** First sights not yet written (deferred). */
+  get deferredFirstSights(): number {
+    return this.recorder.deferredCount;
+  }
+
+  /** What a read of one autoscaler's history needs written first: its deferred first sight, if it has one. */
+  protected writeFirstSightOf(id: string): void {
+    this.recorder.writeFirstSight(id);
+  }
 
   observe(a: Autoscaler, now: string, resourceVersion?: string): void {
     this.recorder.observe(a, now, resourceVersion);

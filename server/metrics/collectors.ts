@@ -206,6 +206,15 @@ export function registerCollectors(registry: Registry, instance: () => Autoscope
   });
 
   new Gauge({
+    name: 'autoscope_history_deferred_first_sights',
+    help: "Autoscalers first seen in this process' cold start whose first rows (the object, its conditions, its replicas) history has yet to be handed: deferred until the index is whole, then written in slices. 0 once written.",
+    registers: [registry],
+    collect() {
+      this.set(instance()?.history.deferredFirstSights ?? 0);
+    },
+  });
+
+  new Gauge({
     name: 'autoscope_history_writer_thread',
     help: 'Whether the SQLite history is written by its own thread: 1, or 0 after it failed and writes went back to the event loop (and on PostgreSQL).',
     registers: [registry],

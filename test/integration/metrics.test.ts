@@ -139,6 +139,14 @@ describe('the metrics endpoint', () => {
         .sort(),
     ).toEqual(['{thread="held-compressor"}', '{thread="history-writer"}', '{thread="wal-checkpointer"}']);
     expect(sample(text, 'autoscope_thread_busy_seconds_total{thread="history-writer"}')).toBeGreaterThan(0);
+    // The cold start's first sights, deferred until the index was whole: all written once it is (readiness).
+    await until(
+      async () => [app.isReady(), sample(await scrape(), 'autoscope_history_deferred_first_sights')] as const,
+      ([ready, deferred]) => ready && deferred === 0,
+      30_000,
+    );
+    const [someHpa] = app.index.entries.keys();
+    expect(await app.history.countTransitions(someHpa ?? '')).toBeGreaterThan(0);
     // Versions waiting for the compressor thread: a count, there even when none wait.
     expect(sample(text, 'autoscope_index_held_waiting')).toBeGreaterThanOrEqual(0);
     // All but the dictionary's first few samples are deflated.

@@ -140,7 +140,7 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
     this.recorder.forgetCluster(cluster);
   }
 
-  flush(): Promise<void> {
+  protected flushQueued(): Promise<void> {
     const writes = this.takeQueued();
     if (writes.length > 0) {
       const batch = writes;
@@ -489,7 +489,8 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
   }
 
   async history(id: string, kind: AutoscalerKind, from: string, to: string): Promise<Omit<HistoryResponse, 'id' | 'from' | 'to'>> {
-    await this.flush();
+    this.writeFirstSightOf(id);
+    await this.flushQueued();
     type Row = Omit<SegmentStartRow, 'at'> & { at: Date };
     const rows = (
       await this.pool.query<Row>(
@@ -540,7 +541,7 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
   }
 
   async events(id: string, limit: number, from?: string, to?: string): Promise<EventDto[]> {
-    await this.flush();
+    await this.flushQueued();
     return this.readEvents(id, limit, from, to);
   }
 
@@ -568,7 +569,8 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
   }
 
   async countTransitions(id: string): Promise<number> {
-    await this.flush();
+    this.writeFirstSightOf(id);
+    await this.flushQueued();
     const { rows } = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM condition_transitions WHERE id = $1', [id]);
     return rows[0]?.n ?? 0;
   }
@@ -583,7 +585,8 @@ export class PostgresStore extends RecordingStore implements AutoscopeStore {
   async prune(now: Date): Promise<void> {
     // On a fresh database the first prune comes before the tables exist ("relation … does not exist" in the log).
     await this.migrated;
-    await this.flush();
+    // Not the deferred first sights: each is the latest point of its series, which retention keeps.
+    await this.flushQueued();
     const cutoff = new Date(now.getTime() - this.options.retentionDays * 24 * 3600_000);
     await inTransaction(this.pool, async (c) => {
       const gone = 'SELECT id FROM objects WHERE deleted_at IS NOT NULL AND deleted_at < $1';
