@@ -105,10 +105,11 @@ export class Autoscope {
       true,
     );
     this.index.sharedOnArrival = true;
-    // A cold start's first sights are written once the index is whole (`buildFirstViews`), or after
-    // `FIRST_SIGHTS_DEFERRED_AT_MOST_MS` if it is not by then: until the index is whole they were ~a quarter of its CPU.
+    // A cold start's first sights are written, and its HPAs deflated, once the index is whole (`buildFirstViews`), or
+    // after `COLD_START_DEFERRED_AT_MOST_MS` if it is not by then: on cores the sync keeps busy, they lengthened it.
     this.history.deferFirstSights();
-    const deferredAtMost = setTimeout(() => this.writeDeferredFirstSights(), FIRST_SIGHTS_DEFERRED_AT_MOST_MS);
+    this.index.deferDeflating();
+    const deferredAtMost = setTimeout(() => this.endColdStart(), COLD_START_DEFERRED_AT_MOST_MS);
     deferredAtMost.unref();
     this.timers.push(deferredAtMost);
     // On SQLite every cluster is watched at once; on PostgreSQL each one once its lease is taken, and what this
@@ -412,15 +413,19 @@ export class Autoscope {
     log.info('first views built', { autoscalers: this.index.size, ms: Math.round(performance.now() - started) });
     // The cold start's garbage is behind it: from here the old space is compacted in windows when it is fragmented.
     this.stopCompaction = startCompactionWindows(this.config.v8Favor, observeCompactionWindow);
-    this.writeDeferredFirstSights();
+    this.endColdStart();
   }
 
-  private firstSightsWriting = false;
+  private coldStartEnded = false;
 
-  /** Ends the cold start's deferral of history's first sights and writes them, in slices between requests. */
-  private writeDeferredFirstSights(): void {
-    if (this.firstSightsWriting || this.stopped) return;
-    this.firstSightsWriting = true;
+  /**
+   * The cold start's deferred work, done once the index is whole: the HPAs' deflating (`FleetIndex.deferDeflating`)
+   * and history's first sights (`AutoscopeStore.deferFirstSights`), in slices between requests.
+   */
+  private endColdStart(): void {
+    if (this.coldStartEnded || this.stopped) return;
+    this.coldStartEnded = true;
+    this.index.whole();
     const deferred = this.history.deferredFirstSights;
     const started = performance.now();
     this.history
@@ -446,8 +451,8 @@ export class Autoscope {
   }
 }
 
-/** The longest a cold start defers history's first sights when its index is not whole by then (`Autoscope`). */
-const FIRST_SIGHTS_DEFERRED_AT_MOST_MS = 5 * 60_000;
+/** The longest a cold start defers its first sights' history and deflating when its index is not whole by then. */
+const COLD_START_DEFERRED_AT_MOST_MS = 5 * 60_000;
 
 /** A cluster another replica watches, as it published it: its summary without the counts (this index counts). */
 const RemoteClusterSchema = ClusterSummarySchema.omit({ counts: true });

@@ -13,7 +13,9 @@ import type { SqliteThread } from '../store/sqlite-thread';
  * way, and each HPA's are copied into its index's arena, `HeldArena`). Until they come, a version is held as
  * its plain bytes, outside V8's heap: held as text on the heap, the versions waiting during a cold start died in the
  * old space and left it fragmented (runs AR–AT, docs/performance.md). At most `MAX_WAITING` wait; past that, or once
- * the thread has failed, a version is deflated on the event loop as it is written.
+ * the thread has failed, a version is deflated on the event loop as it is written. A cold start's versions (up to
+ * `MAX_DEFERRED`) are not sent at all until its index is whole (`endDeferral`): on two cores the sync kept busy, the
+ * thread's ~3 s of deflating 100,000 HPAs lengthened it by about half that (docs/performance.md, 2026-11-30).
  *
  * The thread is started with the dictionary and runs a script from a string (`eval`, so the bundler leaves it alone:
  * docs/toolchain.md, trap 18); its life (started, failed, stopped) is `startSqliteThread`'s, which knows nothing of
@@ -66,6 +68,13 @@ const BATCH = 512;
 const GATHER_MS = 20;
 /** Versions waiting for the thread at most (~6 MB of plain JSON); more are deflated on the event loop. */
 export const MAX_WAITING = 4096;
+/**
+ * Versions a cold start leaves for the thread until its index is whole, at most (`HeldCompressor.deferring`): ~180 MB
+ * of plain JSON at ~1.4 KB an HPA, so a fleet of 100,000 is deferred whole and a larger one's first 131,072 are.
+ */
+export const MAX_DEFERRED = 131_072;
+/** Deferred batches in flight at once, as the thread works through them: one deflating, one waiting behind it. */
+const DEFERRED_IN_FLIGHT = 2;
 
 export class HeldCompressor {
   private readonly thread: SqliteThread;
@@ -75,13 +84,30 @@ export class HeldCompressor {
   private readonly inFlight: { held: Deflatable; plain: Uint8Array }[][] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private failed = false;
-  /** `queued` and `inFlight`'s lengths together. */
+  /** `queued`, `deferred` (from `deferredAt`) and `inFlight`'s lengths together. */
   private waiting = 0;
+  /** Given while deferring: sent, a batch at a time, once the deferral ends (`endDeferral`). */
+  private deferred: { held: Deflatable; plain: Uint8Array }[] = [];
+  /** The first of `deferred` not yet sent. */
+  private deferredAt = 0;
+  private deferring: boolean;
+  private readonly maxDeferred: number;
 
   constructor(
     private readonly dictionary: Buffer,
     onError: (error: Error) => void = () => {},
+    options: {
+      /**
+       * A cold start's versions are kept plain, not sent, until `endDeferral` (up to `maxDeferred`): the thread's
+       * deflating, ~30 µs an HPA on a core the sync needs, then comes after the index is whole.
+       */
+      deferring?: boolean;
+      /** `MAX_DEFERRED` (the tests' is small). */
+      maxDeferred?: number;
+    } = {},
   ) {
+    this.deferring = options.deferring ?? false;
+    this.maxDeferred = options.maxDeferred ?? MAX_DEFERRED;
     this.thread = startSqliteThread(script, {
       name: 'held HPA compressor',
       label: 'held-compressor',
@@ -100,6 +126,7 @@ export class HeldCompressor {
         // shrink (100,000 HPAs in a test: 321 MiB more RSS, against 102 MiB deflated on the event loop).
         for (let i = 0, at = 0; i < batch.length; at += lengths[i] ?? 0, i++)
           batch[i]?.held.deflatedTo(joined.subarray(at, at + (lengths[i] ?? 0)));
+        this.sendDeferred();
       },
       onError: (error) => {
         this.failed = true;
@@ -107,6 +134,7 @@ export class HeldCompressor {
         this.waiting -= this.inFlight.reduce((n, b) => n + b.length, 0);
         for (const batch of this.inFlight.splice(0))
           for (const { held, plain } of batch) held.deflatedTo(deflateHere(plain, this.dictionary));
+        this.queued = this.queued.concat(this.takeDeferred(Number.POSITIVE_INFINITY));
         this.flush();
         onError(error);
       },
@@ -115,7 +143,41 @@ export class HeldCompressor {
 
   /** Whether it takes another version now (else its writer deflates it on the event loop). */
   get accepts(): boolean {
-    return !this.failed && this.pending < MAX_WAITING;
+    if (this.failed) return false;
+    if (this.deferring && this.deferred.length < this.maxDeferred) return true;
+    // What was deferred waits apart: the churn's versions go on to the thread while it is sent.
+    return this.pending - this.deferredCount < MAX_WAITING;
+  }
+
+  /** The deferral ends: what it kept is sent, a batch at a time as the thread answers (`DEFERRED_IN_FLIGHT`). */
+  endDeferral(): void {
+    if (!this.deferring) return;
+    this.deferring = false;
+    this.sendDeferred();
+  }
+
+  /** Versions deferred and not yet sent. */
+  get deferredCount(): number {
+    return this.deferred.length - this.deferredAt;
+  }
+
+  private sendDeferred(): void {
+    if (this.deferring || this.failed) return;
+    while (this.deferredCount > 0 && this.inFlight.length < DEFERRED_IN_FLIGHT) {
+      this.queued.push(...this.takeDeferred(BATCH));
+      this.flush();
+    }
+  }
+
+  /** Up to `n` of the deferred versions, taken in order (the list is let go once all are). */
+  private takeDeferred(n: number): { held: Deflatable; plain: Uint8Array }[] {
+    const taken = this.deferred.slice(this.deferredAt, this.deferredAt + n);
+    this.deferredAt += taken.length;
+    if (this.deferredAt >= this.deferred.length) {
+      this.deferred = [];
+      this.deferredAt = 0;
+    }
+    return taken;
   }
 
   /**
@@ -123,8 +185,12 @@ export class HeldCompressor {
    * turn. Only when `accepts`.
    */
   deflate(held: Deflatable, plain: Uint8Array): void {
-    this.queued.push({ held, plain });
     this.waiting += 1;
+    if (this.deferring && this.deferred.length < this.maxDeferred) {
+      this.deferred.push({ held, plain });
+      return;
+    }
+    this.queued.push({ held, plain });
     if (this.queued.length >= BATCH) this.flush();
     else if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => this.flush(), GATHER_MS);

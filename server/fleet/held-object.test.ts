@@ -166,6 +166,51 @@ describe('HeldJson deflated by the compressor thread', () => {
     await dictionary.stop();
   });
 
+  it('deferred until the index is whole: every version kept plain and unsent, past MAX_WAITING too; then all deflated by the thread', async () => {
+    const dictionary = new HeldDictionary({ thread: true, maxDeferred: MAX_WAITING + 20 });
+    dictionary.deferDeflating();
+    for (const o of items.slice(0, DICTIONARY_SAMPLES)) new HeldJson(o, dictionary);
+    const named = (i: number) => ({ ...hpa, metadata: { ...hpa.metadata, name: `cold-${i}` } });
+    const cold = Array.from({ length: MAX_WAITING + 30 }, (_, i) => new HeldJson(named(i), dictionary));
+    const compressor = dictionary.compressor as NonNullable<HeldDictionary['compressor']>;
+    // Past `maxDeferred`, versions go to the thread as they would without the deferral: these last ten do.
+    expect(cold.slice(0, MAX_WAITING + 20).every((h) => h.waiting && !h.deflated)).toBe(true);
+    expect(compressor.deferredCount).toBe(MAX_WAITING + 20);
+    for (let i = 0; i < 500 && cold.slice(MAX_WAITING + 20).some((h) => !h.deflated); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cold.slice(MAX_WAITING + 20).every((h) => h.deflated)).toBe(true);
+    // Nothing deferred was sent: still plain, and reading the same.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(cold.slice(0, MAX_WAITING + 20).every((h) => h.waiting && !h.deflated)).toBe(true);
+    expect(cold.map((h) => h.object())).toEqual(cold.map((_, i) => named(i)));
+    dictionary.endDeferral();
+    // Sent a batch at a time as the thread answers: two batches of 512 at once.
+    expect(compressor.deferredCount).toBe(MAX_WAITING + 20 - 2 * 512);
+    // The churn's versions go on to the thread while the deferred ones are sent, not to the event loop.
+    const churn = new HeldJson(named(-1), dictionary);
+    expect(churn.waiting).toBe(true);
+    await settled(dictionary);
+    expect(compressor.deferredCount).toBe(0);
+    expect([...cold, churn].every((h) => h.deflated && !h.waiting)).toBe(true);
+    expect(cold.map((h) => h.object())).toEqual(cold.map((_, i) => named(i)));
+    await dictionary.stop();
+  });
+
+  it('a failed thread deflates what was deferred on the event loop', async () => {
+    const errors: Error[] = [];
+    const dictionary = new HeldDictionary({ thread: true, onThreadError: (e) => errors.push(e) });
+    dictionary.deferDeflating();
+    for (const o of items.slice(0, DICTIONARY_SAMPLES)) new HeldJson(o, dictionary);
+    const compressor = dictionary.compressor as NonNullable<HeldDictionary['compressor']>;
+    const held = items.map((o) => new HeldJson(o, dictionary));
+    expect(held.every((h) => h.waiting)).toBe(true);
+    (compressor as unknown as { thread: { post(m: unknown): void } }).thread.post('not a batch');
+    for (let i = 0; i < 500 && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(errors).toHaveLength(1);
+    expect(held.every((h) => h.deflated && !h.waiting)).toBe(true);
+    expect(held.map((h) => h.object())).toEqual(items);
+    expect(compressor.pending).toBe(0);
+  });
+
   it('once the thread has failed, what it was given is deflated on the event loop', async () => {
     const errors: Error[] = [];
     const dictionary = new HeldDictionary({ thread: true, onThreadError: (e) => errors.push(e) });

@@ -66,6 +66,8 @@ export class HeldDictionary {
   readonly arena: HeldArena;
   private samples: Uint8Array[] = [];
   private compressorOf: HeldCompressor | null = null;
+  /** Whether the compressor keeps what it is given until `endDeferral` (`HeldCompressor`'s deferral). */
+  private deferring = false;
 
   constructor(
     private readonly options: {
@@ -75,6 +77,8 @@ export class HeldDictionary {
       onThreadError?: (error: Error) => void;
       /** The arena's slab size (`SLAB_BYTES`; the tests' are small). */
       slabBytes?: number;
+      /** `MAX_DEFERRED` (the tests' is small). */
+      maxDeferred?: number;
     } = {},
   ) {
     this.arena = new HeldArena(options.slabBytes);
@@ -95,7 +99,21 @@ export class HeldDictionary {
     if (this.samples.length < DICTIONARY_SAMPLES) return;
     this.current = ownCopy(Buffer.concat(this.samples));
     this.samples = [];
-    if (this.options.thread) this.compressorOf = new HeldCompressor(this.current, this.options.onThreadError);
+    if (this.options.thread)
+      this.compressorOf = new HeldCompressor(this.current, this.options.onThreadError, {
+        deferring: this.deferring,
+        ...(this.options.maxDeferred ? { maxDeferred: this.options.maxDeferred } : {}),
+      });
+  }
+
+  /** A cold start's HPAs are deflated once `endDeferral` says the index is whole (with a thread; up to `MAX_DEFERRED`). */
+  deferDeflating(): void {
+    this.deferring = true;
+  }
+
+  endDeferral(): void {
+    this.deferring = false;
+    this.compressorOf?.endDeferral();
   }
 
   /** `held`'s bytes came from the thread, in place of `plainSize` plain ones. */
