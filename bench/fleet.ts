@@ -672,7 +672,7 @@ async function main(): Promise<void> {
     );
   const storedMs = performance.now() - bffStart;
   console.info(
-    `  history's first sights stored: ${(storedMs / 1000).toFixed(1)} s after start, ${((storedMs - syncMs) / 1000).toFixed(1)} s after readiness; the BFF's CPU until then ${(cpuMs(bff.pid) / 1000).toFixed(1)} s`,
+    `  history's first sights stored: ${(storedMs / 1000).toFixed(1)} s after start, ${((storedMs - syncMs) / 1000).toFixed(1)} s after readiness; the BFF's CPU until then ${(cpuMs(bff.pid) / 1000).toFixed(1)} s, peak RSS so far ${statusMiB(bff.pid, 'VmHWM').toFixed(0)} MiB`,
   );
   const floor = await coldStartFloor(kubeconfig, syncLists);
   const floorLine = (f: { ms: number; items: number; bytes: number }) =>

@@ -122,18 +122,29 @@ export abstract class RecordingStore {
 
   writeDeferredFirstSights(): Promise<void> {
     this.recorder.stopDeferring();
-    this.deferredWritten ??= new Promise<void>((done) => {
-      const slice = (): void => {
-        const until = performance.now() + DEFERRED_SLICE_MS;
-        if (this.recorder.writeDeferred(() => performance.now() > until) > 0) setImmediate(slice);
-        else {
-          this.deferredWritten = null;
-          done();
-        }
-      };
-      setImmediate(slice);
+    this.deferredWritten ??= this.writeDeferredInSlices().finally(() => {
+      this.deferredWritten = null;
     });
     return this.deferredWritten;
+  }
+
+  /**
+   * A slice at a time, each on a turn of its own, at the store's pace: a slice's rows are made while the one before is
+   * being stored, and no sooner. Made as fast as the event loop could, 100,000 first sights' rows waited for the writer
+   * thread in memory (the encoded batches kept until committed, and their JSON in the thread's queue): ~300 MiB more
+   * peak RSS after readiness (docs/performance.md, 2026-11-30).
+   */
+  private async writeDeferredInSlices(): Promise<void> {
+    let storing: Promise<void> = Promise.resolve();
+    for (let left = this.recorder.deferredCount; left > 0;) {
+      await new Promise((next) => setImmediate(next));
+      const until = performance.now() + DEFERRED_SLICE_MS;
+      left = this.recorder.writeDeferred(() => performance.now() > until);
+      const stored = this.flushQueued();
+      await storing;
+      storing = stored;
+    }
+    await storing;
   }
 
   /** First sights not yet written (deferred). */
