@@ -131,8 +131,8 @@ export abstract class RecordingStore {
   /**
    * A slice at a time, each on a turn of its own, at the store's pace: a slice's rows are made while the one before is
    * being stored, and no sooner. Made as fast as the event loop could, 100,000 first sights' rows waited for the writer
-   * thread in memory (the encoded batches kept until committed, and their JSON in the thread's queue): ~300 MiB more
-   * peak RSS after readiness (docs/performance.md, 2026-11-30).
+   * thread in memory (the encoded batches kept until committed, and their JSON in the thread's queue): a peak RSS of
+   * 998 MiB once they were stored, against 838–859 at this pace (docs/performance.md, 2026-11-30, second session).
    */
   private async writeDeferredInSlices(): Promise<void> {
     let storing: Promise<void> = Promise.resolve();
