@@ -15,7 +15,7 @@ import type { SqliteThread } from '../store/sqlite-thread';
  * old space and left it fragmented (runs AR–AT, docs/performance.md). At most `MAX_WAITING` wait; past that, or once
  * the thread has failed, a version is deflated on the event loop as it is written. A cold start's versions (up to
  * `MAX_DEFERRED`) are not sent at all until its index is whole (`endDeferral`): on two cores the sync kept busy, the
- * thread's ~3 s of deflating 100,000 HPAs lengthened it by about half that (docs/performance.md, 2026-11-30).
+ * thread's ~3 s of deflating 100,000 HPAs lengthened it by about half that (docs/performance.md, 2026-11-30, second session).
  *
  * The thread is started with the dictionary and runs a script from a string (`eval`, so the bundler leaves it alone:
  * docs/toolchain.md, trap 18); its life (started, failed, stopped) is `startSqliteThread`'s, which knows nothing of
