@@ -76,18 +76,24 @@ export const MAX_DEFERRED = 131_072;
 /** Deferred batches in flight at once, as the thread works through them: one deflating, one waiting behind it. */
 const DEFERRED_IN_FLIGHT = 2;
 
+/** A version given to be deflated: who waits for its bytes, and its plain JSON meanwhile. */
+interface Given {
+  held: Deflatable;
+  plain: Uint8Array;
+}
+
 export class HeldCompressor {
   private readonly thread: SqliteThread;
   /** Given, not yet sent: sent after `GATHER_MS`, or at once when they make a `BATCH`. */
-  private queued: { held: Deflatable; plain: Uint8Array }[] = [];
+  private queued: Given[] = [];
   /** Sent, in order: the thread answers each batch in the order it came. */
-  private readonly inFlight: { held: Deflatable; plain: Uint8Array }[][] = [];
+  private readonly inFlight: Given[][] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private failed = false;
   /** `queued`, `deferred` (from `deferredAt`) and `inFlight`'s lengths together. */
   private waiting = 0;
   /** Given while deferring: sent, a batch at a time, once the deferral ends (`endDeferral`). */
-  private deferred: { held: Deflatable; plain: Uint8Array }[] = [];
+  private deferred: Given[] = [];
   /** The first of `deferred` not yet sent. */
   private deferredAt = 0;
   private deferring: boolean;
@@ -144,7 +150,7 @@ export class HeldCompressor {
   /** Whether it takes another version now (else its writer deflates it on the event loop). */
   get accepts(): boolean {
     if (this.failed) return false;
-    if (this.deferring && this.deferred.length < this.maxDeferred) return true;
+    if (this.defers) return true;
     // What was deferred waits apart: the churn's versions go on to the thread while it is sent.
     return this.pending - this.deferredCount < MAX_WAITING;
   }
@@ -154,6 +160,11 @@ export class HeldCompressor {
     if (!this.deferring) return;
     this.deferring = false;
     this.sendDeferred();
+  }
+
+  /** Whether the next version given is deferred (a cold start's, up to `maxDeferred`). */
+  private get defers(): boolean {
+    return this.deferring && this.deferred.length < this.maxDeferred;
   }
 
   /** Versions deferred and not yet sent. */
@@ -170,7 +181,7 @@ export class HeldCompressor {
   }
 
   /** Up to `n` of the deferred versions, taken in order (the list is let go once all are). */
-  private takeDeferred(n: number): { held: Deflatable; plain: Uint8Array }[] {
+  private takeDeferred(n: number): Given[] {
     const taken = this.deferred.slice(this.deferredAt, this.deferredAt + n);
     this.deferredAt += taken.length;
     if (this.deferredAt >= this.deferred.length) {
@@ -186,7 +197,7 @@ export class HeldCompressor {
    */
   deflate(held: Deflatable, plain: Uint8Array): void {
     this.waiting += 1;
-    if (this.deferring && this.deferred.length < this.maxDeferred) {
+    if (this.defers) {
       this.deferred.push({ held, plain });
       return;
     }

@@ -809,6 +809,14 @@ describe('PostgresStore: leases', () => {
     return { pool, ownership, store, fenced };
   }
 
+  /** A replica that has taken cluster "prod" and read back what is stored of it. */
+  async function owner(url: string, name: string) {
+    const r = await replica(url, name, ['prod']);
+    await r.ownership.start();
+    await r.store.adopt('prod');
+    return r;
+  }
+
   it('a process that lost its lease writes nothing; the new owner reads back what is open and records nothing twice', async () => {
     if (!server) throw new Error('the PostgreSQL test server did not start');
     const url = server.createDatabase(`hist_${++databases}`);
@@ -842,9 +850,7 @@ describe('PostgresStore: leases', () => {
   it('a cluster handed over is flushed with its deferred first sights; one forgotten without, its next owner sees them first', async () => {
     if (!server) throw new Error('the PostgreSQL test server did not start');
     const url = server.createDatabase(`hist_${++databases}`);
-    const a = await replica(url, 'replica-a', ['prod']);
-    await a.ownership.start();
-    await a.store.adopt('prod');
+    const a = await owner(url, 'replica-a');
     a.store.deferFirstSights();
     a.store.observe(hpa([{ lastTransitionTime: '2026-11-22T09:00:00Z' }]), '2026-11-22T10:00:00.000Z');
     const other = { id: 'prod/HorizontalPodAutoscaler/shop/api', name: 'api', uid: 'uid-api' };
@@ -855,9 +861,7 @@ describe('PostgresStore: leases', () => {
     expect(a.store.deferredFirstSights).toBe(0);
     await a.ownership.stop();
 
-    const b = await replica(url, 'replica-b', ['prod']);
-    await b.ownership.start();
-    await b.store.adopt('prod');
+    const b = await owner(url, 'replica-b');
     expect(b.store.firstSeen(id)).toBe('2026-11-22T10:00:00.000Z');
     expect(b.store.firstSeen(other.id)).toBe('2026-11-22T10:00:00.000Z');
     b.store.deferFirstSights();
@@ -867,9 +871,7 @@ describe('PostgresStore: leases', () => {
     expect(b.store.deferredFirstSights).toBe(0);
     await b.store.close();
     await b.ownership.stop();
-    const check = await replica(url, 'replica-c', ['prod']);
-    await check.ownership.start();
-    await check.store.adopt('prod');
+    const check = await owner(url, 'replica-c');
     expect(check.store.firstSeen('prod/HorizontalPodAutoscaler/shop/db')).toBeNull();
     expect(await check.store.countTransitions('prod/HorizontalPodAutoscaler/shop/db')).toBe(0);
     await check.store.close();
