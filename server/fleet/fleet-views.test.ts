@@ -11,6 +11,7 @@ import type { DtoChange } from './change-journal';
 import { ChangeJournal } from './change-journal';
 import type { ViewSource } from './fleet-views';
 import { FleetViews } from './fleet-views';
+import { SortedBlocks } from '@/lib/collections/sorted-blocks';
 import { decodeCursor, encodeCursor, matchesFilter, sortAutoscalers } from './query';
 
 /** The index's side of the views: its DTOs and the same journal FleetIndex keeps, short enough that views fall behind it and rebuild. */
@@ -235,6 +236,35 @@ describe('FleetViews', () => {
       { numRuns: 300 },
     );
   });
+  it('with sets that keep their own orders, pages, exports and triage of a changing index equal a fresh filter, sort and grouping', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, maxLength: 50 }),
+        // A few views read again and again, so each set's own orders take changes between reads.
+        fc.array(fc.record({ filter: filterArb, scope: scopeArb, sort: look.sort }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.record({ step: stepArb, view: fc.nat(), order: look.order, limit: look.limit, refresh: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.constantFrom(0.5, 2),
+        (initial, viewed, looks, journalCap, sortBelow, spliceUpTo, ownOrderBelow) => {
+          const index = new FakeIndex(journalCap);
+          for (const a of initial) index.set(a);
+          const views = new FleetViews(index, { sortBelow, spliceUpTo, ownOrderBelow, warmEveryMs: 0 });
+          for (const { step, view, order, limit, refresh } of looks) {
+            const { filter, scope, sort } = viewed[view % viewed.length] as (typeof viewed)[number];
+            applyStep(index, step);
+            if (refresh) views.refresh();
+            expectAsFresh(views, index, filter, sort, order, limit, scope);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
   it("a scoped viewer's pages, exports and triage equal a fresh filter, sort and grouping of what the scope sees", () => {
     fc.assert(
       fc.property(
@@ -403,5 +433,39 @@ describe('FleetViews', () => {
     clock = 2300;
     views.refresh();
     expect(views.kept).toEqual({ orders: 0, filtered: 0, triage: 0 });
+  });
+
+  it("a sparse filter's pages walk its own order, kept with its set and dropped when no page read it for idleMs", () => {
+    const index = new FakeIndex(1000);
+    const dtos =
+      fc.sample(fc.uniqueArray(autoscalerArb, { selector: (a) => a.id, minLength: 60, maxLength: 60 }), { numRuns: 1, seed: 11 })[0] ?? [];
+    for (const a of dtos) index.set(a);
+    let clock = 0;
+    const views = new FleetViews(index, { sortBelow: 0, ownOrderBelow: 1 / 2, idleMs: 1000, warmEveryMs: 0, now: () => clock });
+    const few = index.dtosInIdOrder().slice(0, 10);
+    const sparse: AutoscalerFilter = { cluster: [...new Set(few.map((a) => a.cluster))].slice(0, 1) };
+    const share = (views.matching(sparse)?.size ?? 0) / index.size;
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(1 / 2);
+    // The full order is not read for a page of the sparse set once it keeps its own.
+    views.page(sparse, 'name', 'asc', 5);
+    expect(views.ownOrders).toBe(1);
+    const walked = vi.spyOn(SortedBlocks.prototype, 'walk');
+    views.page(sparse, 'name', 'desc', 5);
+    expect(walked).toHaveBeenCalledTimes(1);
+    expect(walked.mock.contexts).not.toContain(views.order('name'));
+    walked.mockRestore();
+    // A set as large as the fleet is walked out of the full order.
+    views.page({ health: ['failing', 'degraded', 'ok', 'unknown'] }, 'name', 'asc', 5);
+    expect(views.ownOrders).toBe(1);
+    clock = 900;
+    views.page(sparse, 'cluster', 'asc', 5);
+    expect(views.ownOrders).toBe(2);
+    clock = 1500;
+    views.refresh();
+    expect(views.ownOrders).toBe(1);
+    clock = 3000;
+    views.refresh();
+    expect(views.ownOrders).toBe(0);
   });
 });

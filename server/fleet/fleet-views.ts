@@ -114,11 +114,18 @@ interface Kept<T> {
 interface KeptSet extends Kept<Set<Autoscaler>> {
   filter: AutoscalerFilter;
   scope: AccessScope;
+  /**
+   * The set's members in the orders pages of it were read in (`ownOrderBelow`), taking the set's changes as the set
+   * takes them; dropped with the set, or when no request read one for `idleMs`.
+   */
+  orders: Map<AutoscalerSort, { value: SortedBlocks<Autoscaler>; used: number }>;
 }
 
 /** Options of `FleetViews`; see the constructor. */
 export interface FleetViewOptions {
   sortBelow: number;
+  /** A filtered set holding less than this share of the index keeps its own order per sort read (see the constructor). */
+  ownOrderBelow: number;
   spliceUpTo: number;
   /** A kept order or filtered set no request has read for this long is dropped (its memory and upkeep freed). */
   idleMs: number;
@@ -129,6 +136,7 @@ export interface FleetViewOptions {
 
 const defaultOptions: FleetViewOptions = {
   sortBelow: 512,
+  ownOrderBelow: 1 / 4,
   spliceUpTo: 4096,
   idleMs: 10 * 60_000,
   warmEveryMs: 250,
@@ -166,7 +174,8 @@ interface KeptTriage {
  *   time, built in full only on first use or after falling behind the journal;
  * - each recently used filter keeps its set of matching DTOs, updated from the journal;
  * - a page is found by binary search for the cursor in the order, then a walk that keeps the filter's
- *   members (or, for small sets, a sort of the set);
+ *   members (or, for small sets, a sort of the set); a sparse filter's set keeps its members in each order read,
+ *   so its pages walk only members;
  * - the triage keeps one problem ledger per filter (`ProblemLedger`), which takes each change in and out, so a
  *   request groups what the ledger holds without reading the autoscalers.
  * A viewer's scope (which clusters, namespaces and kinds a person may see) is one more filter: a scoped viewer's
@@ -184,7 +193,11 @@ export class FleetViews {
    * `spliceUpTo`: a kept order catches up with at most this many changes one by one (each a binary search and a splice
    * within one block of `SortedBlocks`); with more it is rebuilt by one merge (`patchOrder`). `sortBelow`: a filtered set
    * at most this large is sorted per request instead of walked out of the full order (a page of a sparse filter walks at
-   * most the whole order; a small set sorts faster).
+   * most the whole order; a small set sorts faster). `ownOrderBelow`: a larger set holding less than this share of the
+   * index keeps its members in each order a page of it is read in, updated with the set, so a page costs a binary
+   * search and the page whatever the filter's share: walked out of the full order, a page of one cluster of fifty
+   * (2,000 of 100,000 autoscalers) tested ~5,000 DTOs against the set, and the fleet bench's twenty clients on distinct
+   * pages spent a sixth of the event loop there (docs/performance.md).
    */
   constructor(
     private readonly index: ViewSource,
@@ -207,25 +220,36 @@ export class FleetViews {
     if (kept?.revision === revision) return kept;
     const changes = kept ? this.index.changesSince(kept.revision) : null;
     const cmp = compareAutoscalers(sort);
-    let value: SortedBlocks<Autoscaler>;
-    if (!kept || !changes || tooMany(changes, kept.value.size)) {
-      value = new SortedBlocks(cmp, sortAutoscalers(this.index.dtosInIdOrder(), sort, 'asc'));
-    } else if (changes.length <= this.options.spliceUpTo) {
-      // In the journal's order: a DTO replaced twice is removed as the version the order holds at that point.
-      value = kept.value;
-      for (const { old, now } of changes) {
-        if (old && now) value.replace(old, now);
-        else if (old) value.remove(old);
-        else if (now) value.insert(now);
-      }
-    } else {
-      value = new SortedBlocks(cmp, patchOrder(kept.value.toArray(), changes, cmp));
-    }
+    const value =
+      !kept || !changes || tooMany(changes, kept.value.size)
+        ? new SortedBlocks(cmp, sortAutoscalers(this.index.dtosInIdOrder(), sort, 'asc'))
+        : this.caughtUp(kept.value, changes, cmp);
     return { revision, value, used: kept?.used ?? 0 };
+  }
+
+  /** A kept order with `changes` taken in: one by one up to `spliceUpTo` of them, else one merge into a new order. */
+  private caughtUp(
+    value: SortedBlocks<Autoscaler>,
+    changes: readonly DtoChange[],
+    cmp: (x: Autoscaler, y: Autoscaler) => number,
+  ): SortedBlocks<Autoscaler> {
+    if (changes.length > this.options.spliceUpTo) return new SortedBlocks(cmp, patchOrder(value.toArray(), changes, cmp));
+    // In the journal's order: a DTO replaced twice is removed as the version the order holds at that point.
+    for (const { old, now } of changes) {
+      if (old && now) value.replace(old, now);
+      else if (old) value.remove(old);
+      else if (now) value.insert(now);
+    }
+    return value;
   }
 
   /** The DTOs that pass the filter and that the scope sees, or null when neither leaves anything out. */
   matching(filter: AutoscalerFilter, scope: AccessScope = fullAccess): ReadonlySet<Autoscaler> | null {
+    return this.keptSet(filter, scope)?.value ?? null;
+  }
+
+  /** The kept set of `matching`, brought up to date (null when neither filter nor scope leaves anything out). */
+  private keptSet(filter: AutoscalerFilter, scope: AccessScope): KeptSet | null {
     if (scope.all && !filters(filter)) return null;
     const key = viewKey(filter, scope);
     const kept = this.currentSet(filter, scope, this.filtered.get(key));
@@ -235,7 +259,23 @@ export class FleetViews {
     this.filtered.set(key, kept);
     if (this.filtered.size > MAX_FILTERED) this.filtered.delete(this.filtered.keys().next().value as string);
     this.keepWarm();
-    return kept.value;
+    return kept;
+  }
+
+  /**
+   * The kept set's members in the ascending order of `sort`, kept with the set once a page or export of it is read in
+   * that order; null while the set holds `ownOrderBelow` of the index or more (walking the full order finds a page's
+   * members among a few times as many DTOs).
+   */
+  private ownOrder(kept: KeptSet, sort: AutoscalerSort): SortedBlocks<Autoscaler> | null {
+    let order = kept.orders.get(sort);
+    if (!order) {
+      if (kept.value.size >= this.index.size * this.options.ownOrderBelow) return null;
+      order = { value: new SortedBlocks(compareAutoscalers(sort), sortAutoscalers([...kept.value], sort, 'asc')), used: 0 };
+      kept.orders.set(sort, order);
+    }
+    order.used = this.options.now();
+    return order.value;
   }
 
   private currentSet(filter: AutoscalerFilter, scope: AccessScope, kept: KeptSet | undefined): KeptSet {
@@ -244,14 +284,22 @@ export class FleetViews {
     const changes = kept ? this.index.changesSince(kept.revision) : null;
     const matches = scopedPredicate(filter, scope);
     if (kept && !tooMany(changes, this.index.size)) {
+      // What entered and left the set, for the set's own orders (journal order kept, as a kept order takes it).
+      const moves: DtoChange[] | null = kept.orders.size > 0 ? [] : null;
       for (const { old, now } of changes ?? []) {
-        if (old) kept.value.delete(old);
-        if (now && matches(now)) kept.value.add(now);
+        const left = old !== null && kept.value.delete(old);
+        const joined = now !== null && matches(now);
+        if (joined) kept.value.add(now);
+        if (moves && (left || joined)) moves.push({ old: left ? old : null, now: joined ? now : null });
       }
+      if (moves && moves.length > 0)
+        for (const [sort, order] of kept.orders) order.value = this.caughtUp(order.value, moves, compareAutoscalers(sort));
       kept.revision = revision;
       return kept;
     }
-    return { revision, value: new Set(this.candidates(filter, scope).filter(matches)), used: kept?.used ?? 0, filter, scope };
+    // Made afresh: its orders are made again when a page reads them.
+    const value = new Set(this.candidates(filter, scope).filter(matches));
+    return { revision, value, used: kept?.used ?? 0, filter, scope, orders: new Map() };
   }
 
   /** What a full scan for the filter and scope reads: the clusters the filter names and the scope may see, else every DTO. */
@@ -311,7 +359,10 @@ export class FleetViews {
         const kept = this.filtered.get(key);
         if (!kept) return;
         if (idle(kept.used)) this.filtered.delete(key);
-        else this.currentSet(kept.filter, kept.scope, kept);
+        else {
+          for (const [sort, order] of kept.orders) if (idle(order.used)) kept.orders.delete(sort);
+          this.filtered.set(key, this.currentSet(kept.filter, kept.scope, kept));
+        }
       }),
       ...[...this.tallies.keys()].map((key) => (): void => {
         const kept = this.tallies.get(key);
@@ -327,6 +378,13 @@ export class FleetViews {
     const version = this.index.version;
     let n = 0;
     for (const kept of [...this.orders.values(), ...this.filtered.values(), ...this.tallies.values()]) if (kept.revision !== version) n++;
+    return n;
+  }
+
+  /** How many filtered sets' own orders are kept (`ownOrderBelow`; for tests). */
+  get ownOrders(): number {
+    let n = 0;
+    for (const kept of this.filtered.values()) n += kept.orders.size;
     return n;
   }
 
@@ -363,18 +421,20 @@ export class FleetViews {
     after?: (a: Autoscaler) => boolean,
     scope: AccessScope = fullAccess,
   ): ViewPage {
-    const matched = this.matching(filter, scope);
+    const kept = this.keptSet(filter, scope);
+    const matched = kept?.value;
     if (matched && matched.size <= this.options.sortBelow) {
       const view = sortAutoscalers([...matched], sort, order);
       const start = after ? indexAfter(view, after) : 0;
       return { items: view.slice(start, start + limit), total: view.length, more: start + limit < view.length };
     }
-    const asc = this.order(sort);
+    const own = kept ? this.ownOrder(kept, sort) : null;
+    const asc = own ?? this.order(sort);
     const items: Autoscaler[] = [];
     let more = false;
     // From the cursor's place (binary search over the blocks, then within one), keeping the filter's members.
     asc.walk(order === 'desc', after, (a) => {
-      if (matched && !matched.has(a)) return true;
+      if (matched && !own && !matched.has(a)) return true;
       if (items.length < limit) {
         items.push(a);
         return true;
@@ -387,10 +447,13 @@ export class FleetViews {
 
   /** The whole filtered view in `sort`/`order` (exports). */
   all(filter: AutoscalerFilter, sort: AutoscalerSort, order: 'asc' | 'desc' | undefined, scope: AccessScope = fullAccess): Autoscaler[] {
-    const matched = this.matching(filter, scope);
-    const view = this.order(sort)
-      .toArray()
-      .filter((a) => !matched || matched.has(a));
+    const kept = this.keptSet(filter, scope);
+    const own = kept ? this.ownOrder(kept, sort) : null;
+    const view = own
+      ? own.toArray()
+      : this.order(sort)
+          .toArray()
+          .filter((a) => !kept || kept.value.has(a));
     return order === 'desc' ? view.reverse() : view;
   }
 
