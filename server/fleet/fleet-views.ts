@@ -191,13 +191,13 @@ export class FleetViews {
 
   /**
    * `spliceUpTo`: a kept order catches up with at most this many changes one by one (each a binary search and a splice
-   * within one block of `SortedBlocks`); with more it is rebuilt by one merge (`patchOrder`). `sortBelow`: a filtered set
-   * at most this large is sorted per request instead of walked out of the full order (a page of a sparse filter walks at
-   * most the whole order; a small set sorts faster). `ownOrderBelow`: a larger set holding less than this share of the
-   * index keeps its members in each order a page of it is read in, updated with the set, so a page costs a binary
-   * search and the page whatever the filter's share: walked out of the full order, a page of one cluster of fifty
-   * (2,000 of 100,000 autoscalers) tested ~5,000 DTOs against the set, and the fleet bench's twenty clients on distinct
-   * pages spent a sixth of the event loop there (docs/performance.md).
+   * within one block of `SortedBlocks`); with more it is rebuilt by one merge (`patchOrder`). `ownOrderBelow`: a filtered
+   * set holding less than this share of the index keeps its members in each order a page of it is read in, updated with
+   * the set, so a page costs a binary search and the page whatever the filter's share: walked out of the full order, a
+   * page of one cluster of fifty (2,000 of 100,000 autoscalers) tested ~5,000 DTOs against the set, and the fleet
+   * bench's twenty clients on distinct pages spent a sixth of the event loop there; sorted per request, the 500 of a
+   * text search took another 5% (docs/performance.md). `sortBelow`: a set with no order of its own (a quarter of a
+   * small index or more) at most this large is sorted per request instead of walked out of the full order.
    */
   constructor(
     private readonly index: ViewSource,
@@ -423,12 +423,12 @@ export class FleetViews {
   ): ViewPage {
     const kept = this.keptSet(filter, scope);
     const matched = kept?.value;
-    if (matched && matched.size <= this.options.sortBelow) {
+    const own = kept ? this.ownOrder(kept, sort) : null;
+    if (matched && !own && matched.size <= this.options.sortBelow) {
       const view = sortAutoscalers([...matched], sort, order);
       const start = after ? indexAfter(view, after) : 0;
       return { items: view.slice(start, start + limit), total: view.length, more: start + limit < view.length };
     }
-    const own = kept ? this.ownOrder(kept, sort) : null;
     const asc = own ?? this.order(sort);
     const items: Autoscaler[] = [];
     let more = false;
