@@ -1,13 +1,12 @@
 import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { promisify } from 'node:util';
-import { constants, gzip } from 'node:zlib';
 import { NextRequest } from 'next/server';
 import { contentSecurityPolicy, newNonce, securityHeaders } from '@/lib/http/security-headers';
 import path from 'node:path';
 import { errorText, log } from '../log';
 import { acceptsGzip, compressFrom } from './accept-encoding';
 import { listAutoscalersPrepared, triagePrepared } from './fleet-reads';
+import { PreparedBytes } from './prepared-bytes';
 import { preparedBody } from './row-json';
 import type { AssetAnswer } from './static-assets';
 import { staticAssets } from './static-assets';
@@ -47,22 +46,6 @@ export function installFastPath(): void {
   (globalThis as Holder)[globalKey] = answerFast;
 }
 
-const gzipAsync = promisify(gzip);
-/** Each body's gzip, made once: a shared answer (shared-answers.ts) is the same bytes for every request it goes to. */
-const gzipped = new WeakMap<Buffer, Promise<Buffer>>();
-
-function gzipOf(body: Buffer): Promise<Buffer> {
-  let zipped = gzipped.get(body);
-  if (!zipped) {
-    // The compression runs on libuv's thread pool; creating the zlib engine (about a third of the cost) does not.
-    zipped = gzipAsync(body, { level: constants.Z_BEST_SPEED });
-    gzipped.set(body, zipped);
-    // A failure is answered once (respond's catch), not kept for every request sharing the body.
-    zipped.catch(() => gzipped.delete(body));
-  }
-  return zipped;
-}
-
 export function answerFast(req: IncomingMessage, res: ServerResponse): boolean {
   if (assets?.(req, res)) return true;
   if (req.method !== 'GET' || !req.url) return false;
@@ -87,20 +70,23 @@ async function respond(route: RouteHandler, request: NextRequest, req: IncomingM
   try {
     const response = await route(request, { params: Promise.resolve({}) });
     // A page's or triage's bytes as they were prepared (row-json.ts); any other answer (an error) read from its stream.
-    let body: Buffer = preparedBody(response) ?? Buffer.from(await response.arrayBuffer());
+    // A shared answer's gzip is made once, for every request it goes to (prepared-bytes.ts).
+    const prepared = preparedBody(response) ?? new PreparedBytes(Buffer.from(await response.arrayBuffer()));
+    let body: Buffer | null = null;
     const headers: Record<string, string | string[]> = Object.fromEntries(securityHeaders(contentSecurityPolicy(newNonce(), process.env)));
     response.headers.forEach((value, name) => {
       if (name !== 'set-cookie') headers[name] = value;
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) headers['set-cookie'] = cookies;
-    if (body.length >= compressFrom) {
+    if (prepared.length >= compressFrom) {
       headers.vary = 'Accept-Encoding';
       if (acceptsGzip(req.headers['accept-encoding'])) {
-        body = await gzipOf(body);
+        body = await prepared.gzip();
         headers['content-encoding'] = 'gzip';
       }
     }
+    body ??= prepared.bytes();
     headers['content-length'] = String(body.length);
     res.writeHead(response.status, headers);
     res.end(body);

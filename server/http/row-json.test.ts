@@ -20,7 +20,7 @@ describe('jsonWithRows', () => {
           const res = jsonWithRows(value);
           expect(res.headers.get('content-type')).toBe('application/json');
           // The fast path writes the prepared bytes; anyone else gets a response with those bytes as its body.
-          const prepared = preparedBody(res)?.toString('utf8');
+          const prepared = preparedBody(res)?.bytes().toString('utf8');
           const real = withPreparedBody(res);
           expect(real.status).toBe(200);
           expect(real.headers.get('content-type')).toBe('application/json');

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Autoscaler, AutoscalerQuery } from '@/lib/api';
 import { toAutoscalerRow } from '@/lib/api';
+import { PreparedBytes } from './prepared-bytes';
 
 /**
  * Each stored DTO's JSON as UTF-8 bytes, made the first time a response carries it and kept while pages carry it. The
@@ -73,7 +74,7 @@ export function tableRowJson(dto: Autoscaler): Buffer {
 }
 
 /** The bytes each `jsonWithRows` response was made from, for the server's fast path. */
-const bodies = new WeakMap<Response, Buffer<ArrayBuffer>>();
+const bodies = new WeakMap<Response, PreparedBytes>();
 
 const ITEMS_OPEN = Buffer.from('{"items":[', 'utf8');
 const COMMA = Buffer.from(',', 'utf8');
@@ -101,9 +102,9 @@ export function jsonWithRows<T extends { items: readonly Autoscaler[] }>(value: 
 }
 
 /** A 200 JSON response prepared from bytes already made (`jsonWithRows`, a shared answer): the bytes kept beside it. */
-export function preparedJson(body: Buffer<ArrayBuffer>): Response {
+export function preparedJson(body: Buffer<ArrayBuffer> | PreparedBytes): Response {
   const response = new Response(null, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-  bodies.set(response, body);
+  bodies.set(response, body instanceof PreparedBytes ? body : new PreparedBytes(body));
   return response;
 }
 
@@ -118,10 +119,12 @@ export function jsonPrepared(value: unknown): Response {
 /** A response as it goes to anyone but the fast path: a prepared one (`jsonWithRows`) with its body in it; others as they are. */
 export function withPreparedBody(response: Response): Response {
   const body = bodies.get(response);
-  return body ? new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
+  return body
+    ? new Response(body.bytes(), { status: response.status, statusText: response.statusText, headers: response.headers })
+    : response;
 }
 
 /** The body of a response `jsonWithRows` made, as the bytes it holds (its stream left unread); undefined for any other. */
-export function preparedBody(response: Response): Buffer<ArrayBuffer> | undefined {
+export function preparedBody(response: Response): PreparedBytes | undefined {
   return bodies.get(response);
 }

@@ -12,7 +12,7 @@ function rig(options: { maxAgeMs?: number; maxEntries?: number } = {}) {
       state.made += 1;
       return status === 200 ? jsonPrepared({ value, made: state.made }) : Response.json({ error: { code: 'bad_request' } }, { status });
     };
-  const body = (r: Response): string => (preparedBody(r) ?? Buffer.alloc(0)).toString('utf8');
+  const body = (r: Response): string => (preparedBody(r)?.bytes() ?? Buffer.alloc(0)).toString('utf8');
   return { state, answers, make, body };
 }
 
@@ -23,13 +23,22 @@ describe('SharedAnswers', () => {
     const second = answers.answer('k', make('a'));
     expect(state.made).toBe(1);
     expect(body(second)).toBe(body(first));
-    // The very buffer: the fast path's gzip of it is made once too.
+    // The very bytes: the fast path's gzip of them is made once too.
     expect(preparedBody(second)).toBe(preparedBody(first));
     expect(answers.counts).toEqual({ made: 1, shared: 1 });
     state.sequence += 1;
     const third = answers.answer('k', make('a'));
     expect(state.made).toBe(2);
     expect(body(third)).toBe('{"value":"a","made":2}');
+  });
+
+  it('a shared answer whose gzip was made (its plain bytes let go) still reads as the same JSON', async () => {
+    const { state, answers, make, body } = rig();
+    const first = answers.answer('k', make('a'));
+    await preparedBody(first)?.gzip();
+    const second = answers.answer('k', make('a'));
+    expect(state.made).toBe(1);
+    expect(body(second)).toBe('{"value":"a","made":1}');
   });
 
   it('makes a new answer once the last is maxAgeMs old, whether or not the bus said anything', () => {

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Viewer } from '../access/access';
 import { batchMs } from '../fleet/change-bus';
 import type { Autoscope } from '../runtime';
+import type { PreparedBytes } from './prepared-bytes';
 import { preparedBody, preparedJson } from './row-json';
 
 /** Options of `SharedAnswers`; see the constructor. */
@@ -14,7 +15,8 @@ export interface SharedAnswerOptions {
 }
 
 interface Entry {
-  body: Buffer<ArrayBuffer>;
+  /** Plain until the fast path gzips them, then the gzip alone (prepared-bytes.ts). */
+  body: PreparedBytes;
   made: number;
   /** The change bus's `sequence` when it was made. */
   sequence: number;
