@@ -173,9 +173,9 @@ interface KeptTriage {
  * - each sort order is kept in blocks (`SortedBlocks`) that take the index's change journal one change at a
  *   time, built in full only on first use or after falling behind the journal;
  * - each recently used filter keeps its set of matching DTOs, updated from the journal;
- * - a page is found by binary search for the cursor in the order, then a walk that keeps the filter's
- *   members (or, for small sets, a sort of the set); a sparse filter's set keeps its members in each order read,
- *   so its pages walk only members;
+ * - a page is found by binary search for the cursor in the order, then a walk: a filter that matches less than a
+ *   quarter of the index walks its set's own order (its members, kept in each order read), any other filter the
+ *   full order, keeping its members (or, for a small set of a small index, a sort of the set);
  * - the triage keeps one problem ledger per filter (`ProblemLedger`), which takes each change in and out, so a
  *   request groups what the ledger holds without reading the autoscalers.
  * A viewer's scope (which clusters, namespaces and kinds a person may see) is one more filter: a scoped viewer's
