@@ -183,8 +183,11 @@ export class Autoscope {
   private addCluster(connection: ClusterConnection): void {
     if (this.watchers.has(connection.name)) return;
     const watcher = new ClusterWatcher(connection, this.listener, {
-      // Watch streams' lines are parsed in the ingest queue's slices, with the mapping they lead to.
-      informer: { arrived: (object) => this.index.shareStrings(object), defer: (work) => this.ingest.push(work) },
+      // Watch streams' lines and list pages are parsed in the ingest queue's slices, with the mapping they lead to.
+      informer: {
+        arrived: (object) => this.index.shareStrings(object),
+        defer: (work, childrenFirst) => this.ingest.push(work, childrenFirst),
+      },
       thresholds: { ...defaultThresholds, unreachableAfterMs: this.config.unreachableAfterMs ?? defaultThresholds.unreachableAfterMs },
     });
     this.watchers.set(connection.name, watcher);

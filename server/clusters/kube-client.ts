@@ -98,6 +98,14 @@ export class KubeClient {
   }
 
   async get<T>(path: string, options: KubeGetOptions = {}): Promise<T> {
+    return JSON.parse(await this.getText(path, options)) as T;
+  }
+
+  /**
+   * The body of a successful GET as text, not parsed: the informer parses a list page in the ingest queue, right
+   * before its objects are applied (`ResourceInformer.listPages`). A failure throws as `get`'s does.
+   */
+  async getText(path: string, options: KubeGetOptions = {}): Promise<string> {
     const url = new URL(this.server.replace(/\/+$/, '') + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const { headers, dispatcher } = await this.prepare(url.toString());
@@ -127,7 +135,7 @@ export class KubeClient {
       }
       throw new KubeApiError(res.status, reason, message, path);
     }
-    return JSON.parse(text) as T;
+    return text;
   }
 }
 

@@ -122,6 +122,137 @@ describe('ResourceInformer', () => {
     informer.stop();
   });
 
+  it('with a defer, parses each list page where it runs (childrenFirst), and asks for the next page only after', async () => {
+    const cluster = new FakeCluster();
+    cluster.pageSize = 2;
+    const held: { work: () => void; childrenFirst: boolean | undefined }[] = [];
+    const pages: string[][] = [];
+    const informer = new ResourceInformer(
+      cluster.client,
+      hpas,
+      'v2',
+      {
+        onAdd: () => undefined,
+        onUpdate: () => undefined,
+        onDelete: () => undefined,
+        onSynced: () => pages.push(['synced']),
+        onError: () => undefined,
+        onListed: (objects) => pages.push(objects.map((o) => o.metadata.name)),
+      },
+      { watch: cluster.watch, delay: () => 0, defer: (work, childrenFirst) => held.push({ work, childrenFirst }) },
+    );
+    for (const o of real.slice(0, 3)) cluster.put(path, o);
+    informer.start();
+    await settle();
+    const lists = (): number => cluster.requests.filter((r) => r.startsWith('list')).length;
+    // The first page is in, unparsed, and nothing asked for the second yet.
+    expect(lists()).toBe(1);
+    expect(pages).toEqual([]);
+    expect(held.map((h) => h.childrenFirst)).toEqual([true]);
+    held.shift()?.work();
+    expect(pages).toEqual([real.slice(0, 2).map((o) => o.metadata.name)]);
+    await settle();
+    expect(lists()).toBe(2);
+    held.shift()?.work();
+    await settle();
+    expect(pages.slice(1)).toEqual([[real[2]?.metadata.name], ['synced']]);
+    expect(informer.size).toBe(3);
+    informer.stop();
+  });
+
+  it('stopped while a list page waits where defer holds it: the page is dropped, and no error is reported', async () => {
+    const cluster = new FakeCluster();
+    const held: (() => void)[] = [];
+    const listed: string[] = [];
+    const errors: InformerError[] = [];
+    const informer = new ResourceInformer(
+      cluster.client,
+      hpas,
+      'v2',
+      {
+        onAdd: () => undefined,
+        onUpdate: () => undefined,
+        onDelete: () => undefined,
+        onSynced: () => listed.push('synced'),
+        onError: (e) => errors.push(e),
+        onListed: (objects) => listed.push(...objects.map((o) => o.metadata.name)),
+      },
+      { watch: cluster.watch, delay: () => 0, defer: (work) => held.push(work) },
+    );
+    for (const o of real.slice(0, 2)) cluster.put(path, o);
+    informer.start();
+    await settle();
+    expect(held).toHaveLength(1);
+    informer.stop();
+    held.shift()?.();
+    await settle();
+    expect(listed).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(cluster.requests.filter((r) => r.startsWith('watch'))).toEqual([]);
+  });
+
+  it('stopped and started again while a list page waits: the old page is dropped, the new list is handed over', async () => {
+    const cluster = new FakeCluster();
+    const held: (() => void)[] = [];
+    const listed: string[] = [];
+    const errors: InformerError[] = [];
+    const informer = new ResourceInformer(
+      cluster.client,
+      hpas,
+      'v2',
+      {
+        onAdd: () => undefined,
+        onUpdate: () => undefined,
+        onDelete: () => undefined,
+        onSynced: () => listed.push('synced'),
+        onError: (e) => errors.push(e),
+        onListed: (objects) => listed.push(...objects.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`)),
+      },
+      { watch: cluster.watch, delay: () => 0, defer: (work) => held.push(work) },
+    );
+    const [first] = real;
+    if (!first) throw new Error('fixture empty');
+    cluster.put(path, first);
+    informer.start();
+    await settle();
+    informer.stop();
+    // A newer version, listed by the new start.
+    cluster.put(path, { ...first, status: { ...first.status, desiredReplicas: 9 } });
+    informer.start();
+    await settle();
+    expect(held).toHaveLength(2);
+    for (const work of held.splice(0)) work();
+    await settle();
+    expect(listed).toEqual([`${first.metadata.name}@102`, 'synced']);
+    expect(errors).toEqual([]);
+    expect(informer.synced).toBe(true);
+    informer.stop();
+  });
+
+  it('a list page that is not JSON fails the list, as an error during it', async () => {
+    const cluster = new FakeCluster();
+    const client = { ...cluster.client, getText: () => Promise.resolve('{"items": [') } as unknown as typeof cluster.client;
+    const errors: InformerError[] = [];
+    const informer = new ResourceInformer(
+      client,
+      hpas,
+      'v2',
+      {
+        onAdd: () => undefined,
+        onUpdate: () => undefined,
+        onDelete: () => undefined,
+        onSynced: () => undefined,
+        onError: (e) => errors.push(e),
+      },
+      { watch: cluster.watch, delay: () => 60_000, defer: (work) => work() },
+    );
+    informer.start();
+    await settle();
+    expect(errors[0]).toMatchObject({ duringList: true, statusCode: 0 });
+    expect(informer.synced).toBe(false);
+    informer.stop();
+  });
+
   it('hands each object to `arrived` as it comes (list items, watch events), without managedFields or last-applied', async () => {
     const order: string[] = [];
     const arrivedObjects: KubeObject[] = [];
@@ -540,9 +671,9 @@ describe('ResourceInformer of an uncached resource (HPA and FederatedHPA Events)
     // The API server holds the second page until the test lets it go.
     const client = {
       ...cluster.client,
-      get: async <T>(p: string, options?: { query?: Record<string, string | number | undefined> }): Promise<T> => {
+      getText: async (p: string, options?: { query?: Record<string, string | number | undefined> }): Promise<string> => {
         if (options?.query?.continue !== undefined) await gate;
-        return cluster.client.get<T>(p, options);
+        return cluster.client.getText(p, options);
       },
     } as unknown as typeof cluster.client;
     const h = eventsHarness(cluster, client);

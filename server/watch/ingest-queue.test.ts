@@ -101,6 +101,72 @@ describe('IngestQueue', () => {
     expect(done).toEqual(['a', 'b', 'c']);
   });
 
+  it('work pushed by a task run childrenFirst runs right after it, before what was waiting, in the order pushed', async () => {
+    const done: string[] = [];
+    const queue = new IngestQueue(() => undefined, { sliceMs: 50 });
+    // A list page parsed in the queue, its objects pushed as it hands them over; a watch line queued before it and one after.
+    queue.push(() => done.push('line 1'));
+    queue.push(() => {
+      done.push('page');
+      for (const o of ['a', 'b', 'c']) queue.push(() => done.push(o));
+    }, true);
+    queue.push(() => {
+      done.push('line 2');
+      queue.push(() => done.push('line 2 applied'));
+    });
+    expect(queue.pending).toBe(3);
+    while (queue.pending > 0) await turn();
+    // A task not run childrenFirst still has what it pushes go behind what was waiting (here: nothing).
+    expect(done).toEqual(['line 1', 'page', 'a', 'b', 'c', 'line 2', 'line 2 applied']);
+  });
+
+  it('children run first across slices, and pending counts them', async () => {
+    const { clock, queue, turnWith } = slicing({ sliceMs: 5, calmSliceMs: 5, maxSliceMs: 5 });
+    const done: string[] = [];
+    queue.push(() => {
+      for (let i = 0; i < 8; i++)
+        queue.push(() => {
+          clock.spend(1);
+          done.push(`child ${i}`);
+        });
+    }, true);
+    queue.push(() => done.push('after'));
+    await turnWith(0);
+    // The slice's budget ended among the children: they stay ahead of what was waiting, and are counted.
+    expect(done).toEqual(['child 0', 'child 1', 'child 2', 'child 3', 'child 4']);
+    expect(queue.pending).toBe(4);
+    while (queue.pending > 0) await turnWith(0);
+    expect(done.slice(5)).toEqual(['child 5', 'child 6', 'child 7', 'after']);
+  });
+
+  it('a childrenFirst task that throws is reported, and what it pushed before still runs first', () => {
+    const errors: unknown[] = [];
+    const done: string[] = [];
+    const queue = new IngestQueue((e) => errors.push(e));
+    queue.push(() => {
+      queue.push(() => done.push('pushed before the throw'));
+      throw new Error('not JSON');
+    }, true);
+    queue.push(() => done.push('waiting'));
+    queue.drain();
+    expect(done).toEqual(['pushed before the throw', 'waiting']);
+    expect(String(errors[0])).toContain('not JSON');
+  });
+
+  it('a marker made while a childrenFirst task runs is behind its children and everything waiting', () => {
+    const done: string[] = [];
+    const queue = new IngestQueue(() => undefined);
+    let reached: () => boolean = () => false;
+    queue.push(() => {
+      queue.push(() => done.push('child'));
+      reached = queue.marker(() => done.push('mark'));
+    }, true);
+    queue.push(() => done.push('waiting'));
+    queue.drain();
+    expect(done).toEqual(['child', 'waiting', 'mark']);
+    expect(reached()).toBe(true);
+  });
+
   it('reports what throws and goes on; drain runs everything at once', () => {
     const errors: unknown[] = [];
     const done: number[] = [];

@@ -18,7 +18,7 @@ interface Stream {
  * A scripted Kubernetes API for unit tests of the watch layer: one object store per path with a
  * resourceVersion counter and an event log (so a watch resumes from a resourceVersion and replays, or
  * gets 410 Gone once the log is compacted), lists and watches that can be made to fail with a status or
- * a network error. It stands in for `KubeClient.get` and client-node's `Watch`; client-node's real
+ * a network error. It stands in for `KubeClient.get` (and `getText`) and client-node's `Watch`; client-node's real
  * `ListWatch` runs on top of it.
  */
 export class FakeCluster {
@@ -112,6 +112,8 @@ export class FakeCluster {
       const next = from + this.pageSize < all.length ? String(from + this.pageSize) : undefined;
       return { items, metadata: { resourceVersion: String(this.rv), ...(next ? { continue: next } : {}) } } as T;
     },
+    getText: async (path: string, options?: { query?: Record<string, string | number | undefined> }): Promise<string> =>
+      JSON.stringify(await this.client.get(path, options)),
   } as unknown as KubeClient;
 
   readonly watch: WatchLike = {
