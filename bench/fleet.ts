@@ -563,8 +563,8 @@ async function main(): Promise<void> {
   // The simulator's CPU while it serves the floor and while it serves the sync: what the BFF's work leaves it decides
   // how fast its lists come, on a machine whose two cores the sync keeps busy.
   // Three floors back to back, the goal read against their median: one floor of ~8-12 s falls on whichever stretch of
-  // the simulator's 15 s controller pass it meets, and moved 7.2-12.1 s between the sync-only runs of one build
-  // (2026-11-30, fourth session), more than the syncs did; three span about two passes.
+  // the simulator's controller pass it meets, and three back to back moved 6.2-11.0 s within one run (2026-11-30,
+  // fourth session), more than the syncs did between runs; three span about two passes.
   const simAtFloor = treeCpuMs(sim.pid);
   const floorsBefore: Floor[] = [];
   for (let i = 0; i < FLOOR_SAMPLES; i++) floorsBefore.push(await coldStartFloor(kubeconfig, syncLists));
