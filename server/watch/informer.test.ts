@@ -191,6 +191,45 @@ describe('ResourceInformer', () => {
     expect(cluster.requests.filter((r) => r.startsWith('watch'))).toEqual([]);
   });
 
+  it('stopped while a list page is on its way: the page is not handed over, nor is a watch made', async () => {
+    const cluster = new FakeCluster();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The API server holds its answer until the test lets it go.
+    const client = {
+      ...cluster.client,
+      getText: async (p: string, options?: { query?: Record<string, string | number | undefined> }): Promise<string> => {
+        await gate;
+        return cluster.client.getText(p, options);
+      },
+    } as unknown as typeof cluster.client;
+    const listed: string[] = [];
+    const errors: InformerError[] = [];
+    const informer = new ResourceInformer(
+      client,
+      hpas,
+      'v2',
+      {
+        onAdd: () => undefined,
+        onUpdate: () => undefined,
+        onDelete: () => undefined,
+        onSynced: () => listed.push('synced'),
+        onError: (e) => errors.push(e),
+        onListed: (objects) => listed.push(...objects.map((o) => o.metadata.name)),
+      },
+      { watch: cluster.watch, delay: () => 0, defer: (work) => work() },
+    );
+    for (const o of real.slice(0, 2)) cluster.put(path, o);
+    informer.start();
+    await settle();
+    informer.stop();
+    release();
+    await settle();
+    expect(listed).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(cluster.requests.filter((r) => r.startsWith('watch'))).toEqual([]);
+  });
+
   it('stopped and started again while a list page waits: the old page is dropped, the new list is handed over', async () => {
     const cluster = new FakeCluster();
     const held: (() => void)[] = [];

@@ -254,7 +254,7 @@ export class ResourceInformer {
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private running = false;
-  /** Bumped by every `start` and `stop`: a list page still waiting to be handed over (`handOver`) is then dropped. */
+  /** Bumped by every `start` and `stop`: a list begun before is handed over no further (`handOver`). */
   private startedAt = 0;
   /** Whether the watch request that just ended had opened (200) before it ended. */
   private streamWasOpen = false;
@@ -507,6 +507,8 @@ export class ResourceInformer {
   private async listPages(page: (objects: KubernetesObject[]) => void): Promise<string> {
     let resourceVersion: string | undefined;
     let token: string | undefined;
+    // A stop, or a newer start, while the list is under way: its pages are no longer handed over (`handOver`).
+    const startedAt = this.startedAt;
     try {
       do {
         const text = await this.client.getText(this.path, {
@@ -514,7 +516,7 @@ export class ResourceInformer {
           timeoutMs: 60_000,
         });
         this.answered('request');
-        const metadata = await this.handOver(text, page);
+        const metadata = await this.handOver(text, page, startedAt);
         resourceVersion ??= metadata?.resourceVersion;
         token = metadata?.continue || undefined;
       } while (token);
@@ -537,10 +539,10 @@ export class ResourceInformer {
    * parsing to their mapping, a slice or a few. Parsed as they arrived and queued for mapping, a cold start's pages
    * waited behind up to fifty thousand objects of other pages (the index maps ~10,000 a second), long enough to be
    * promoted to V8's old space: 630 MB promoted in a 100,000-HPA sync, for ~200 MB that stays. Resolves to the page's
-   * metadata (its continue token); a body that is not JSON rejects.
+   * metadata (its continue token); a body that is not JSON rejects, and so does a page of a list that a stop or a newer
+   * start overtook (`startedAt`: as the list began), which hands nothing over.
    */
-  private handOver(text: string, page: (objects: KubernetesObject[]) => void): Promise<ListMetadata | undefined> {
-    const startedAt = this.startedAt;
+  private handOver(text: string, page: (objects: KubernetesObject[]) => void, startedAt: number): Promise<ListMetadata | undefined> {
     const handOver = (): ListMetadata | undefined => {
       // Stopped (or started again) while the page waited: dropped, as a deferring watch's lines are (`stop`).
       if (startedAt !== this.startedAt) throw new ListOvertaken();
