@@ -63,6 +63,30 @@ const all3 = real
   .map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
   .sort();
 
+/**
+ * An HPA informer on `cluster` whose list pages are handed over where `defer` runs them (through `client`, the cluster's
+ * own by default), and what it told: each listed object as `name@resourceVersion`, `synced`, and its errors.
+ */
+function deferredPages(cluster: FakeCluster, defer: (work: () => void) => void, client = cluster.client, delayMs = 0) {
+  const listed: string[] = [];
+  const errors: InformerError[] = [];
+  const informer = new ResourceInformer(
+    client,
+    hpas as NonNullable<typeof hpas>,
+    'v2',
+    {
+      onAdd: () => undefined,
+      onUpdate: () => undefined,
+      onDelete: () => undefined,
+      onSynced: () => listed.push('synced'),
+      onError: (e) => errors.push(e),
+      onListed: (objects) => listed.push(...objects.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`)),
+    },
+    { watch: cluster.watch, delay: () => delayMs, defer },
+  );
+  return { informer, listed, errors };
+}
+
 describe('ResourceInformer', () => {
   it('announces a sync with the listed objects, once the cache holds them', async () => {
     const h = await started();
@@ -163,22 +187,7 @@ describe('ResourceInformer', () => {
   it('stopped while a list page waits where defer holds it: the page is dropped, and no error is reported', async () => {
     const cluster = new FakeCluster();
     const held: (() => void)[] = [];
-    const listed: string[] = [];
-    const errors: InformerError[] = [];
-    const informer = new ResourceInformer(
-      cluster.client,
-      hpas,
-      'v2',
-      {
-        onAdd: () => undefined,
-        onUpdate: () => undefined,
-        onDelete: () => undefined,
-        onSynced: () => listed.push('synced'),
-        onError: (e) => errors.push(e),
-        onListed: (objects) => listed.push(...objects.map((o) => o.metadata.name)),
-      },
-      { watch: cluster.watch, delay: () => 0, defer: (work) => held.push(work) },
-    );
+    const { informer, listed, errors } = deferredPages(cluster, (work) => held.push(work));
     for (const o of real.slice(0, 2)) cluster.put(path, o);
     informer.start();
     await settle();
@@ -203,22 +212,7 @@ describe('ResourceInformer', () => {
         return cluster.client.getText(p, options);
       },
     } as unknown as typeof cluster.client;
-    const listed: string[] = [];
-    const errors: InformerError[] = [];
-    const informer = new ResourceInformer(
-      client,
-      hpas,
-      'v2',
-      {
-        onAdd: () => undefined,
-        onUpdate: () => undefined,
-        onDelete: () => undefined,
-        onSynced: () => listed.push('synced'),
-        onError: (e) => errors.push(e),
-        onListed: (objects) => listed.push(...objects.map((o) => o.metadata.name)),
-      },
-      { watch: cluster.watch, delay: () => 0, defer: (work) => work() },
-    );
+    const { informer, listed, errors } = deferredPages(cluster, (work) => work(), client);
     for (const o of real.slice(0, 2)) cluster.put(path, o);
     informer.start();
     await settle();
@@ -233,22 +227,7 @@ describe('ResourceInformer', () => {
   it('stopped and started again while a list page waits: the old page is dropped, the new list is handed over', async () => {
     const cluster = new FakeCluster();
     const held: (() => void)[] = [];
-    const listed: string[] = [];
-    const errors: InformerError[] = [];
-    const informer = new ResourceInformer(
-      cluster.client,
-      hpas,
-      'v2',
-      {
-        onAdd: () => undefined,
-        onUpdate: () => undefined,
-        onDelete: () => undefined,
-        onSynced: () => listed.push('synced'),
-        onError: (e) => errors.push(e),
-        onListed: (objects) => listed.push(...objects.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`)),
-      },
-      { watch: cluster.watch, delay: () => 0, defer: (work) => held.push(work) },
-    );
+    const { informer, listed, errors } = deferredPages(cluster, (work) => held.push(work));
     const [first] = real;
     if (!first) throw new Error('fixture empty');
     cluster.put(path, first);
@@ -271,20 +250,7 @@ describe('ResourceInformer', () => {
   it('a list page that is not JSON fails the list, as an error during it', async () => {
     const cluster = new FakeCluster();
     const client = { ...cluster.client, getText: () => Promise.resolve('{"items": [') } as unknown as typeof cluster.client;
-    const errors: InformerError[] = [];
-    const informer = new ResourceInformer(
-      client,
-      hpas,
-      'v2',
-      {
-        onAdd: () => undefined,
-        onUpdate: () => undefined,
-        onDelete: () => undefined,
-        onSynced: () => undefined,
-        onError: (e) => errors.push(e),
-      },
-      { watch: cluster.watch, delay: () => 60_000, defer: (work) => work() },
-    );
+    const { informer, errors } = deferredPages(cluster, (work) => work(), client, 60_000);
     informer.start();
     await settle();
     expect(errors[0]).toMatchObject({ duringList: true, statusCode: 0 });

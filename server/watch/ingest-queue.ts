@@ -83,10 +83,12 @@ export class IngestQueue {
    * held was promoted to V8's old space before it was let go (docs/performance.md, 2026-11-30, fourth session).
    */
   push(work: () => void, childrenFirst = false): void {
+    this.enqueue(childrenFirst ? () => this.runChildrenFirst(work) : work, this.children ?? this.work);
+  }
+
+  private enqueue(task: () => void, into: (() => void)[] | ((() => void) | undefined)[]): void {
     this.busySince ??= this.now();
-    const task = childrenFirst ? () => this.runChildrenFirst(work) : work;
-    if (this.children) this.children.push(task);
-    else this.work.push(task);
+    into.push(task);
     this.schedule();
   }
 
@@ -122,12 +124,10 @@ export class IngestQueue {
   marker(onReached?: () => void): () => boolean {
     let reached = false;
     // Behind everything, also what a running `childrenFirst` task has pushed: never among its children.
-    this.busySince ??= this.now();
-    this.work.push(() => {
+    this.enqueue(() => {
       reached = true;
       onReached?.();
-    });
-    this.schedule();
+    }, this.work);
     return () => reached;
   }
 
