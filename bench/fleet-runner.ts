@@ -76,14 +76,20 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: num
   return new Promise((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}`)), timeoutMs);
-    child.stdout?.on('data', (chunk: Buffer) => {
+    // The wait alone does not keep the bench running.
+    timer.unref();
+    const onData = (chunk: Buffer) => {
       buffered += chunk.toString();
       const m = pattern.exec(buffered);
       if (m) {
         clearTimeout(timer);
+        // Found: stop keeping the child's output for it (the stream keeps flowing, so the child never blocks on it).
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
         resolve(m);
       }
-    });
+    };
+    child.stdout?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`process exited (${code}) before ${pattern}`)));
   });
 }
@@ -181,8 +187,18 @@ export function benchAllocator(): { env: Record<string, string>; label: string }
   return { env, label: `jemalloc, as the image runs it (MALLOC_CONF=${env.MALLOC_CONF ?? ''})` };
 }
 
-/** The BFF on the simulator's kubeconfig; resolves once scripts/serve.mjs is ready (not yet synced). */
-export async function startBff(options: { port: number; kubeconfig: string; dataDir: string; nodeArgs?: string[] }): Promise<ChildProcess> {
+/**
+ * The BFF on the simulator's kubeconfig; resolves once scripts/serve.mjs is ready (not yet synced). `env` adds to its
+ * environment (a PostgreSQL store's URL); `onOutput` is given its stdout from the start, before it is serving.
+ */
+export async function startBff(options: {
+  port: number;
+  kubeconfig: string;
+  dataDir: string;
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+  onOutput?: (chunk: Buffer) => void;
+}): Promise<ChildProcess> {
   await assertPortsFree(options.port);
   const serve = path.join(root, 'scripts', 'serve.mjs');
   const args = ['--max-old-space-size=8192', ...(options.nodeArgs ?? []), serve, '--hostname', '127.0.0.1', '--port', String(options.port)];
@@ -198,9 +214,11 @@ export async function startBff(options: { port: number; kubeconfig: string; data
       NEXT_DIST_DIR: '.next-bench',
       NEXT_TELEMETRY_DISABLED: '1',
       AUTOSCOPE_STATS_GC: '1',
+      ...options.env,
     },
   });
   children.push(bff);
+  if (options.onOutput) bff.stdout.on('data', options.onOutput);
   await waitForLine(bff, /"msg":"serving"/, 300_000);
   return bff;
 }

@@ -38,9 +38,14 @@ import {
   bffMetrics,
   buildForBench,
   heapSnapshotWritten,
+  getJson,
   removeBenchData,
   simulatorEnv,
+  startBff,
+  stopAllAndWait,
   stopped,
+  waitForIndex,
+  waitForLine,
 } from './fleet-runner';
 
 const root = path.resolve(__dirname, '..');
@@ -55,46 +60,22 @@ const requests = Number(process.env.BENCH_REQUESTS ?? 1000);
 const phaseSeconds = Number(process.env.BENCH_PHASE_SECONDS ?? 15);
 const port = Number(process.env.BENCH_PORT ?? 3190);
 const base = `http://127.0.0.1:${port}`;
+/** The simulator (the BFFs are the runner's children: `startBff`). */
 const children: ChildProcess[] = [];
 
 function stopAll(): void {
   for (const c of children) c.kill('SIGTERM');
 }
 
-/** SIGTERM to every child, then wait (≤ 15 s) until they exit: a child still logging into a closed pipe fails with EPIPE. */
+/**
+ * SIGTERM to every child, the runner's BFFs too, then wait (≤ 15 s) until they exit: a child still logging into a
+ * closed pipe fails with EPIPE.
+ */
 async function stopAndWait(): Promise<void> {
-  await Promise.all(children.map((c) => stopped(c)));
+  await Promise.all([stopAllAndWait(), ...children.map((c) => stopped(c))]);
 }
 process.on('exit', stopAll);
 process.on('SIGINT', () => process.exit(130));
-
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}`)), timeoutMs);
-    // The wait alone does not keep the bench running.
-    timer.unref();
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const m = pattern.exec(buffered);
-      if (m) {
-        clearTimeout(timer);
-        // Found: stop keeping the child's output for it (the stream keeps flowing, so the child never blocks on it).
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve(m);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`process exited (${code}) before ${pattern}`)));
-  });
-}
-
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: ${res.status}`);
-  return (await res.json()) as T;
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -404,70 +385,41 @@ interface ColdStart {
 }
 
 /**
- * The BFF as `npm start` and the image run it (Next behind the fast path for the list and triage reads), on `dataDir`
- * (empty: a cold start), once it says it is serving. `index` numbers its lines in BENCH_BFF_LOG.
+ * A BFF on `dataDir` (empty: a cold start), started by `startBff` (fleet-runner.ts) once the bench has read the
+ * machine's and the simulator's CPU; resolves once it says it is serving. `index` numbers its lines in BENCH_BFF_LOG.
  */
-async function startBff(
+async function startColdBff(
   dataDir: string,
   index: number,
   databaseUrl: string | undefined,
-  allocatorEnv: Record<string, string>,
   kubeconfig: string,
   simPid: number | undefined,
 ): Promise<RunningBff> {
   const bffStart = performance.now();
   const machineAtStart = machineMs();
   const simAtStart = treeCpuMs(simPid);
-  const bff = spawn(
-    process.execPath,
-    [
-      '--max-old-space-size=8192',
-      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each BFF's whole run, written when it exits (open in Chrome DevTools).
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : []),
-      // BENCH_BFF_NODE_ARGS: more Node/V8 flags for the BFF only (e.g. `--max-semi-space-size=64`), to try a setting.
-      ...(process.env.BENCH_BFF_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      ...(process.env.BENCH_HEAP_SNAPSHOT
-        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${path.resolve(process.env.BENCH_HEAP_SNAPSHOT)}`]
-        : []),
-      path.join(root, 'scripts', 'serve.mjs'),
-      '--hostname',
-      '127.0.0.1',
-      '--port',
-      String(port),
-    ],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      // AUTOSCOPE_STATS_GC: /api/v1/stats?gc=1 (the memory figure, read once) collects garbage first, so the heap
-      // figure is live objects only; the polls while the index syncs do not ask for it.
-      env: {
-        ...process.env,
-        ...allocatorEnv,
-        KUBECONFIG: kubeconfig,
-        AUTOSCOPE_DATA_DIR: dataDir,
-        NEXT_DIST_DIR: '.next-bench',
-        NEXT_TELEMETRY_DISABLED: '1',
-        AUTOSCOPE_STATS_GC: '1',
-        ...(databaseUrl ? { AUTOSCOPE_DATABASE_URL: databaseUrl } : {}),
-      },
-    },
-  );
-  children.push(bff);
+  const nodeArgs = [
+    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each BFF's whole run, written when it exits (open in Chrome DevTools).
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : []),
+    // BENCH_BFF_NODE_ARGS: more Node/V8 flags for the BFF only (e.g. `--max-semi-space-size=64`), to try a setting.
+    ...(process.env.BENCH_BFF_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ...(process.env.BENCH_HEAP_SNAPSHOT
+      ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${path.resolve(process.env.BENCH_HEAP_SNAPSHOT)}`]
+      : []),
+  ];
   // BENCH_BFF_LOG=<file>: every BFF's log lines, each prefixed with the bench's ms since that BFF was started (when each
   // cluster listed, say, against the sync's end), each BFF's under a line of its own.
-  if (process.env.BENCH_BFF_LOG) {
-    const out = createWriteStream(path.resolve(process.env.BENCH_BFF_LOG), { flags: index === 1 ? 'w' : 'a' });
-    out.write(`=== cold start ${index}\n`);
-    bff.stdout.on('data', (chunk: Buffer) =>
-      out.write(chunk.toString().replace(/^(?=.)/gm, () => `${(performance.now() - bffStart).toFixed(0)} `)),
-    );
-  }
+  const log = process.env.BENCH_BFF_LOG
+    ? createWriteStream(path.resolve(process.env.BENCH_BFF_LOG), { flags: index === 1 ? 'w' : 'a' })
+    : null;
+  log?.write(`=== cold start ${index}\n`);
   // V8's compaction windows as the BFF logs them: the RSS figure depends on how long before it the last one closed, so
   // the figure says that too.
   const windows: RunningBff['windows'] = [];
   let windowOpenedMiB: number | null = null;
   let partial = '';
-  bff.stdout.on('data', (chunk: Buffer) => {
+  const onOutput = (chunk: Buffer): void => {
+    log?.write(chunk.toString().replace(/^(?=.)/gm, () => `${(performance.now() - bffStart).toFixed(0)} `));
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
@@ -476,33 +428,22 @@ async function startBff(
       if (entry.msg.endsWith('opened')) windowOpenedMiB = entry.committedMiB;
       else windows.push({ openedMiB: windowOpenedMiB ?? NaN, closedMiB: entry.committedMiB, closedAt: performance.now() });
     }
+  };
+  const bff = await startBff({
+    port,
+    kubeconfig,
+    dataDir,
+    nodeArgs,
+    env: databaseUrl ? { AUTOSCOPE_DATABASE_URL: databaseUrl } : {},
+    onOutput,
   });
-  await waitForLine(bff, /"msg":"serving"/, 300_000);
   return { bff, bffStart, machineAtStart, simAtStart, simPid, windows };
 }
 
-/** Waits until `running` is ready with every autoscaler indexed, and reads what the sync took. */
+/** Waits until `running` is ready with every autoscaler indexed (`waitForIndex`), and reads what the sync took. */
 async function untilSynced(running: RunningBff, floor: Floor, simFloorMs: number): Promise<ColdStart> {
   const { bff, bffStart } = running;
-  let synced = 0;
-  let lastReport = performance.now();
-  for (;;) {
-    try {
-      const ready = await getJson<{ ready: boolean }>(`${base}/api/readyz`).catch(() => ({ ready: false }));
-      const stats = await getJson<{ autoscalers: number }>(`${base}/api/v1/stats`);
-      synced = stats.autoscalers;
-      if (ready.ready && synced >= clusters * hpas) break;
-    } catch (err) {
-      if (performance.now() - lastReport > 10_000)
-        console.info(`  (stats not answering yet: ${err instanceof Error ? err.message : String(err)})`);
-    }
-    if (performance.now() - lastReport > 10_000) {
-      console.info(`  … ${synced} autoscalers indexed after ${((performance.now() - bffStart) / 1000).toFixed(0)} s`);
-      lastReport = performance.now();
-    }
-    if (performance.now() - bffStart > 600_000) throw new Error(`index not synced after 10 minutes (${synced} autoscalers)`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitForIndex(base, clusters * hpas);
   const syncMs = performance.now() - bffStart;
   const cpu = cpuMs(bff.pid);
   const threads = threadCpuMs(bff.pid);
@@ -515,7 +456,7 @@ async function untilSynced(running: RunningBff, floor: Floor, simFloorMs: number
     floor,
     simFloorMs,
     syncMs,
-    synced,
+    synced: (await getJson<{ autoscalers: number }>(`${base}/api/v1/stats`)).autoscalers,
     cpuMs: cpu,
     threads,
     threadsBusy,
@@ -538,7 +479,6 @@ async function stopBff(bff: ChildProcess): Promise<void> {
     bff.kill('SIGKILL');
     await exited;
   }
-  children.splice(children.indexOf(bff), 1);
 }
 
 /** The cold-start floor: `lists` of every cluster fetched whole and parsed, all clusters at once (as the BFF lists them). */
@@ -745,7 +685,7 @@ async function main(): Promise<void> {
     const simAtFloor = treeCpuMs(sim.pid);
     const floor = await coldStartFloor(kubeconfig, syncLists);
     const simFloorMs = treeCpuMs(sim.pid) - simAtFloor;
-    running = await startBff(path.join(dir, `bff-${i}`), i, postgres?.url, allocator.env, kubeconfig, sim.pid);
+    running = await startColdBff(path.join(dir, `bff-${i}`), i, postgres?.url, kubeconfig, sim.pid);
     const start = await untilSynced(running, floor, simFloorMs);
     starts.push(start);
     console.info(`  cold start ${i} of ${coldStarts}: ${coldStartLine(start)}`);
